@@ -1,0 +1,261 @@
+"""Game definitions: the ACPC ``.game`` file format, parsed and validated like the reference.
+
+A GameDef is the fixed description of a game (players, rounds, blinds,
+stacks, betting type, deck); the rules of one hand live in ``engine.py``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+INT32_MAX = 2**31 - 1
+UNLIMITED_RAISES = 255  # the reference stores maxRaises in a uint8 and defaults to its maximum
+
+MAX_PLAYERS = 10
+MAX_ROUNDS = 4
+MAX_SUITS = 4
+MAX_RANKS = 13
+MAX_HOLE_CARDS = 3
+MAX_BOARD_CARDS = 7
+
+LIMIT = "limit"
+NOLIMIT = "nolimit"
+
+
+class GameDefError(ValueError):
+    """A game definition that cannot be parsed or is not a valid game."""
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """The fixed description of an ACPC game; per-player and per-round values are tuples."""
+
+    betting: str
+    num_players: int
+    num_rounds: int
+    stack: tuple[int, ...]
+    blind: tuple[int, ...]
+    raise_size: tuple[int, ...]
+    first_player: tuple[int, ...]  # 0-based position acting first, per round
+    max_raises: tuple[int, ...]
+    num_suits: int
+    num_ranks: int
+    num_hole_cards: int
+    num_board_cards: tuple[int, ...]
+    name: str = field(default="", compare=False)
+
+    @property
+    def is_limit(self) -> bool:
+        """Whether raises have a fixed size (limit betting)."""
+        return self.betting == LIMIT
+
+    @property
+    def is_nolimit(self) -> bool:
+        """Whether raises carry a size (no-limit betting)."""
+        return self.betting == NOLIMIT
+
+    @property
+    def big_blind(self) -> int:
+        """The unit of mbb/hand: the largest blind, else the smallest raise size, else 1."""
+        if max(self.blind) > 0:
+            return max(self.blind)
+        sizes = [s for s in self.raise_size if s > 0]
+        return min(sizes) if sizes else 1
+
+    @property
+    def total_board_cards(self) -> int:
+        """Board cards dealt over the whole hand."""
+        return sum(self.num_board_cards)
+
+    def board_cards_through(self, round_: int) -> int:
+        """Board cards visible once round ``round_`` (0-based) has started."""
+        return sum(self.num_board_cards[:round_ + 1])
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck."""
+        return self.num_suits * self.num_ranks
+
+    def to_text(self) -> str:
+        """The game as ``.game`` text that parses back to an equal GameDef."""
+        def items(values: tuple[int, ...]) -> str:
+            return " ".join(str(v) for v in values)
+
+        lines = ["GAMEDEF", self.betting,
+                 f"numPlayers = {self.num_players}", f"numRounds = {self.num_rounds}"]
+        if any(s != INT32_MAX for s in self.stack):
+            lines.append(f"stack = {items(self.stack)}")
+        lines.append(f"blind = {items(self.blind)}")
+        if self.is_limit or any(self.raise_size):
+            lines.append(f"raiseSize = {items(self.raise_size)}")
+        lines.append(f"firstPlayer = {items(tuple(p + 1 for p in self.first_player))}")
+        if any(m != UNLIMITED_RAISES for m in self.max_raises):
+            lines.append(f"maxRaises = {items(self.max_raises)}")
+        lines += [f"numSuits = {self.num_suits}", f"numRanks = {self.num_ranks}",
+                  f"numHoleCards = {self.num_hole_cards}",
+                  f"numBoardCards = {items(self.num_board_cards)}", "END GAMEDEF"]
+        return "\n".join(lines) + "\n"
+
+
+# Keys in the reference parser's order, matched case-insensitively as a prefix
+# of the line; "end gamedef" must be tried before "gamedef".
+_KEYS = ("end gamedef", "gamedef", "stack", "blind", "raisesize", "limit", "nolimit",
+         "numplayers", "numrounds", "firstplayer", "maxraises", "numsuits", "numranks",
+         "numholecards", "numboardcards")
+_LIST_LIMIT = {"stack": MAX_PLAYERS, "blind": MAX_PLAYERS, "raisesize": MAX_ROUNDS,
+               "firstplayer": MAX_ROUNDS, "maxraises": MAX_ROUNDS, "numboardcards": MAX_ROUNDS}
+_SCALARS = ("numplayers", "numrounds", "numsuits", "numranks", "numholecards")
+_DISPLAY = {"stack": "stack", "blind": "blind", "raisesize": "raiseSize", "numplayers": "numPlayers",
+            "numrounds": "numRounds", "firstplayer": "firstPlayer", "maxraises": "maxRaises",
+            "numsuits": "numSuits", "numranks": "numRanks", "numholecards": "numHoleCards",
+            "numboardcards": "numBoardCards"}
+
+
+def _parse_values(rest: str, key: str, where: str) -> list[int]:
+    rest = rest.strip()
+    if rest.startswith("="):
+        rest = rest[1:]
+    words = rest.split()
+    if not words:
+        raise GameDefError(f"{where}: {_DISPLAY[key]} has no value")
+    try:
+        values = [int(w) for w in words]
+    except ValueError:
+        raise GameDefError(f"{where}: {_DISPLAY[key]} expects whole numbers, got {rest.strip()!r}") from None
+    limit = 1 if key in _SCALARS else _LIST_LIMIT[key]
+    # the reference reads at most this many items and ignores the rest
+    return values[:limit]
+
+
+def parse_game(text: str, name: str = "<string>") -> GameDef:
+    """Parse ``.game`` text; errors name the source, the line and the key."""
+    values: dict[str, list[int]] = {}
+    line_of: dict[str, int] = {}
+    betting = LIMIT
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        lower = line.lower()
+        key = next((k for k in _KEYS if lower.startswith(k)), None)
+        where = f"{name}, line {number}"
+        if key is None:
+            raise GameDefError(f"{where}: unknown key in {line!r}")
+        if key == "end gamedef":
+            break
+        if key == "gamedef":
+            continue
+        if key in (LIMIT, NOLIMIT):
+            betting = key
+            continue
+        values[key] = _parse_values(line[len(key):], key, where)
+        line_of[key] = number
+
+    def where(key: str) -> str:
+        if key in line_of:
+            return f"{name}, line {line_of[key]} ({_DISPLAY[key]})"
+        return f"{name} ({_DISPLAY[key]} not given)"
+
+    def scalar(key: str) -> int:
+        return values[key][0] if key in values else 0
+
+    num_rounds = scalar("numrounds")
+    if not 1 <= num_rounds <= MAX_ROUNDS:
+        raise GameDefError(f"{where('numrounds')}: invalid number of rounds {num_rounds}, need 1..{MAX_ROUNDS}")
+    num_players = scalar("numplayers")
+    if not 2 <= num_players <= MAX_PLAYERS:
+        raise GameDefError(f"{where('numplayers')}: invalid number of players {num_players}, need 2..{MAX_PLAYERS}")
+
+    def per_player(key: str, default: int | None) -> tuple[int, ...]:
+        got = values.get(key)
+        if got is None and default is not None:
+            return (default,) * num_players
+        got = got or []
+        if len(got) < num_players:
+            raise GameDefError(f"{where(key)}: only {len(got)} values, need {num_players} (one per player)")
+        return tuple(got[:num_players])
+
+    def per_round(key: str, default: int | None) -> tuple[int, ...]:
+        got = values.get(key)
+        if got is None and default is not None:
+            return (default,) * num_rounds
+        got = got or []
+        if len(got) < num_rounds:
+            raise GameDefError(f"{where(key)}: only {len(got)} values, need {num_rounds} (one per round)")
+        return tuple(got[:num_rounds])
+
+    stack = per_player("stack", INT32_MAX)
+    blind = per_player("blind", None)
+    for p in range(num_players):
+        if stack[p] < 1:
+            raise GameDefError(f"{where('stack')}: stack of player {p + 1} must be positive, got {stack[p]}")
+        if blind[p] < 0:
+            raise GameDefError(f"{where('blind')}: blind of player {p + 1} must not be negative, got {blind[p]}")
+        if blind[p] > stack[p]:
+            raise GameDefError(f"{where('blind')}: blind for player {p + 1} is greater than stack size")
+    if betting == LIMIT:
+        raise_size = per_round("raisesize", None)
+        for r, size in enumerate(raise_size):
+            if size < 1:
+                raise GameDefError(f"{where('raisesize')}: raise size of round {r + 1} must be positive, got {size}")
+    else:
+        raise_size = per_round("raisesize", 0) if "raisesize" in values else (0,) * num_rounds
+    first_player = per_round("firstplayer", 1)
+    for r, fp in enumerate(first_player):
+        if not 1 <= fp <= num_players:
+            raise GameDefError(f"{where('firstplayer')}: invalid first player {fp} on round {r + 1}, need 1..{num_players}")
+    max_raises = per_round("maxraises", UNLIMITED_RAISES)
+    for r, m in enumerate(max_raises):
+        if not 0 <= m <= UNLIMITED_RAISES:
+            raise GameDefError(f"{where('maxraises')}: maxRaises of round {r + 1} must be 0..255, got {m}")
+    num_suits = scalar("numsuits")
+    if not 1 <= num_suits <= MAX_SUITS:
+        raise GameDefError(f"{where('numsuits')}: invalid number of suits {num_suits}, need 1..{MAX_SUITS}")
+    num_ranks = scalar("numranks")
+    if not 1 <= num_ranks <= MAX_RANKS:
+        raise GameDefError(f"{where('numranks')}: invalid number of ranks {num_ranks}, need 1..{MAX_RANKS}")
+    num_hole = scalar("numholecards")
+    if not 1 <= num_hole <= MAX_HOLE_CARDS:
+        raise GameDefError(f"{where('numholecards')}: invalid number of hole cards {num_hole}, need 1..{MAX_HOLE_CARDS}")
+    board = per_round("numboardcards", None)
+    if any(b < 0 for b in board) or sum(board) > MAX_BOARD_CARDS:
+        raise GameDefError(f"{where('numboardcards')}: board cards {list(board)} must be >= 0 and total at most {MAX_BOARD_CARDS}")
+    if num_hole * num_players + sum(board) > num_suits * num_ranks:
+        raise GameDefError(f"{name}: too many hole and board cards ({num_hole * num_players + sum(board)}) "
+                           f"for a deck of {num_suits * num_ranks}")
+    return GameDef(betting=betting, num_players=num_players, num_rounds=num_rounds, stack=stack,
+                   blind=blind, raise_size=raise_size, first_player=tuple(f - 1 for f in first_player),
+                   max_raises=max_raises, num_suits=num_suits, num_ranks=num_ranks,
+                   num_hole_cards=num_hole, num_board_cards=board, name=name)
+
+
+SHIPPED_GAMES = ("hunl", "hulhe", "3pl", "3pnl", "6pnl", "kuhn2p", "kuhn3p", "leduc", "leducnl")
+
+# The official distribution's file names, so logs that name them (often with
+# a path from another machine) can be checked without the file at hand.
+OFFICIAL_NAMES = {"holdem.nolimit.2p.reverse_blinds.game": "hunl",
+                  "holdem.limit.2p.reverse_blinds.game": "hulhe",
+                  "holdem.limit.3p.game": "3pl",
+                  "holdem.nolimit.3p.game": "3pnl",
+                  "kuhn.limit.3p.game": "kuhn3p"}
+
+
+def load_game(name_or_path: str | os.PathLike[str]) -> GameDef:
+    """Load a game by short name (``hunl``, ``kuhn3p``...), from a ``.game`` file path, or by an official file name."""
+    text_name = os.fspath(name_or_path)
+    path = Path(text_name)
+    if not path.is_file() and path.name in OFFICIAL_NAMES:
+        text_name = OFFICIAL_NAMES[path.name]
+    if text_name in SHIPPED_GAMES:
+        text = resources.files("acpcbot").joinpath("games", f"{text_name}.game").read_text()
+        return parse_game(text, text_name)
+    if not path.is_file():
+        raise GameDefError(f"no game named {text_name!r}: not a file and not one of {', '.join(SHIPPED_GAMES)}")
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GameDefError(f"cannot read game file {text_name}: {exc}") from None
+    return parse_game(text, text_name)

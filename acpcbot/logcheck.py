@@ -1,0 +1,154 @@
+"""Check an ACPC match log against the rules engine.
+
+``python -m acpcbot.logcheck FILE [--game G]`` replays every STATE line:
+the betting must be legal and complete, the cards consistent with the game,
+each logged value equal to the engine's payoff as the reference prints it,
+and the SCORE line equal to the per-seat sums.  It prints per-player totals
+and mbb/hand, and exits non-zero naming the first bad hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .gamedef import GameDef, GameDefError, load_game
+from .matchlog import (Header, LogError, format_value, format_values, iter_log, parse_header_line,
+                       parse_score_line, parse_state_line)
+
+
+class LogCheckError(Exception):
+    """The first inconsistency found in a log, with its line number."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+
+
+@dataclass
+class LogSummary:
+    """What a checked log holds: hands, per-player totals (in first-seen order) and the unit."""
+
+    hands: int = 0
+    totals: dict[str, float] = field(default_factory=dict)
+    big_blind: int = 1
+    score_checked: bool = False
+    header: Header | None = None
+
+    def mbb_per_hand(self, name: str) -> float:
+        """Milli-big-blinds per hand won by ``name``."""
+        return 1000.0 * self.totals[name] / self.big_blind / self.hands if self.hands else 0.0
+
+
+def check_log(path: str | Path, game: GameDef | None = None) -> LogSummary:
+    """Replay and check a whole log; raise LogCheckError at the first bad line."""
+    summary = LogSummary()
+    seen_hands: set[int] = set()
+    header: Header | None = None
+    with open(path, encoding="utf-8", errors="strict", newline="") as stream:
+        try:
+            lines = list(iter_log(stream))
+        except UnicodeDecodeError as exc:
+            raise LogCheckError(0, f"not a text log: {exc}") from None
+    for number, kind, line in lines:
+        if kind in ("comment", "blank"):
+            if kind == "comment":
+                try:
+                    header = parse_header_line(line, header)
+                except LogError as exc:
+                    raise LogCheckError(number, str(exc)) from None
+            continue
+        if summary.score_checked:
+            raise LogCheckError(number, "text after the SCORE line")
+        if kind == "other":
+            raise LogCheckError(number, f"neither a comment, a STATE nor a SCORE line: {line.rstrip()[:80]!r}")
+        if game is None:
+            if header is None:
+                raise LogCheckError(number, "no '# name/game/hands/seed' header names the game; pass --game")
+            try:
+                game = load_game(header.game_name)
+            except GameDefError as exc:
+                raise LogCheckError(number, f"cannot load the header's game: {exc}; pass --game") from None
+        summary.big_blind = game.big_blind
+        if kind == "score":
+            _check_score(number, line, summary)
+            continue
+        try:
+            hand = parse_state_line(line, game)
+        except LogError as exc:
+            raise LogCheckError(number, str(exc)) from None
+        what = f"hand {hand.hand_id}"
+        state = hand.state
+        if not state.finished:
+            raise LogCheckError(number, f"{what}: the betting stops before the hand is over")
+        if any(len(h) != game.num_hole_cards for h in state.hole):
+            raise LogCheckError(number, f"{what}: every player's hole cards must be logged")
+        if hand.hand_id in seen_hands:
+            raise LogCheckError(number, f"{what}: hand number used twice")
+        seen_hands.add(hand.hand_id)
+        if len(set(hand.names)) != len(hand.names):
+            raise LogCheckError(number, f"{what}: a name appears twice in {'|'.join(hand.names)}")
+        expected = [format_value(v) for v in state.payoffs()]
+        if expected != hand.values_text:
+            raise LogCheckError(number, f"{what}: logged values {'|'.join(hand.values_text)} "
+                                        f"but the rules give {'|'.join(expected)}")
+        if summary.totals and set(hand.names) != set(summary.totals):
+            raise LogCheckError(number, f"{what}: players {'|'.join(hand.names)} differ from earlier hands")
+        for name, value in zip(hand.names, state.payoffs()):
+            summary.totals[name] = summary.totals.get(name, 0.0) + value
+        summary.hands += 1
+    summary.header = header
+    if header is not None and summary.score_checked and summary.hands != header.num_hands:
+        raise LogCheckError(len(lines), f"the header announces {header.num_hands} hands but the log holds {summary.hands}")
+    return summary
+
+
+def _check_score(number: int, line: str, summary: LogSummary) -> None:
+    try:
+        values, names = parse_score_line(line)
+    except LogError as exc:
+        raise LogCheckError(number, str(exc)) from None
+    if set(names) != set(summary.totals) or len(names) != len(summary.totals):
+        raise LogCheckError(number, f"SCORE names {'|'.join(names)} differ from the hands' players")
+    expected = [format_value(summary.totals[n]) for n in names]
+    if expected != values:
+        raise LogCheckError(number, f"SCORE {'|'.join(values)} but the hands sum to {'|'.join(expected)}")
+    summary.score_checked = True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(prog="python -m acpcbot.logcheck", description=__doc__.split("\n\n")[0])
+    parser.add_argument("logs", nargs="+", metavar="FILE", help="ACPC .log files to check")
+    parser.add_argument("--game", help="game name or .game path (default: the one the header names)")
+    args = parser.parse_args(argv)
+    game = None
+    if args.game:
+        try:
+            game = load_game(args.game)
+        except GameDefError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    status = 0
+    for path in args.logs:
+        try:
+            summary = check_log(path, game)
+        except OSError as exc:
+            print(f"{path}: cannot read: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        except LogCheckError as exc:
+            print(f"{path}: BAD: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        score = "SCORE matches" if summary.score_checked else "no SCORE line (match not finished)"
+        print(f"{path}: OK: {summary.hands} hands, {score}")
+        for name, total in summary.totals.items():
+            print(f"  {name:<20} {format_value(total):>14}  {summary.mbb_per_hand(name):+12.2f} mbb/hand")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,274 @@
+"""The ACPC 2.0.0 text protocol: MATCHSTATE lines and actions to and from engine states.
+
+``parse_match_state`` replays the betting string through the engine, so a
+parsed state knows whose turn it is, the pot and the legal actions.  Any
+malformed or impossible line raises :class:`ProtocolError` saying what and
+where.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .cards import CardError, cards_to_text, parse_cards
+from .engine import CALL, FOLD, RAISE, Action, ActionType, IllegalAction, State
+from .gamedef import GameDef
+
+VERSION_LINE = "VERSION:2.0.0\r\n"
+MATCHSTATE = "MATCHSTATE"
+
+
+class ProtocolError(ValueError):
+    """A protocol line that cannot be parsed or describes an impossible hand."""
+
+
+@dataclass
+class MatchState:
+    """One seat's view of a hand: its position, the hand number and the engine state."""
+
+    position: int
+    hand_id: int
+    state: State
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether this position is the one to act."""
+        return self.state.current_player == self.position
+
+
+# --------------------------------------------------------------------- actions
+
+_ACTION_CHARS = {"f": ActionType.FOLD, "F": ActionType.FOLD,
+                 "c": ActionType.CALL, "C": ActionType.CALL, "k": ActionType.CALL, "K": ActionType.CALL,
+                 "r": ActionType.RAISE, "R": ActionType.RAISE, "b": ActionType.RAISE, "B": ActionType.RAISE}
+_FIXED = {ActionType.FOLD: FOLD, ActionType.CALL: CALL, ActionType.RAISE: RAISE}
+_SIZE = re.compile(r"[+-]?\d+")
+
+
+def read_action(text: str, game: GameDef) -> tuple[Action, int]:
+    """Read one action at the start of ``text`` with the reference's aliases; return it and its length.
+
+    ``k``/``K`` mean call, ``b``/``B`` raise, upper case is accepted.  A
+    no-limit raise must carry a size; anything after the action is left to
+    the caller.
+    """
+    if not text:
+        raise ProtocolError("missing action")
+    kind = _ACTION_CHARS.get(text[0])
+    if kind is None:
+        raise ProtocolError(f"unknown action character {text[0]!r} in {text!r}")
+    if kind == ActionType.RAISE and game.is_nolimit:
+        m = _SIZE.match(text, 1)
+        if not m:
+            raise ProtocolError(f"no-limit raise without a size in {text!r}")
+        return Action(ActionType.RAISE, int(m.group())), m.end()
+    return _FIXED[kind], 1
+
+
+def parse_action(text: str, game: GameDef) -> Action:
+    """Parse a whole action string (``f``, ``c``, ``r``, ``r500``...); nothing may follow it."""
+    action, used = read_action(text, game)
+    if used != len(text):
+        raise ProtocolError(f"unexpected text {text[used:]!r} after action {text[:used]!r}")
+    return action
+
+
+def format_action(action: Action, game: GameDef) -> str:
+    """Protocol text of an action: ``f``, ``c``, ``r`` or ``r<size>`` in no-limit games."""
+    kind = action[0]
+    if kind == ActionType.RAISE:
+        return f"r{action[1]}" if game.is_nolimit else "r"
+    return "f" if kind == ActionType.FOLD else "c"
+
+
+# --------------------------------------------------------------------- betting
+
+_NL_TOKEN = re.compile(r"([fc])|r(\d+)")
+
+
+def _actions_of_round(text: str, game: GameDef) -> list[Action]:
+    if game.is_limit:
+        out = []
+        for ch in text:
+            if ch == "f":
+                out.append(FOLD)
+            elif ch == "c":
+                out.append(CALL)
+            elif ch == "r":
+                out.append(RAISE)
+            else:
+                raise ProtocolError(f"invalid character {ch!r} in limit betting {text!r}")
+        return out
+    out = []
+    pos = 0
+    for m in _NL_TOKEN.finditer(text):
+        if m.start() != pos:
+            break
+        pos = m.end()
+        if m.group(1) == "f":
+            out.append(FOLD)
+        elif m.group(1) == "c":
+            out.append(CALL)
+        else:
+            out.append(Action(ActionType.RAISE, int(m.group(2))))
+    if pos != len(text):
+        raise ProtocolError(f"invalid no-limit betting {text!r} at character {pos + 1}")
+    return out
+
+
+def replay_betting(betting: str, game: GameDef, state: State) -> State:
+    """Apply a betting string (rounds split by ``/``) to a fresh state; errors name the action."""
+    rounds = betting.split("/")
+    if len(rounds) > game.num_rounds:
+        raise ProtocolError(f"betting {betting!r} has {len(rounds)} rounds; the game has {game.num_rounds}")
+    for r, text in enumerate(rounds):
+        for i, action in enumerate(_actions_of_round(text, game)):
+            if state.finished or state.round != r:
+                raise ProtocolError(f"betting {betting!r}: action {i + 1} of round {r + 1} comes after "
+                                    f"{'the hand ended' if state.finished else 'the round ended'}")
+            try:
+                state.apply(action)
+            except IllegalAction as exc:
+                raise ProtocolError(f"betting {betting!r}: action {i + 1} of round {r + 1} "
+                                    f"({format_action(action, game)}) is illegal: {exc}") from None
+    if state.round != len(rounds) - 1:
+        if state.round > len(rounds) - 1:
+            raise ProtocolError(f"betting {betting!r}: round {len(rounds)} is over but no '/' follows it")
+        raise ProtocolError(f"betting {betting!r}: '/' before round {state.round + 1} is over")
+    return state
+
+
+def format_betting(state: State) -> str:
+    """The betting string of a state, as the reference prints it."""
+    game = state.game
+    nolimit = game.is_nolimit
+    parts = []
+    for r in range(state.round + 1):
+        acts = state.actions[r] if r < len(state.actions) else ()
+        parts.append("".join(
+            ("r%d" % a[1] if nolimit else "r") if a[0] == ActionType.RAISE else ("f" if a[0] == ActionType.FOLD else "c")
+            for a in acts))
+    return "/".join(parts)
+
+
+# ----------------------------------------------------------------------- cards
+
+def parse_cards_field(text: str, game: GameDef, round_: int, what: str) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Hole cards per position and the board from ``h0|h1|...[/b1/b2...]``."""
+    n = game.num_players
+    groups = text.split("/")
+    holes_text = groups[0].split("|")
+    if len(holes_text) != n:
+        raise ProtocolError(f"{what}: {len(holes_text)} hole-card groups in {groups[0]!r}, the game has {n} players")
+    if len(groups) != round_ + 1:
+        raise ProtocolError(f"{what}: {len(groups) - 1} board groups in {text!r}, expected {round_} for round {round_ + 1}")
+    k = game.num_hole_cards
+    hole: list[tuple[int, ...]] = []
+    per_round: list[tuple[int, ...]] = [()]
+    try:
+        for p, t in enumerate(holes_text):
+            cards = parse_cards(t, allow_duplicates=True)
+            if p == n - 1 and len(cards) > k:
+                # a game with board cards on round 1 appends them to the last hole group
+                cards, per_round[0] = cards[:k], cards[k:]
+            if len(cards) not in (0, k):
+                raise ProtocolError(f"{what}: position {p} shows {len(cards)} hole cards, the game deals {k}")
+            hole.append(cards)
+        per_round += [parse_cards(t, allow_duplicates=True) for t in groups[1:]]
+    except CardError as exc:
+        raise ProtocolError(f"{what}: {exc}") from None
+    for r, cards in enumerate(per_round):
+        if len(cards) != game.num_board_cards[r]:
+            raise ProtocolError(f"{what}: round {r + 1} shows {len(cards)} board cards, "
+                                f"the game deals {game.num_board_cards[r]}")
+    board = [c for cards in per_round for c in cards]
+    seen = [c for h in hole for c in h] + board
+    if len(set(seen)) != len(seen):
+        raise ProtocolError(f"{what}: a card appears twice in {text!r}")
+    lowest_rank = 13 - game.num_ranks
+    lowest_suit = 4 - game.num_suits
+    for c in seen:
+        if (c >> 2) < lowest_rank or (c & 3) < lowest_suit:
+            raise ProtocolError(f"{what}: card {cards_to_text([c])} is not in this game's deck")
+    return hole, board
+
+
+def format_cards(state: State, viewer: int | None) -> str:
+    """Card text as ``viewer`` sees it (None: every hole card, as in the log)."""
+    game = state.game
+    shown = set(state.shown_players()) if viewer is not None else None
+    holes = []
+    for p in range(game.num_players):
+        if viewer is None or p == viewer or p in shown:
+            holes.append(cards_to_text(state.hole[p]))
+        else:
+            holes.append("")
+    text = "|".join(holes)
+    nb = game.num_board_cards
+    board = state.board
+    text += cards_to_text(board[:nb[0]])
+    start = nb[0]
+    for r in range(1, state.round + 1):
+        text += "/" + cards_to_text(board[start:start + nb[r]])
+        start += nb[r]
+    return text
+
+
+# ------------------------------------------------------------------ matchstate
+
+def _split_match_state(line: str) -> tuple[str, str, str, str, str, str]:
+    """Split ``MATCHSTATE:pos:hand:betting:cards[:rest]`` into its fields (rest may be '')."""
+    fields = line.split(":", 5)
+    if len(fields) < 5 or fields[0] != MATCHSTATE:
+        raise ProtocolError(f"not a MATCHSTATE line: {line[:80]!r}")
+    return fields[0], fields[1], fields[2], fields[3], fields[4], fields[5] if len(fields) > 5 else ""
+
+
+def _uint(text: str, what: str, line: str) -> int:
+    if not text.isdigit() or not text.isascii():
+        raise ProtocolError(f"{what} {text!r} is not an unsigned integer in {line[:80]!r}")
+    return int(text)
+
+
+def parse_match_state(line: str, game: GameDef) -> MatchState:
+    """Parse ``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` (no trailing action)."""
+    line = line.rstrip("\r\n")
+    _, pos_text, hand_text, betting, cards, rest = _split_match_state(line)
+    if rest or line.count(":") > 4:
+        raise ProtocolError(f"unexpected text after the cards in {line[:80]!r}")
+    return _build(pos_text, hand_text, betting, cards, game, line)
+
+
+def parse_reply(line: str, game: GameDef) -> tuple[MatchState, str]:
+    """Split a client reply ``<matchstate>:<action>`` into the parsed state and the action text."""
+    line = line.rstrip("\r\n")
+    _, pos_text, hand_text, betting, cards, rest = _split_match_state(line)
+    if line.count(":") < 5:
+        raise ProtocolError(f"no ':<action>' after the state in {line[:80]!r}")
+    return _build(pos_text, hand_text, betting, cards, game, line), rest
+
+
+def _build(pos_text: str, hand_text: str, betting: str, cards: str, game: GameDef, line: str) -> MatchState:
+    position = _uint(pos_text, "position", line)
+    if position >= game.num_players:
+        raise ProtocolError(f"position {position} out of range 0..{game.num_players - 1} in {line[:80]!r}")
+    hand_id = _uint(hand_text, "hand number", line)
+    state = State(game, hand_id)
+    replay_betting(betting, game, state)
+    hole, board = parse_cards_field(cards, game, state.round, f"hand {hand_id}")
+    state.hole = hole
+    state.board = board
+    if not hole[position]:
+        raise ProtocolError(f"hand {hand_id}: position {position} is not shown its own hole cards")
+    return MatchState(position, hand_id, state)
+
+
+def format_match_state(state: State, viewer: int) -> str:
+    """The MATCHSTATE line (without line end) the dealer sends to position ``viewer``."""
+    return f"{MATCHSTATE}:{viewer}:{state.hand_id}:{format_betting(state)}:{format_cards(state, viewer)}"
+
+
+def format_reply(state_text: str, action: Action, game: GameDef) -> str:
+    """The client's reply line: the exact state text received, ``:``, the action and CRLF."""
+    return f"{state_text.rstrip(chr(13) + chr(10))}:{format_action(action, game)}\r\n"
