@@ -1,0 +1,82 @@
+"""Strategies by name, with parameters from specs such as ``mfs:t=1`` or ``raise:size=pot``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..gamedef import GameDef
+from .base import Strategy
+
+_REGISTRY: dict[str, type[Strategy]] = {}
+
+
+class StrategySpecError(ValueError):
+    """A strategy spec naming an unknown strategy or a bad parameter."""
+
+
+def register(cls: type[Strategy]) -> type[Strategy]:
+    """Class decorator adding a strategy under its ``name``."""
+    if not cls.name:
+        raise ValueError(f"{cls.__name__} has no name")
+    if cls.name in _REGISTRY and _REGISTRY[cls.name] is not cls:
+        raise ValueError(f"two strategies are named {cls.name!r}")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def _load_builtins() -> None:
+    # Importing the package modules registers the built-in strategies.
+    from . import builtin  # noqa: F401
+
+
+def available() -> dict[str, type[Strategy]]:
+    """Every registered strategy by name."""
+    _load_builtins()
+    return dict(sorted(_REGISTRY.items()))
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``name:k=v,k2=v2`` into the name and raw parameter texts."""
+    name, _, rest = spec.strip().partition(":")
+    if not name:
+        raise StrategySpecError(f"empty strategy name in spec {spec!r}")
+    params: dict[str, str] = {}
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise StrategySpecError(f"parameter {item!r} in spec {spec!r} is not key=value")
+            if key.strip() in params:
+                raise StrategySpecError(f"parameter {key.strip()!r} given twice in spec {spec!r}")
+            params[key.strip()] = value.strip()
+    return name, params
+
+
+def resolve(spec: str) -> tuple[type[Strategy], dict[str, Any]]:
+    """The strategy class and its converted, validated parameters for a spec."""
+    name, raw = parse_spec(spec)
+    strategies = available()
+    cls = strategies.get(name)
+    if cls is None:
+        raise StrategySpecError(f"unknown strategy {name!r}; known: {', '.join(strategies)}")
+    values: dict[str, Any] = {}
+    for key, text in raw.items():
+        param = cls.params.get(key)
+        if param is None:
+            known = ", ".join(cls.params) or "none"
+            raise StrategySpecError(f"strategy {name!r} has no parameter {key!r} (parameters: {known})")
+        try:
+            value = param.type(text)
+        except (TypeError, ValueError) as exc:
+            raise StrategySpecError(f"{name}: parameter {key}={text!r} is invalid: {exc}") from None
+        if param.check is not None and not param.check(value):
+            raise StrategySpecError(f"{name}: parameter {key}={text!r} is invalid: {param.check_help or 'out of range'}")
+        values[key] = value
+    return cls, values
+
+
+def create(spec: str, game: GameDef, seed: int | None = None) -> Strategy:
+    """Build the strategy a spec names, for ``game``, with a generator seeded by ``seed``."""
+    cls, values = resolve(spec)
+    return cls(game, random.Random(seed), **values)
