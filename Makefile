@@ -18,8 +18,10 @@ install: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q
 
+# Until the match runner lands this runs the most end-to-end thing there is:
+# random self-play through the engine with reference deals, logged and checked.
 selfmatch: $(STAMP)
-	$(PY) -m acpcbot.selfmatch
+	$(PY) benchmarks/engine.py 5000
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,100 @@
+"""Engine speed: random legal play in-process, dealing and showdown included; logcheck speed.
+
+Prints one JSON object.  The peer figure is the reference C dealer with its
+C example players, about 2,500 hands/s over TCP on this machine (issue 2).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
+from acpcbot.gamedef import load_game
+from acpcbot.logcheck import check_log
+from acpcbot.matchlog import format_header, format_score_line, format_state_line
+from dealer.rng import Dealer
+
+REFERENCE_C_DEALER_HANDS_PER_S = 2500
+
+
+def play(game_name: str, hands: int, seed: int = 1, log: list[str] | None = None) -> tuple[int, float]:
+    """Play ``hands`` hands with the reference example player's mix; return (actions, seconds)."""
+    game = load_game(game_name)
+    dealer = Dealer(game, seed)
+    rng = random.Random(seed)
+    nolimit = game.is_nolimit
+    n = game.num_players
+    totals = [0.0] * n
+    actions = 0
+    start = time.perf_counter()
+    for h in range(hands):
+        hole, board = dealer.deal()
+        st = State(game, h, hole, board)
+        while not st.finished:
+            legal = st.legal_actions()
+            x = rng.random()
+            # fold 0.06, call 0.47, raise 0.47 with impossible choices removed, as the example player does
+            can_fold = legal[0] == ActionType.FOLD
+            can_raise = legal[-1] == ActionType.RAISE
+            total = (0.06 if can_fold else 0) + 0.47 + (0.47 if can_raise else 0)
+            x *= total
+            if can_fold and x < 0.06:
+                action = FOLD
+            elif can_raise and x >= total - 0.47:
+                if nolimit:
+                    lo, hi = st.raise_bounds()
+                    action = raise_to(rng.randint(lo, hi))
+                else:
+                    action = RAISE
+            else:
+                action = CALL
+            st.apply(action)
+            actions += 1
+        payoffs = st.payoffs()
+        if log is not None:
+            seats = [(p + h) % n for p in range(n)]
+            for p in range(n):
+                totals[seats[p]] += payoffs[p]
+            log.append(format_state_line(st, [f"p{s + 1}" for s in seats], payoffs))
+    if log is not None:
+        log.append(format_score_line(totals, [f"p{s + 1}" for s in range(n)]))
+    return actions, time.perf_counter() - start
+
+
+def main() -> None:
+    """Run the measurements and print the JSON object."""
+    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 30000
+    result: dict[str, object] = {}
+    for name in ("hunl", "hulhe", "kuhn3p"):
+        play(name, 500)  # warm caches and tables
+        best = None
+        for _ in range(3):
+            actions, seconds = play(name, hands)
+            if best is None or seconds < best[1]:
+                best = (actions, seconds)
+        actions, seconds = best
+        result[name] = {"hands_per_s": round(hands / seconds), "actions_per_s": round(actions / seconds)}
+    result["hunl"]["vs_reference_c_dealer_tcp"] = round(result["hunl"]["hands_per_s"] / REFERENCE_C_DEALER_HANDS_PER_S, 1)
+    lines = format_header("bench", "hunl", 1000, 1, 600000, 600000, 7000)
+    play("hunl", 1000, log=lines)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.log"
+        path.write_text("\n".join(lines) + "\n")
+        best_s = min(_timed(check_log, path) for _ in range(3))
+    result["logcheck_1000_hands_s"] = round(best_s, 3)
+    print(json.dumps(result))
+
+
+def _timed(fn, *args) -> float:
+    start = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    main()
