@@ -1,0 +1,87 @@
+"""Conventions shared by the studies' players (STRATEGIES.md, "Common conventions").
+
+Every player decides in its own terms (fold / call / raise to some amount,
+or a probability triple); these helpers turn such an intent into a legal
+engine action the same way for all of them: never fold when a check is
+free, raise-to amounts clamped into the engine's legal range, ``r`` in
+limit games, and a call when no raise is allowed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
+from ..gamedef import GameDef
+
+
+def study_blinds(game: GameDef) -> tuple[float, float]:
+    """(SB, BB) as the studies use them: the two largest blinds, else BB = smallest raise size, SB = BB/2."""
+    blinds = sorted((b for b in game.blind if b > 0), reverse=True)
+    if len(blinds) >= 2:
+        return float(blinds[1]), float(blinds[0])
+    if len(blinds) == 1:
+        return blinds[0] / 2, float(blinds[0])
+    sizes = [s for s in game.raise_size if s > 0]
+    bb = float(min(sizes)) if sizes else 1.0
+    return bb / 2, bb
+
+
+def holdem_only(game: GameDef) -> str | None:
+    """Why a hold'em-only strategy cannot play ``game`` (None for Texas hold'em of any size)."""
+    if (game.num_hole_cards, game.num_ranks, game.num_suits) != (2, 13, 4) or \
+            game.num_rounds != 4 or tuple(game.num_board_cards) != (0, 3, 1, 1):
+        return "its rules are written for Texas hold'em (2 hole cards, 52 cards, 4 rounds with a 3-1-1 board)"
+    return None
+
+
+def fold_or_check(state: State) -> Action:
+    """Fold, or check when there is nothing to call (a strategy never folds for free)."""
+    return FOLD if ActionType.FOLD in state.legal_actions() else CALL
+
+
+def raise_or_call(state: State, target: float | None = None) -> Action:
+    """A raise to ``target`` chips (for the hand) clamped into the legal range; a call when no raise is allowed.
+
+    In limit games the size is ignored (a raise is ``r``); ``target`` None
+    means the minimum raise.
+    """
+    bounds = state.raise_bounds()
+    if bounds is None:
+        return CALL
+    if state.game.is_limit:
+        return RAISE
+    lo, hi = bounds
+    size = lo if target is None else int(round(target))
+    return raise_to(min(max(size, lo), hi))
+
+
+def pot_raise_to(state: State, fraction: float = 1.0) -> int:
+    """Raise-to of a raise by ``fraction`` of the pot after calling (1.0 = a pot-sized raise)."""
+    p = state.current_player
+    to_call = state.to_call(p)
+    return state.max_spent + int(round(fraction * (state.pot + to_call)))
+
+
+def sample_triple(rng: random.Random, triple: Sequence[float]) -> ActionType:
+    """Draw fold, call or raise from a (fold, call, raise) probability triple (renormalised)."""
+    f, c, r = (max(0.0, float(x)) for x in triple)
+    total = f + c + r
+    if total <= 0:
+        return ActionType.CALL
+    x = rng.random() * total
+    if x < f:
+        return ActionType.FOLD
+    if x < f + c:
+        return ActionType.CALL
+    return ActionType.RAISE
+
+
+def intent_to_action(state: State, kind: ActionType, target: float | None = None) -> Action:
+    """The legal action for an intent: fold (check if free), call, or raise to ``target``."""
+    if kind == ActionType.FOLD:
+        return fold_or_check(state)
+    if kind == ActionType.RAISE:
+        return raise_or_call(state, target)
+    return CALL
