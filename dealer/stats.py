@@ -1,0 +1,407 @@
+"""Match statistics from dealer logs: mbb/hand, standard errors, 95% intervals, duplicate pairing,
+where hands ended, and VPIP / PFR / aggression per player.
+
+Everything here is a pure function of parsed logs (``acpcbot.matchlog``
+lines replayed through the engine); the runner only arranges the inputs.
+
+Why the normal approximation: stacks reset every hand and every hand's
+cards come from the seeded deck stream, so for fixed strategies the
+per-hand results are independent draws of one distribution; the mean of a
+few hundred or more of them is close to normal (central limit theorem) and
+the Student-t correction is below 0.3% of the interval from 400 hands on.
+Adaptive strategies make hands weakly dependent; the interval then says how
+sure we are of *this* match's average, which is what a match can tell.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+from acpcbot.engine import ActionType, State
+from acpcbot.gamedef import GameDef, GameDefError, load_game
+from acpcbot.matchlog import Header, LogError, LoggedHand, iter_log, parse_header_line, parse_score_line, parse_state_line
+
+Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
+STREETS = ("preflop", "flop", "turn", "river")
+ENDINGS = STREETS + ("showdown",)
+
+
+class StatsError(ValueError):
+    """Logs that cannot be read or combined, naming the file, line or hand."""
+
+
+# ------------------------------------------------------------------ estimates
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean over ``n`` samples with its standard error (None with fewer than two samples)."""
+
+    n: int
+    mean: float
+    se: float | None
+
+    @property
+    def ci95(self) -> float | None:
+        """Half-width of the 95% confidence interval of the mean (normal approximation)."""
+        return None if self.se is None else Z95 * self.se
+
+
+def estimate(samples: Sequence[float], scale: float = 1.0) -> Estimate:
+    """Mean and standard error of the mean of ``samples`` times ``scale``.
+
+    The standard error uses the sample standard deviation (n - 1); with
+    fewer than two samples it is unknown (None), never zero.
+    """
+    n = len(samples)
+    if n == 0:
+        return Estimate(0, 0.0, None)
+    mean = math.fsum(samples) / n
+    if n < 2:
+        return Estimate(n, mean * scale, None)
+    var = math.fsum((x - mean) ** 2 for x in samples) / (n - 1)
+    return Estimate(n, mean * scale, math.sqrt(var / n) * abs(scale))
+
+
+def mbb_scale(game: GameDef) -> float:
+    """Milli-big-blinds per chip: 1000 / the game's big blind (the larger blind)."""
+    return 1000.0 / game.big_blind
+
+
+# ------------------------------------------------------------------ reading logs
+
+@dataclass
+class MatchLog:
+    """A parsed dealer log: the game, its header, its hands in log order and the SCORE line if any."""
+
+    game: GameDef
+    hands: list[LoggedHand]
+    header: Header | None = None
+    score: tuple[list[str], list[str]] | None = None
+    path: str = ""
+
+    @property
+    def players(self) -> list[str]:
+        """Player names in the order the first hand's seats give them (seat order)."""
+        if self.score is not None:
+            return list(self.score[1])
+        if not self.hands:
+            return []
+        first = self.hands[0]
+        n = len(first.names)
+        # position p of hand h is seat (p + h) mod n
+        return [first.names[(s - first.hand_id) % n] for s in range(n)]
+
+
+def read_log(path: str | Path, game: GameDef | None = None) -> MatchLog:
+    """Parse a dealer log; the game comes from ``game`` or the header. A missing SCORE line is allowed."""
+    path = Path(path)
+    hands: list[LoggedHand] = []
+    header: Header | None = None
+    score = None
+    try:
+        stream = open(path, encoding="utf-8", newline="")
+    except OSError as exc:
+        raise StatsError(f"{path}: cannot read: {exc}") from None
+    with stream:
+        try:
+            for number, kind, line in iter_log(stream):
+                where = f"{path}, line {number}"
+                try:
+                    if kind == "comment":
+                        header = parse_header_line(line, header)
+                    elif kind == "state":
+                        if game is None:
+                            game = _game_of(header, where)
+                        hands.append(parse_state_line(line, game))
+                    elif kind == "score":
+                        score = parse_score_line(line)
+                    elif kind == "other":
+                        raise StatsError(f"{where}: not a log line: {line.rstrip()[:80]!r}")
+                except LogError as exc:
+                    raise StatsError(f"{where}: {exc}") from None
+        except UnicodeDecodeError as exc:
+            raise StatsError(f"{path}: not a text log: {exc}") from None
+    if game is None:
+        game = _game_of(header, str(path))
+    return MatchLog(game, hands, header, score, str(path))
+
+
+def _game_of(header: Header | None, where: str) -> GameDef:
+    if header is None:
+        raise StatsError(f"{where}: no '# name/game/hands/seed' header names the game")
+    try:
+        return load_game(header.game_name)
+    except GameDefError as exc:
+        raise StatsError(f"{where}: {exc}") from None
+
+
+# ------------------------------------------------------------------ per-player results
+
+def player_values(hands: Iterable[LoggedHand]) -> dict[str, list[float]]:
+    """Chips won per hand by each player (in first-seen order), hands in log order."""
+    out: dict[str, list[float]] = {}
+    for hand in hands:
+        for name, value in zip(hand.names, hand.values):
+            out.setdefault(name, []).append(value)
+    return out
+
+
+def player_totals(hands: Iterable[LoggedHand]) -> dict[str, float]:
+    """Total chips won by each player."""
+    return {name: math.fsum(values) for name, values in player_values(hands).items()}
+
+
+def duplicate_values(logs: Sequence[Sequence[LoggedHand]]) -> dict[str, list[float]]:
+    """Per deal, each player's result averaged over the seatings that played it.
+
+    ``logs`` are matches of the same players from the same seed with the
+    seats permuted (swapped heads-up, rotated with three or more).  Deals
+    are matched by hand number and must have the same cards; a deal missing
+    from one log (a match cut short) is left out of every log, so each
+    average covers every seating.  The result per player lists the deals in
+    hand-number order: its standard error is over pairs, not hands.
+    """
+    if not logs:
+        return {}
+    by_id = [{h.hand_id: h for h in log} for log in logs]
+    common = sorted(set.intersection(*(set(d) for d in by_id)))
+    players = set(by_id[0][common[0]].names) if common else set()
+    out: dict[str, list[float]] = {}
+    for hand_id in common:
+        group = [d[hand_id] for d in by_id]
+        first = group[0].state
+        for other in group[1:]:
+            if other.state.hole != first.hole or other.state.board != first.board:
+                raise StatsError(f"hand {hand_id}: the seatings were dealt different cards; "
+                                 f"duplicate matches need the same seed")
+            if set(other.names) != players:
+                raise StatsError(f"hand {hand_id}: the seatings have different players "
+                                 f"({'|'.join(group[0].names)} and {'|'.join(other.names)})")
+        sums: dict[str, float] = {}
+        for hand in group:
+            for name, value in zip(hand.names, hand.values):
+                sums[name] = sums.get(name, 0.0) + value
+        for name, total in sums.items():
+            out.setdefault(name, []).append(total / len(group))
+    return out
+
+
+# ------------------------------------------------------------------ where hands ended
+
+def ending(state: State) -> str:
+    """Where a finished hand ended: the street of the last fold, or ``showdown``."""
+    if state.is_showdown:
+        return "showdown"
+    return STREETS[min(state.round, len(STREETS) - 1)]
+
+
+@dataclass
+class EndingLine:
+    """Hands of one player that ended on one street: how many, how many it won, chips won."""
+
+    hands: int = 0
+    won: int = 0
+    chips: float = 0.0
+
+    def as_dict(self, scale: float) -> dict[str, float | int | None]:
+        """JSON form: hands, win rate and mbb/hand of these hands."""
+        return {"hands": self.hands,
+                "win_rate": self.won / self.hands if self.hands else None,
+                "mbb_per_hand": self.chips * scale / self.hands if self.hands else None}
+
+
+def ending_stats(hands: Iterable[LoggedHand]) -> dict[str, dict[str, EndingLine]]:
+    """Per player, per ending (``ENDINGS``), the hands that ended there and what the player won in them.
+
+    A hand counts as won when the player's result is positive (a split pot
+    that returns exactly the chips put in is not a win).
+    """
+    out: dict[str, dict[str, EndingLine]] = {}
+    for hand in hands:
+        where = ending(hand.state)
+        for name, value in zip(hand.names, hand.values):
+            line = out.setdefault(name, {e: EndingLine() for e in ENDINGS})[where]
+            line.hands += 1
+            line.won += value > 0
+            line.chips += value
+    return out
+
+
+# ------------------------------------------------------------------ playing style
+
+@dataclass
+class Style:
+    """Counts behind VPIP, PFR and the aggression factor of one player."""
+
+    hands: int = 0
+    vpip_hands: int = 0  # hands where it called a bet or raised in the first round
+    pfr_hands: int = 0  # hands where it raised in the first round
+    raises: int = 0  # bets and raises, every round
+    calls: int = 0  # calls of a bet, every round (checks are not calls)
+
+    @property
+    def vpip(self) -> float | None:
+        """Share of hands with money put in voluntarily in the first round."""
+        return self.vpip_hands / self.hands if self.hands else None
+
+    @property
+    def pfr(self) -> float | None:
+        """Share of hands with a raise in the first round."""
+        return self.pfr_hands / self.hands if self.hands else None
+
+    @property
+    def aggression(self) -> float | None:
+        """Aggression factor: (bets + raises) / calls; None when it never called."""
+        return self.raises / self.calls if self.calls else None
+
+    def as_dict(self) -> dict[str, float | None]:
+        """JSON form."""
+        return {"vpip": self.vpip, "pfr": self.pfr, "aggression": self.aggression}
+
+
+def style_stats(hands: Iterable[LoggedHand]) -> dict[str, Style]:
+    """VPIP, PFR and aggression counts per player, from each hand's betting replayed in the engine.
+
+    Blinds are not voluntary; a call with nothing to call is a check and
+    counts neither for VPIP nor as a call.
+    """
+    out: dict[str, Style] = {}
+    for hand in hands:
+        final = hand.state
+        styles = [out.setdefault(name, Style()) for name in hand.names]
+        put_in = [False] * len(styles)
+        raised = [False] * len(styles)
+        replay = State(final.game, final.hand_id)
+        for r, (actions, actors) in enumerate(zip(final.actions, final.actors)):
+            for action, p in zip(actions, actors):
+                if action.type == ActionType.RAISE:
+                    styles[p].raises += 1
+                    if r == 0:
+                        put_in[p] = raised[p] = True
+                elif action.type == ActionType.CALL and replay.to_call(p) > 0:
+                    styles[p].calls += 1
+                    if r == 0:
+                        put_in[p] = True
+                replay.apply_unchecked(action)
+        for p, style in enumerate(styles):
+            style.hands += 1
+            style.vpip_hands += put_in[p]
+            style.pfr_hands += raised[p]
+    return out
+
+
+# ------------------------------------------------------------------ combining matches
+
+@dataclass
+class PlayerSummary:
+    """One player's figures over a set of matches (mbb/hand estimates, endings, style)."""
+
+    name: str
+    result: Estimate
+    duplicate: Estimate | None = None
+    endings: dict[str, EndingLine] = field(default_factory=dict)
+    style: Style = field(default_factory=Style)
+
+
+def summarize(logs: Sequence[MatchLog], duplicate_groups: Sequence[Sequence[int]] = ()) -> dict[str, PlayerSummary]:
+    """Every player's figures over ``logs`` in mbb/hand; ``duplicate_groups`` lists indices of logs replaying one seed.
+
+    The plain figure pools every hand a player played; the duplicate figure
+    pools the per-deal averages of each group (its standard error is over
+    deals).  Players keep their first-seen order.
+    """
+    if not logs:
+        return {}
+    game = logs[0].game
+    for log in logs[1:]:
+        if log.game != game:
+            raise StatsError(f"{log.path}: the game differs from {logs[0].path}'s; cannot combine")
+    scale = mbb_scale(game)
+    all_hands = [h for log in logs for h in log.hands]
+    values = player_values(all_hands)
+    endings = ending_stats(all_hands)
+    styles = style_stats(all_hands)
+    dup: dict[str, list[float]] = {}
+    for group in duplicate_groups:
+        for name, per_deal in duplicate_values([logs[i].hands for i in group]).items():
+            dup.setdefault(name, []).extend(per_deal)
+    out = {}
+    for name, chips in values.items():
+        out[name] = PlayerSummary(name, estimate(chips, scale),
+                                  estimate(dup[name], scale) if name in dup else None,
+                                  endings[name], styles[name])
+    return out
+
+
+def crosstable(logs: Sequence[MatchLog]) -> dict[tuple[str, str], Estimate]:
+    """Row-versus-column cells: the row player's mbb/hand over every hand of the matches where the column player also sat."""
+    if not logs:
+        return {}
+    scale = mbb_scale(logs[0].game)
+    pooled: dict[tuple[str, str], list[float]] = {}
+    for log in logs:
+        values = player_values(log.hands)
+        for row, chips in values.items():
+            for col in values:
+                if col != row:
+                    pooled.setdefault((row, col), []).extend(chips)
+    return {cell: estimate(chips, scale) for cell, chips in pooled.items()}
+
+
+def table_results(logs: Sequence[MatchLog]) -> dict[frozenset[str], dict[str, float]]:
+    """Per table (the set of players of a match), each player's mbb/hand over all its seatings."""
+    if not logs:
+        return {}
+    scale = mbb_scale(logs[0].game)
+    pooled: dict[frozenset[str], dict[str, list[float]]] = {}
+    for log in logs:
+        values = player_values(log.hands)
+        table = pooled.setdefault(frozenset(values), {})
+        for name, chips in values.items():
+            table.setdefault(name, []).extend(chips)
+    return {t: {name: math.fsum(c) * scale / len(c) for name, c in per.items()} for t, per in pooled.items()}
+
+
+def _bankrolls(tables: Mapping[frozenset[str], Mapping[str, float]], players: Sequence[str]) -> dict[str, float] | None:
+    """Each player's mean mbb/hand over the tables made only of ``players``; None when there is no such table."""
+    inside = [t for t in tables if t <= set(players)]
+    if not inside:
+        return None
+    out = {}
+    for p in players:
+        mine = [tables[t][p] for t in inside if p in t]
+        out[p] = math.fsum(mine) / len(mine) if mine else 0.0
+    return out
+
+
+def bankroll_ranking(tables: Mapping[frozenset[str], Mapping[str, float]], players: Sequence[str]) -> list[str]:
+    """Players by total bankroll (mean mbb/hand over all their tables), best first; ties keep the given order."""
+    totals = _bankrolls(tables, players) or {}
+    return sorted(players, key=lambda p: -totals.get(p, 0.0))
+
+
+def instant_runoff_ranking(tables: Mapping[frozenset[str], Mapping[str, float]], players: Sequence[str]) -> list[str]:
+    """The ACPC's bankroll instant runoff, best first.
+
+    Repeatedly drop the player with the lowest bankroll counted over the
+    tables of the players still in; the last one left wins.  Once too few
+    remain to fill a table (three or more players per match), the rest keep
+    the order of the last round that had tables.  Ties drop the later-listed
+    player.
+    """
+    remaining = list(players)
+    dropped: list[str] = []
+    last: dict[str, float] = {}
+    while remaining:
+        totals = _bankrolls(tables, remaining)
+        if totals is None:
+            order = sorted(remaining, key=lambda p: -last.get(p, 0.0))
+            return order + dropped[::-1]
+        last = totals
+        worst = sorted(remaining, key=lambda p: -totals[p])[-1]
+        remaining.remove(worst)
+        dropped.append(worst)
+    return dropped[::-1]
