@@ -47,7 +47,7 @@ import numpy as np
 from treys import Evaluator as _TreysEvaluator
 from treys.lookup import LookupTable as _TreysLookup
 
-from .cards import CardError, TREYS_INT, card_to_text, cards_to_text, parse_cards
+from .cards import CardError, TREYS_INT, card_to_text, cards_to_text, parse_card, parse_cards
 
 # ---------------------------------------------------------------------------
 # Rank classes (treys numbering)
@@ -204,7 +204,7 @@ def _dense_table(n: int) -> np.ndarray:
 # Input checking
 # ---------------------------------------------------------------------------
 
-CardsLike = Union[str, Iterable[int]]
+CardsLike = Union[str, Iterable[Union[int, str]]]
 
 
 def _as_cards(cards: CardsLike, what: str) -> tuple[int, ...]:
@@ -222,6 +222,11 @@ def _as_cards(cards: CardsLike, what: str) -> tuple[int, ...]:
         raise ValueError(f"{what}: expected card text or a sequence of card ints, got {cards!r}") from None
     out = []
     for i, c in enumerate(items):
+        if isinstance(c, str):
+            try:
+                c = parse_card(c)
+            except CardError as e:
+                raise CardError(f"{what}[{i}]: {e}") from None
         if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)):
             raise ValueError(f"{what}[{i}]: a card is an int 0..51, got {c!r}")
         if not 0 <= c < 52:
