@@ -1,0 +1,105 @@
+"""The ``cfr`` player: plays a policy file made by ``python -m acpcbot.solve`` (shipped for Kuhn and Leduc).
+
+The policy maps each information set, written as the dealer writes the
+state (``0:rc/:Kh|/Qs``), to action probabilities; the player samples them
+with its seeded generator.  A state missing from the policy is an error
+naming the key, never a guess.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..engine import CALL, FOLD, RAISE, Action
+from ..gamedef import GameDef, load_game
+from ..solve.policy import Policy, PolicyError, infoset_key, key_of_match_state, read_policy
+from .base import Param, Strategy
+from .registry import register
+
+if TYPE_CHECKING:
+    from ..world import View
+
+#: games with a policy in acpcbot/data/policy_<name>.json
+SHIPPED_POLICIES = ("kuhn2p", "kuhn3p", "leduc")
+_ACTION_OF = {"f": FOLD, "c": CALL, "r": RAISE}
+
+
+class MissingInfoset(PolicyError):
+    """The policy has no entry for a state the player must act in."""
+
+
+@functools.cache
+def _shipped_games() -> tuple[tuple[str, GameDef], ...]:
+    return tuple((name, load_game(name)) for name in SHIPPED_POLICIES)
+
+
+def shipped_policy(game: GameDef) -> str | None:
+    """The shipped policy file for ``game`` (compared by its rules, not its name), or None."""
+    for name, shipped in _shipped_games():
+        if shipped == game:
+            return str(resources.files("acpcbot").joinpath("data", f"policy_{name}.json"))
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _load(path: str, game: GameDef) -> Policy:
+    # several seats of one process share a read (and checked) policy
+    return read_policy(path, game)
+
+
+@register
+class CFRStrategy(Strategy):
+    """Samples its action from an equilibrium policy computed by the CFR solver."""
+
+    name = "cfr"
+    description = ("Plays an approximate equilibrium policy from acpcbot.solve (JSON); "
+                   "shipped for kuhn2p, kuhn3p and leduc.")
+    params: ClassVar[dict[str, Param]] = {
+        "policy": Param(str, "", "policy JSON file from python -m acpcbot.solve "
+                                 "(default: the shipped policy of the game)"),
+    }
+    inline = True
+
+    def __init__(self, game: GameDef, rng: Any, **params: Any) -> None:
+        path = params.get("policy") or ""
+        if path:
+            # an explicit file decides which game it covers (read_policy checks every key
+            # against the game), so the shipped-policy test below must not refuse it
+            self.unsupported_reason = _any_game  # type: ignore[method-assign]
+        super().__init__(game, rng, **params)
+        self.policy_path = path or shipped_policy(game) or ""
+        self.table = _load(self.policy_path, game)
+
+    @classmethod
+    def unsupported_reason(cls, game: GameDef) -> str | None:
+        """Refuses games without a shipped policy (give ``policy=FILE`` for others)."""
+        if shipped_policy(game) is not None:
+            return None
+        return (f"no shipped policy for it (shipped: {', '.join(SHIPPED_POLICIES)}); solve it with "
+                f"`python -m acpcbot.solve GAME --out FILE` and play cfr:policy=FILE")
+
+    def act(self, view: View, deadline: float) -> Action:
+        """Sample the policy's probabilities for this information set."""
+        key = getattr(view, "infoset_key", None) or key_of_match_state(view.text)
+        row = self.table.get(key)
+        if row is None:
+            # a dealer may write a state differently from ours: try the canonical text
+            row = self.table.get(infoset_key(view.state, view.position))
+        if row is None:
+            raise MissingInfoset(f"policy {self.policy_path} has no information set {key!r}")
+        x = self.rng.random() * sum(row.values())
+        choice = ""
+        for ch in "fcr":  # a fixed order keeps games reproducible whatever the file's order
+            p = row.get(ch, 0.0)
+            if p > 0:
+                choice = ch
+                x -= p
+                if x < 0:
+                    break
+        return _ACTION_OF[choice]
+
+
+def _any_game(game: GameDef) -> str | None:
+    return None
