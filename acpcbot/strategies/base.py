@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from ..engine import Action
 from ..gamedef import GameDef
+
+if TYPE_CHECKING:  # the world imports nothing from here; hints only
+    from ..world import MatchInfo, View
 
 
 class UnsupportedGame(ValueError):
@@ -23,6 +26,36 @@ class Param:
     help: str = ""
     check: Callable[[Any], bool] | None = None  # extra validation of the converted value
     check_help: str = ""
+    choices: tuple[Any, ...] = ()  # when given, the only accepted values
+
+    def convert(self, text: str) -> Any:
+        """The value of ``text``; ValueError saying why when it is not acceptable."""
+        value = self.type(text)
+        if self.choices and value not in self.choices:
+            raise ValueError(f"expected one of {', '.join(str(c) for c in self.choices)}")
+        if self.check is not None and not self.check(value):
+            raise ValueError(self.check_help or "out of range")
+        return value
+
+    def describe(self) -> str:
+        """One line for listings: default, choices and help."""
+        parts = [f"default {self.default}"]
+        if self.choices:
+            parts.append("one of " + "|".join(str(c) for c in self.choices))
+        elif self.check_help:
+            parts.append(self.check_help)
+        text = ", ".join(parts)
+        return f"{self.help} ({text})" if self.help else f"({text})"
+
+
+def parse_bool(text: str) -> bool:
+    """``1/0``, ``true/false``, ``yes/no``, ``on/off`` (any case) as a bool."""
+    low = text.strip().lower()
+    if low in ("1", "true", "yes", "on"):
+        return True
+    if low in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{text!r} is not a boolean (use 1/0, true/false, yes/no, on/off)")
 
 
 class Strategy:
@@ -32,19 +65,34 @@ class Strategy:
     ``observe(view)`` (also states where it does not act, so models learn from
     every hand), ``act(view, deadline)`` when it is this seat's turn, and
     ``end_hand(view)`` with the final state of each hand; ``end_match`` last.
-    ``deadline`` is a ``time.monotonic()`` value by which ``act`` must return.
+    ``deadline`` is a ``time.monotonic()`` value by which ``act`` should
+    return; the client answers with a safe fallback if it does not.
+
+    Hooks run one at a time and in order, on a worker thread of the client
+    (so a slow ``act`` can be abandoned at its deadline), unless ``inline``
+    is set: then they run directly on the client's event loop, which saves a
+    thread hand-off per state but cannot guard the deadline.
     """
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
     params: ClassVar[dict[str, Param]] = {}
+    #: set for strategies whose hooks take microseconds (no deadline guard needed)
+    inline: ClassVar[bool] = False
+    #: False exempts ``act`` from the client's deadline (a person needs time)
+    time_limited: ClassVar[bool] = True
 
     def __init__(self, game: GameDef, rng: random.Random, **params: Any) -> None:
         reason = self.unsupported_reason(game)
         if reason:
             raise UnsupportedGame(f"strategy {self.name!r} cannot play {game.name or 'this game'}: {reason}")
+        unknown = set(params) - set(self.params)
+        if unknown:
+            raise TypeError(f"strategy {self.name!r} has no parameter {', '.join(sorted(unknown))}")
         self.game = game
         self.rng = rng
+        #: the spec this strategy was created from (set by the registry)
+        self.spec = self.name
         for key, spec in self.params.items():
             setattr(self, key, params.get(key, spec.default))
 
@@ -53,18 +101,18 @@ class Strategy:
         """Why this strategy cannot play ``game``, or None when it can."""
         return None
 
-    def start_match(self, match: Any) -> None:
-        """Called once before the first state; ``match`` describes the match (game, seat, names)."""
+    def start_match(self, match: MatchInfo) -> None:
+        """Called once before the first state; ``match`` describes the match (game, seat name, seed, opponents)."""
 
-    def observe(self, view: Any) -> None:
+    def observe(self, view: View) -> None:
         """Called with every state this seat receives, before ``act`` when it acts."""
 
-    def act(self, view: Any, deadline: float) -> Action:
+    def act(self, view: View, deadline: float) -> Action:
         """The action to take in ``view`` (this seat is to act)."""
         raise NotImplementedError
 
-    def end_hand(self, view: Any) -> None:
-        """Called with the final state of each hand."""
+    def end_hand(self, view: View) -> None:
+        """Called with the final state of each hand (after ``observe`` of it)."""
 
     def end_match(self) -> None:
         """Called once after the last hand (also when the match ends early)."""

@@ -1,1 +1,4 @@
 """Imports every module that registers a built-in strategy (add new modules here)."""
+
+from . import human  # noqa: F401
+from . import simple  # noqa: F401

@@ -10,6 +10,16 @@ from .base import Strategy
 
 _REGISTRY: dict[str, type[Strategy]] = {}
 
+# What ``acpcbot HOST PORT`` plays without --strategy: the first spec whose
+# strategy supports the game.  Strongest first; add new strategies here.
+# ``call`` comes before ``random``: it beats the random reference player
+# (which gives up pots by folding and bloats pots it cannot win) and cannot
+# be bluffed off a hand; both are weak, later issues put stronger specs first.
+DEFAULT_PREFERENCES: tuple[str, ...] = (
+    "call",
+    "random",
+)
+
 
 class StrategySpecError(ValueError):
     """A strategy spec naming an unknown strategy or a bad parameter."""
@@ -67,16 +77,35 @@ def resolve(spec: str) -> tuple[type[Strategy], dict[str, Any]]:
             known = ", ".join(cls.params) or "none"
             raise StrategySpecError(f"strategy {name!r} has no parameter {key!r} (parameters: {known})")
         try:
-            value = param.type(text)
+            values[key] = param.convert(text)
         except (TypeError, ValueError) as exc:
             raise StrategySpecError(f"{name}: parameter {key}={text!r} is invalid: {exc}") from None
-        if param.check is not None and not param.check(value):
-            raise StrategySpecError(f"{name}: parameter {key}={text!r} is invalid: {param.check_help or 'out of range'}")
-        values[key] = value
     return cls, values
 
 
 def create(spec: str, game: GameDef, seed: int | None = None) -> Strategy:
     """Build the strategy a spec names, for ``game``, with a generator seeded by ``seed``."""
     cls, values = resolve(spec)
-    return cls(game, random.Random(seed), **values)
+    strategy = cls(game, random.Random(seed), **values)
+    strategy.spec = spec.strip()
+    return strategy
+
+
+def default_spec(game: GameDef) -> str:
+    """The strongest strategy spec that can play ``game``: the first fit in ``DEFAULT_PREFERENCES``."""
+    reasons = []
+    for spec in DEFAULT_PREFERENCES:
+        cls, _ = resolve(spec)
+        reason = cls.unsupported_reason(game)
+        if reason is None:
+            return spec
+        reasons.append(f"{spec}: {reason}")
+    raise StrategySpecError(f"no default strategy can play {game.name or 'this game'} ({'; '.join(reasons)})")
+
+
+def describe(cls: type[Strategy]) -> str:
+    """A listing of one strategy: name, description and each parameter."""
+    lines = [f"{cls.name:<12} {cls.description}"]
+    for key, param in cls.params.items():
+        lines.append(f"    {key}: {param.describe()}")
+    return "\n".join(lines)

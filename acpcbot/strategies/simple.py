@@ -1,0 +1,112 @@
+"""The baseline players: random (the reference example player), call, raise and fold."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..engine import CALL, FOLD, RAISE, Action, ActionType, raise_to
+from ..world import View
+from .base import Param, Strategy
+from .registry import register
+
+_F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
+
+
+@register
+class RandomStrategy(Strategy):
+    """The reference dealer's example player: fold, call or raise at random.
+
+    Fold 0.06, call 0.47, raise 0.47; the actions not legal in the state are
+    dropped and the rest renormalised.  A no-limit raise-to is uniform over
+    the legal range, like the example player's ``min + rand % (max - min + 1)``.
+    """
+
+    name = "random"
+    description = "The reference example player: fold .06, call .47, raise .47 among the legal actions."
+    params: ClassVar[dict[str, Param]] = {
+        "fold": Param(float, 0.06, "weight of folding", lambda v: v >= 0, "must be >= 0"),
+        "call": Param(float, 0.47, "weight of checking or calling", lambda v: v >= 0, "must be >= 0"),
+        "raise": Param(float, 0.47, "weight of raising", lambda v: v >= 0, "must be >= 0"),
+    }
+    inline = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # ``raise`` is a keyword, so the weights are read back by name
+        self.weights = {_F: getattr(self, "fold"), _C: getattr(self, "call"), _R: getattr(self, "raise")}
+
+    def act(self, view: View, deadline: float) -> Action:
+        """Sample an action type among the legal ones, then a uniform raise size."""
+        legal = view.legal_actions
+        weights = self.weights
+        total = sum(weights[a] for a in legal)
+        if total <= 0:
+            return CALL
+        x = self.rng.random() * total
+        choice = legal[-1]
+        for a in legal:
+            x -= weights[a]
+            if x < 0:
+                choice = a
+                break
+        if choice == _F:
+            return FOLD
+        if choice == _C:
+            return CALL
+        if self.game.is_limit:
+            return RAISE
+        lo, hi = view.raise_bounds  # type: ignore[misc]  # raise is legal, so bounds exist
+        return raise_to(self.rng.randint(lo, hi))
+
+
+@register
+class CallStrategy(Strategy):
+    """Always check or call: the calling station."""
+
+    name = "call"
+    description = "Always check or call."
+    inline = True
+
+    def act(self, view: View, deadline: float) -> Action:
+        """Check or call."""
+        return CALL
+
+
+_SIZES = ("min", "pot", "allin")
+
+
+@register
+class RaiseStrategy(Strategy):
+    """Raise whenever a raise is allowed, else call."""
+
+    name = "raise"
+    description = "Raise whenever allowed (size min, pot or allin in no-limit games), else call."
+    params: ClassVar[dict[str, Param]] = {
+        "size": Param(str, "min", "the raise-to in no-limit games: the minimum, a pot-sized raise or all-in",
+                      choices=_SIZES),
+    }
+    inline = True
+
+    def act(self, view: View, deadline: float) -> Action:
+        """The configured raise, clamped into the legal range; a call when no raise is allowed."""
+        bounds = view.raise_bounds
+        if bounds is None:
+            return CALL
+        if self.size == "allin":
+            return view.raise_or_call(bounds[1])
+        if self.size == "pot":
+            return view.raise_or_call(view.pot_raise_to())
+        return view.raise_or_call(bounds[0])
+
+
+@register
+class FoldStrategy(Strategy):
+    """Check when free, else fold."""
+
+    name = "fold"
+    description = "Check when free, else fold."
+    inline = True
+
+    def act(self, view: View, deadline: float) -> Action:
+        """Fold facing a bet, else check."""
+        return view.fold_or_check()

@@ -1,0 +1,166 @@
+"""Test helpers for the client: scripted and dealing fake dealers on 127.0.0.1.
+
+``ScriptedDealer`` plays a fixed script (send these bytes, read a line,
+close...).  ``DealingDealer`` deals real hands of any game with the
+reference's deck and MT19937, seats the client at one position (rotating
+every hand) and plays the other positions itself at random, checking that
+every reply repeats the state and carries a legal action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
+from acpcbot.gamedef import GameDef
+from acpcbot.protocol import VERSION_LINE, format_match_state, parse_reply, read_action
+from dealer.rng import Dealer
+
+TIMEOUT = 10.0
+
+
+class ScriptedDealer:
+    """One connection, one script: ``("send", text)``, ``("recv",)``, ``("sleep", s)``, ``("close",)``.
+
+    Every line the client sends is kept in ``received`` (the version line
+    first).  With ``start_after`` the server only starts listening after that
+    many seconds on a port reserved in advance (a dealer slow to start).
+    """
+
+    def __init__(self, script: list[tuple], start_after: float = 0.0) -> None:
+        self.script = script
+        self.start_after = start_after
+        self.received: list[str] = []
+        self.port = 0
+        self.server: asyncio.base_events.Server | None = None
+        self.done = asyncio.Event()
+        self.error: BaseException | None = None
+
+    async def start(self) -> int:
+        """Start serving (maybe after a delay); return the port."""
+        if self.start_after:
+            # reserve a free port, then listen on it later
+            probe = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+            self.port = probe.sockets[0].getsockname()[1]
+            probe.close()
+            await probe.wait_closed()
+            asyncio.get_running_loop().call_later(self.start_after, lambda: asyncio.ensure_future(self._listen()))
+            return self.port
+        await self._listen()
+        return self.port
+
+    async def _listen(self) -> None:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", self.port)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            self.received.append((await asyncio.wait_for(reader.readline(), TIMEOUT)).decode())
+            for step in self.script:
+                if step[0] == "send":
+                    data = step[1]
+                    writer.write(data if isinstance(data, bytes) else data.encode())
+                    await writer.drain()
+                elif step[0] == "recv":
+                    self.received.append((await asyncio.wait_for(reader.readline(), TIMEOUT)).decode())
+                elif step[0] == "sleep":
+                    await asyncio.sleep(step[1])
+                elif step[0] == "close":
+                    break
+        except BaseException as exc:  # kept for the test to see
+            self.error = exc
+        finally:
+            writer.close()
+            self.done.set()
+
+    async def stop(self) -> None:
+        """Stop listening."""
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+
+class DealingDealer:
+    """Deals ``hands`` hands of ``game`` from ``seed``; the client is seat 0, the other positions play at random."""
+
+    def __init__(self, game: GameDef, hands: int, seed: int = 0, comments: bool = True) -> None:
+        self.game = game
+        self.hands = hands
+        self.seed = seed
+        self.comments = comments
+        self.problems: list[str] = []
+        self.replies = 0
+        self.values: list[float] = []  # the client's result per hand
+        self.port = 0
+        self.done = asyncio.Event()
+        self.server: asyncio.base_events.Server | None = None
+
+    async def start(self) -> int:
+        """Start listening; return the port."""
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+        return self.port
+
+    async def stop(self) -> None:
+        """Stop listening."""
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+    def _random_action(self, state: State, rng: random.Random):
+        legal = state.legal_actions()
+        kind = rng.choice(legal)
+        if kind == ActionType.FOLD:
+            return FOLD
+        if kind == ActionType.CALL:
+            return CALL
+        if self.game.is_limit:
+            return RAISE
+        lo, hi = state.raise_bounds()
+        return raise_to(rng.randint(lo, hi))
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        game = self.game
+        n = game.num_players
+        rng = random.Random(self.seed)
+        deals = Dealer(game, self.seed)
+        try:
+            version = await asyncio.wait_for(reader.readline(), TIMEOUT)
+            if version.decode() != VERSION_LINE:
+                self.problems.append(f"version line {version!r}")
+            if self.comments:
+                writer.write(b"# a comment the client must skip\r\n;another\r\n")
+            for h in range(self.hands):
+                hole, board = deals.deal()
+                state = State(game, h, hole, board)
+                pos = (0 - h) % n  # the client is seat 0: position p of hand h is seat (p + h) mod n
+                while True:
+                    line = format_match_state(state, pos)  # shows the board through the current round only
+                    writer.write((line + "\r\n").encode())
+                    if state.finished:
+                        self.values.append(state.payoffs()[pos])
+                        break
+                    if state.current_player == pos:
+                        await writer.drain()
+                        raw = await asyncio.wait_for(reader.readline(), TIMEOUT)
+                        reply = raw.decode()
+                        self.replies += 1
+                        if not reply.endswith("\r\n"):
+                            self.problems.append(f"reply without CRLF: {reply!r}")
+                        parsed, action_text = parse_reply(reply, game)
+                        if reply.rstrip("\r\n").rpartition(":")[0] != line:
+                            self.problems.append(f"reply {reply!r} does not repeat {line!r}")
+                        action, used = read_action(action_text, game)
+                        if used != len(action_text) or not state.is_legal(action):
+                            self.problems.append(f"illegal reply {reply!r}")
+                            action = state.fix(action)[0]
+                        state.apply(action)
+                    else:
+                        state.apply(self._random_action(state, rng))
+            await writer.drain()
+        except BaseException as exc:  # kept for the test to see
+            self.problems.append(f"dealer failed: {exc!r}")
+        finally:
+            writer.close()
+            self.done.set()
