@@ -1,0 +1,156 @@
+"""``acpc-dealer`` / ``python -m dealer``: the reference dealer's command line.
+
+    acpc-dealer matchName gameDefFile #Hands rngSeed p1name p2name ... [options]
+
+plus ``--host ADDR`` (default 127.0.0.1) and ``--strict``.  Usage errors
+print the usage and exit 1; a match that ends early exits 1; stdout carries
+the ports line first and the SCORE line last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import NoReturn, Sequence
+
+from acpcbot.gamedef import GameDefError, load_game
+
+from .logs import Transcript
+from .match import MatchConfig, ResumeError, open_match_files
+from .server import binary_stream, serve_match
+
+USAGE = """usage: dealer matchName gameDefFile #Hands rngSeed p1name p2name ... [options]
+  -f use fixed dealer button at table
+  -l/L disable/enable log file - enabled by default
+  -p player1_port,player2_port,... [default is random]
+  -q only print errors, warnings, and final value to stderr
+  -t/T disable/enable transaction file - disabled by default
+  -a append to log/transaction files - disabled by default
+  --t_response [milliseconds] maximum time per response
+  --t_hand [milliseconds] maximum player time per hand
+  --t_per_hand [milliseconds] maximum average player time for match
+  --start_timeout [milliseconds] maximum time to wait for players to connect
+    <0 [default] is no timeout
+  --host ADDR listen on this address [default 127.0.0.1]
+  --strict end the match at the first malformed, invalid or late reply
+"""
+
+UINT32_MAX = 2**32 - 1
+
+
+class UsageError(Exception):
+    """A bad command line; the message is printed before the usage."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"ERROR: {message}")
+
+    def print_help(self, file=None) -> None:  # noqa: ANN001
+        (file or sys.stdout).write(USAGE)
+
+
+def _uint(text: str, what: str, limit: int | None = None) -> int:
+    if not text.isascii() or not text.isdigit() or (limit is not None and int(text) > limit):
+        raise UsageError(f"ERROR: invalid {what} {text}")
+    return int(text)
+
+
+def _ms(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of milliseconds: {text!r}") from None
+    return value
+
+
+def parse_ports(text: str) -> list[int]:
+    """``port1,port2,...`` as the reference reads it (0: any free port)."""
+    ports = []
+    for item in text.split(","):
+        if not item.isascii() or not item.isdigit() or int(item) > 65535:
+            raise UsageError(f"ERROR: bad port string {text}")
+        ports.append(int(item))
+    return ports
+
+
+def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, argparse.Namespace]:
+    """The match configuration and the remaining options; UsageError for anything wrong."""
+    p = _Parser(prog="dealer", add_help=True, allow_abbrev=True)
+    p.add_argument("args", nargs="*")
+    p.add_argument("-f", dest="fixed", action="store_true")
+    p.add_argument("-l", dest="log", action="store_false", default=True)
+    p.add_argument("-L", dest="log", action="store_true")
+    p.add_argument("-p", dest="ports")
+    p.add_argument("-q", dest="quiet", action="store_true")
+    p.add_argument("-t", dest="tlog", action="store_false", default=False)
+    p.add_argument("-T", dest="tlog", action="store_true")
+    p.add_argument("-a", dest="append", action="store_true")
+    p.add_argument("--t_response", type=_ms, default=600000)
+    p.add_argument("--t_hand", type=_ms, default=600000)
+    p.add_argument("--t_per_hand", type=_ms, default=7000)
+    p.add_argument("--start_timeout", type=_ms, default=-1)
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--strict", action="store_true")
+    ns = p.parse_intermixed_args(list(argv))
+    args = ns.args
+    if len(args) < 4:
+        raise UsageError("")
+    for key in ("t_response", "t_hand", "t_per_hand"):
+        if getattr(ns, key) < 0:
+            raise UsageError(f"ERROR: --{key} must not be negative")
+    match_name, game_arg, hands_text, seed_text, *names = args
+    try:
+        game = load_game(game_arg)
+    except GameDefError as exc:
+        raise UsageError(f"ERROR: could not read game {game_arg}: {exc}") from None
+    num_hands = _uint(hands_text, "number of hands", UINT32_MAX)
+    seed = _uint(seed_text, "random number seed", UINT32_MAX)
+    if len(names) != game.num_players:
+        raise UsageError(f"ERROR: the game has {game.num_players} players; {len(names)} names given")
+    for name in names:
+        if not name or any(ch in name for ch in ":|\r\n"):
+            raise UsageError(f"ERROR: invalid player name {name!r}: names must be non-empty, without ':', '|' "
+                             f"or line breaks (the log separates fields with them)")
+    ns.port_list = parse_ports(ns.ports) if ns.ports is not None else []
+    config = MatchConfig(match_name=match_name, game=game, game_arg=game_arg, num_hands=num_hands, seed=seed,
+                         names=list(names), fixed_seats=ns.fixed, quiet=ns.quiet, strict=ns.strict,
+                         t_response=ns.t_response, t_hand=ns.t_hand, t_per_hand=ns.t_per_hand,
+                         start_timeout=ns.start_timeout)
+    return config, ns
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the dealer; return the exit status (0: the match finished)."""
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        config, ns = parse_args(argv)
+    except UsageError as exc:
+        if str(exc):
+            sys.stderr.write(f"{exc}\n")
+        sys.stderr.write(USAGE)
+        return 1
+    sys.stderr.flush()
+    transcript = Transcript(binary_stream(sys.stderr), quiet=config.quiet)
+    try:
+        files = open_match_files(config, use_log=ns.log, use_tlog=ns.tlog, append=ns.append)
+    except ResumeError as exc:
+        transcript.problem(f"ERROR: {exc}")
+        transcript.flush()
+        return 1
+    except OSError as exc:
+        transcript.problem(f"ERROR: cannot open the match files: {exc}")
+        transcript.flush()
+        return 1
+    try:
+        result = asyncio.run(serve_match(config, files, transcript, sys.stdout, host=ns.host, ports=ns.port_list))
+    except KeyboardInterrupt:
+        transcript.problem("ERROR: interrupted")
+        transcript.flush()
+        return 1
+    return 0 if result is not None and result.finished else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

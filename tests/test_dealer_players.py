@@ -1,0 +1,169 @@
+"""Helpers for the dealer tests: an in-process dealer and scripted asyncio players on 127.0.0.1.
+
+A player connects, sends its version line and hands every state line it
+receives to a policy coroutine ``policy(player, line, match_state)``; the
+policy writes whatever it likes through ``player.write`` (a good reply,
+garbage, nothing) and may sleep or close the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Awaitable, Callable
+
+from acpcbot.gamedef import load_game
+from acpcbot.matchlog import parse_state_line
+from acpcbot.protocol import MatchState, format_betting, parse_match_state, read_action
+from dealer.logs import Transcript
+from dealer.match import MatchConfig, MatchFiles, MatchResult, open_match_files
+from dealer.server import serve_match
+
+TIMEOUT = 30.0  # no test waits longer than this for anything
+
+
+class PortsOut(io.StringIO):
+    """A stdout that tells when the ports line has been printed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ports: asyncio.Future[list[int]] = asyncio.get_running_loop().create_future()
+
+    def write(self, text: str) -> int:
+        n = super().write(text)
+        if not self.ports.done() and "\n" in self.getvalue():
+            self.ports.set_result([int(p) for p in self.getvalue().split("\n")[0].split()])
+        return n
+
+
+Policy = Callable[["Player", str, MatchState], Awaitable[None]]
+
+
+@dataclass
+class Player:
+    """One scripted player's connection and what it saw."""
+
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    received: list[str] = field(default_factory=list)
+
+    def write(self, data: bytes) -> None:
+        """Send raw bytes to the dealer."""
+        self.writer.write(data)
+
+    def reply(self, line: str, action: str) -> None:
+        """Send the normal reply: the state line, ':' and the action."""
+        self.writer.write(f"{line}:{action}\r\n".encode())
+
+
+async def run_player(port: int, game_name: str, policy: Policy | None, version: bytes | None = b"VERSION:2.0.0\r\n",
+                     pre: Callable[[Player], Awaitable[bool]] | None = None) -> Player:
+    """Play until the dealer closes the connection; ``pre`` may misbehave first (return False to stop)."""
+    game = load_game(game_name)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    player = Player(reader, writer)
+    try:
+        if pre is not None and not await pre(player):
+            return player
+        if version is not None:
+            writer.write(version)
+        while True:
+            raw = await reader.readline()
+            if not raw:
+                break
+            line = raw.decode().rstrip("\r\n")
+            player.received.append(line)
+            ms = parse_match_state(line, game)
+            if ms.is_my_turn and policy is not None:
+                await policy(player, line, ms)
+                await writer.drain()
+    except (ConnectionError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        writer.close()
+    return player
+
+
+async def always_call(player: Player, line: str, ms: MatchState) -> None:
+    """Call (or check) every time."""
+    player.reply(line, "c")
+
+
+def replay_policy(log_lines: list[str], game_name: str) -> Policy:
+    """A policy that plays the actions of a log's hands, whatever seat it sits in."""
+    game = load_game(game_name)
+    finals = {}
+    for text in log_lines:
+        if text.startswith("STATE:"):
+            hand = parse_state_line(text, game)
+            finals[hand.hand_id] = format_betting(hand.state)
+
+    async def policy(player: Player, line: str, ms: MatchState) -> None:
+        betting = format_betting(ms.state)
+        final = finals[ms.hand_id]
+        assert final.startswith(betting), (final, betting)
+        rest = final[len(betting):].lstrip("/")
+        _, used = read_action(rest, game)
+        player.reply(line, rest[:used])
+
+    return policy
+
+
+@dataclass
+class Outcome:
+    """A finished in-process match: its result, stdout, transcript and the players."""
+
+    result: MatchResult | None
+    stdout: str
+    transcript: str
+    players: list[Player | BaseException]
+    log: str | None
+
+    def problems(self) -> list[str]:
+        """WARNING and ERROR lines of the transcript."""
+        return [ln for ln in self.transcript.splitlines() if ln.startswith(("WARNING", "ERROR"))]
+
+
+def config_for(game_name: str, hands: int, seed: int = 0, names: list[str] | None = None,
+               match_name: str = "m", **options) -> MatchConfig:
+    """A MatchConfig with reference defaults."""
+    game = load_game(game_name)
+    names = names or [f"p{i + 1}" for i in range(game.num_players)]
+    return MatchConfig(match_name=match_name, game=game, game_arg=options.pop("game_arg", game_name),
+                       num_hands=hands, seed=seed, names=names, **options)
+
+
+async def play_match(config: MatchConfig, policies: list, workdir: Path | None = None, use_log: bool = True,
+                     use_tlog: bool = False, append: bool = False, files: MatchFiles | None = None,
+                     ports: list[int] | None = None, versions: list | None = None, pres: list | None = None,
+                     connect: list[bool] | None = None) -> Outcome:
+    """Run the real TCP dealer in this event loop against scripted players."""
+    cwd = os.getcwd()
+    if workdir is not None:
+        os.chdir(workdir)
+    try:
+        if files is None:
+            files = open_match_files(config, use_log=use_log and workdir is not None, use_tlog=use_tlog, append=append)
+    finally:
+        os.chdir(cwd)
+    err = io.BytesIO()
+    out = PortsOut()
+    transcript = Transcript(err, quiet=config.quiet)
+    dealer = asyncio.create_task(serve_match(config, files, transcript, out, ports=ports))
+    got = await asyncio.wait_for(asyncio.shield(out.ports), TIMEOUT) if not dealer.done() else []
+    n = config.game.num_players
+    versions = versions or [b"VERSION:2.0.0\r\n"] * n
+    pres = pres or [None] * n
+    connect = connect or [True] * n
+    tasks = [asyncio.create_task(run_player(got[s], config.game.name, policies[s], versions[s], pres[s]))
+             for s in range(n) if connect[s]]
+    result = await asyncio.wait_for(dealer, TIMEOUT)
+    players = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), TIMEOUT)
+    log = None
+    if workdir is not None and use_log:
+        path = workdir / f"{config.match_name}.log"
+        log = path.read_text() if path.exists() else None
+    return Outcome(result, out.getvalue(), err.getvalue().decode("utf-8", "replace"), list(players), log)
