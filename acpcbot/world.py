@@ -15,9 +15,10 @@ from functools import cached_property
 from typing import Any, Iterator, NamedTuple
 
 from .cards import cards_to_text
-from .engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
+from .engine import CALL, FOLD, Action, ActionType, State
 from .gamedef import GameDef
 from .protocol import MatchState, parse_match_state
+from .strategies import common  # the shared conventions: clamped raises, no free folds
 
 log = logging.getLogger(__name__)
 
@@ -336,20 +337,14 @@ class View:
 
         In limit games the raise is the fixed ``r`` whatever ``to`` says.
         """
-        bounds = self.raise_bounds
-        if bounds is None:
+        if not self.is_my_turn:
             return CALL
-        if self.game.is_limit:
-            return RAISE
-        lo, hi = bounds
-        size = lo if to is None else int(round(to))
-        return raise_to(min(max(size, lo), hi))
+        return common.raise_or_call(self.state, to)
 
     def pot_raise_to(self, fraction: float = 1.0) -> int:
         """The raise-to of a raise by ``fraction`` of the pot after calling (unclamped; 1.0 = a pot-sized raise)."""
         state = self.state
-        to_call = self.to_call
-        return state.max_spent + int(round(fraction * (state.pot + to_call)))
+        return state.max_spent + int(round(fraction * (state.pot + self.to_call)))
 
     # ------------------------------------------------------------- the end of the hand
 

@@ -86,6 +86,7 @@ class HumanStrategy(Strategy):
         self._closed = False
         self._shown_actions = 0
         self._hand: int | None = None
+        self._round = 0
 
     def _say(self, text: str) -> None:
         self.stdout.write(text + "\n")
@@ -100,6 +101,7 @@ class HumanStrategy(Strategy):
         if view.hand_id != self._hand:
             self._hand = view.hand_id
             self._shown_actions = 0
+            self._round = 0
             self._say(f"\n=== hand {view.hand_id}: you are position {view.position} of {view.num_players}; "
                       f"your cards {_cards(view.hole)}")
         actions = view.actions
@@ -113,6 +115,9 @@ class HumanStrategy(Strategy):
                 what = f"raise to {a.amount}"
             self._say(f"  {who}: {what}")
         self._shown_actions = len(actions)
+        if view.round != self._round and not view.is_final:
+            self._round = view.round
+            self._say(f"  round {view.round + 1}, board {' / '.join(_cards(b) for b in view.board if b) or '-'}")
         if view.is_final:
             for p, cards in sorted(view.shown.items()):
                 self._say(f"  player {p} shows {_cards(cards)}")

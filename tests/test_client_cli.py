@@ -1,0 +1,124 @@
+"""``acpcbot`` / ``python -m acpcbot`` as a process: options, exit codes and messages."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from acpcbot.cli import build_parser, list_strategies, main
+from client_fakedealer import TIMEOUT, ScriptedDealer
+from test_client import HULHE_EXCHANGE, client_lines, script_of
+
+
+def acpcbot(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "acpcbot", *args], capture_output=True, text=True, timeout=timeout)
+
+
+async def _against(script, *args: str):
+    dealer = ScriptedDealer(script)
+    port = await dealer.start()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "acpcbot", "127.0.0.1", str(port), *args,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), TIMEOUT * 3)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        await dealer.stop()
+    return proc.returncode, out.decode(), err.decode(), dealer
+
+
+def test_list_strategies():
+    result = acpcbot("--list-strategies")
+    assert result.returncode == 0
+    for name in ("random", "call", "raise", "fold", "human"):
+        assert f"\n{name} " in "\n" + result.stdout
+    assert "size: " in result.stdout and "default for hunl: call" in result.stdout
+
+
+def test_host_and_port_are_required(capsys):
+    assert main([]) == 2
+    assert "HOST and PORT are required" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--strategy", "nosuch"], "unknown strategy 'nosuch'"),
+    (["--strategy", "raise:size=huge"], "expected one of min, pot, allin"),
+    (["--game", "nosuchgame"], "no game named 'nosuchgame'"),
+])
+def test_bad_options_exit_2_with_a_message(args, words, capsys):
+    assert main(["127.0.0.1", "9", *args]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_bad_port_is_a_usage_error():
+    result = acpcbot("127.0.0.1", "70000")
+    assert result.returncode == 2 and "out of range" in result.stderr
+
+
+def test_parser_defaults():
+    args = build_parser().parse_args(["h", "1"])
+    assert (args.game, args.strategy, args.time_per_hand, args.name, args.opponent) == ("hunl", None, 7000.0,
+                                                                                         "acpcbot", [])
+    args = build_parser().parse_args(["h", "1", "--opponent", "a", "--opponent", "b", "--log-level", "debug"])
+    assert args.opponent == ["a", "b"] and args.log_level == "DEBUG"
+
+
+def test_listing_marks_games_a_strategy_cannot_play():
+    assert "default for kuhn3p: call" in list_strategies("kuhn3p")
+
+
+def test_plays_the_example_match_and_writes_the_history(tmp_path):
+    history = tmp_path / "hands.jsonl"
+    code, out, err, dealer = asyncio.run(_against(
+        script_of(HULHE_EXCHANGE), "--game", "hulhe", "--strategy", "call", "--seed", "3", "--history",
+        str(history), "--name", "me", "--opponent", "villain"))
+    assert code == 0, err
+    # the call strategy answers every turn with c; the dealer's script does not care
+    assert all(line.endswith(":c\r\n") for line in dealer.received[1:])
+    assert len(dealer.received) == 1 + len(client_lines(HULHE_EXCHANGE))
+    records = [json.loads(line) for line in history.read_text().splitlines()]
+    assert [r["hand"] for r in records] == [0, 1, 2]
+    assert "match over: 3 hands" in err and "seed 3" in err
+
+
+def test_garbage_exits_4_naming_the_line():
+    code, _, err, _ = asyncio.run(_against([("send", "# hi\r\nMATCHSTATE:0:30::9s8h|\r\nGARBAGE\r\n"),
+                                            ("sleep", 0.3)], "--strategy", "call"))
+    assert code == 4
+    assert "protocol error on line 3 from the dealer" in err and "GARBAGE" in err
+
+
+def test_closed_mid_hand_exits_5():
+    code, _, err, _ = asyncio.run(_against([("send", "MATCHSTATE:0:30::9s8h|\r\n"), ("close",)], "--strategy", "call"))
+    assert code == 5
+    assert "in the middle of hand 30" in err
+
+
+def test_refused_connection_exits_3():
+    async def closed_port() -> int:
+        server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        server.close()
+        await server.wait_closed()
+        return port
+
+    port = asyncio.run(closed_port())
+    result = acpcbot("127.0.0.1", str(port), "--retry", "0.2")
+    assert result.returncode == 3
+    assert f"cannot connect to the dealer at 127.0.0.1:{port}" in result.stderr
+
+
+def test_console_script_is_installed():
+    script = os.path.join(os.path.dirname(sys.executable), "acpcbot")
+    if not os.path.exists(script):
+        pytest.skip("the acpcbot console script is not installed in this environment")
+    result = subprocess.run([script, "--list-strategies"], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0 and "random" in result.stdout
