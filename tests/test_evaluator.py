@@ -137,8 +137,8 @@ def test_note_cases_batch_and_scalar_equal_treys():
 
 def test_wheel_straight_flush_is_not_royal():
     r = ev.rank("5s4s3s2sAs")
-    assert r == 10 and ev.rank_class(r) == ev.STRAIGHT_FLUSH_CLASS
-    assert ev.rank("AsKsQsJsTs") == 1 and ev.rank_class(1) == ev.ROYAL_FLUSH
+    assert r == 10 and ev.rank_class(r) == ev.RankClass.STRAIGHT_FLUSH
+    assert ev.rank("AsKsQsJsTs") == 1 and ev.rank_class(1) == ev.RankClass.ROYAL_FLUSH
     assert ev.rank_class_name(ev.rank_class(r)) == "Straight Flush"
 
 
@@ -149,7 +149,7 @@ def test_ace_king_five_four_three_two_suited_is_a_five_high_straight_flush():
 def test_straight_flush_only_among_the_suited_cards():
     # Straight 9-5 across suits, hearts 9-8-7-6-4: a flush, not a straight flush.
     r = ev.rank("9h8h7h6h6s5s4h")
-    assert ev.rank_class(r) == ev.FLUSH_CLASS
+    assert ev.rank_class(r) == ev.RankClass.FLUSH
     assert r == ev.rank("9h8h7h6h4h")
     # Same ranks with 9-5 all hearts: the 9-high straight flush.
     assert ev.rank("9h8h7h6h5h6s4c") == 6
@@ -157,7 +157,7 @@ def test_straight_flush_only_among_the_suited_cards():
 
 def test_quads_hide_behind_a_full_house_reading():
     r = ev.rank("AsAdKsKhKdKc2c")
-    assert ev.rank_class(r) == ev.FOUR_OF_A_KIND
+    assert ev.rank_class(r) == ev.RankClass.FOUR_OF_A_KIND
     assert r == ev.rank("KsKhKdKcAs")
 
 
