@@ -7,11 +7,17 @@ C example players, about 2,500 hands/s over TCP on this machine (issue 2).
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+# Scripts in this folder share names with packages (benchmarks/dealer.py):
+# keep the folder off the import path so `dealer` is the package.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.gamedef import load_game
