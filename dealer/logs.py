@@ -96,6 +96,11 @@ class Transcript:
             end = b"" if line.endswith(b"\n") else b"\n"
             self._add(b"FROM %d at %d.%06d %s%s" % (seat + 1, sec, usec, line, end))
 
+    @property
+    def pending(self) -> bool:
+        """Whether lines are held that were not written out yet."""
+        return bool(self._parts)
+
     def flush(self) -> None:
         """Write out everything held so far."""
         if self._parts:

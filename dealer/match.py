@@ -524,6 +524,11 @@ class Match:
         self.progress = files.progress
         self._seats: Sequence[SeatChannel] = ()
         self._header_done = False
+        # Each seat's final view of a hand goes out together with its first
+        # view of the next hand: they are microseconds apart, and one write
+        # instead of two is a sizeable saving.
+        self._pending: list[bytes] = []
+        self._flush_timer: asyncio.TimerHandle | None = None
 
     # -------------------------------------------------------------- outline
 
@@ -546,6 +551,7 @@ class Match:
         if len(seats) != config.game.num_players:
             raise ValueError(f"{len(seats)} seats for a {config.game.num_players}-player game")
         self._seats = seats
+        self._pending = [b""] * len(seats)
         self.write_header()
         tr = self.transcript
         error = None
@@ -554,11 +560,15 @@ class Match:
             tr.info(f"STARTED at {format_stamp(now_us())}")
             while self.progress.state is not None:
                 await self._play_hand()
+            self._send_pending()
         except MatchAborted as exc:
             error = str(exc)
             for line in exc.lines:
                 tr.problem(line)
         finally:
+            if self._flush_timer is not None:
+                self._flush_timer.cancel()
+                self._flush_timer = None
             tr.flush()
         progress = self.progress
         score = None
@@ -628,6 +638,7 @@ class Match:
         holes, boards = text.holes, text.boards
         betting = format_betting(state)  # not empty only when resuming inside a hand
         tlog = self.files.tlog
+        pending = self._pending
         while not state.finished:
             acting = state.current_player
             board = boards[state.round]
@@ -637,7 +648,11 @@ class Match:
                 v = pos_of_seat[s]
                 data = f"{heads[s]}{betting}:{holes[v]}{board}\r\n".encode()
                 try:
-                    seats[s].send(data)
+                    if pending[s]:
+                        seats[s].send(pending[s] + data)
+                        pending[s] = b""
+                    else:
+                        seats[s].send(data)
                 except SeatClosed:
                     raise MatchAborted(f"ERROR: could not send state to seat {s + 1}",
                                        f"ERROR: seat {s + 1} ({config.names[s]}) closed the connection "
@@ -662,23 +677,38 @@ class Match:
             self.files.log.write_lines([line])
         for s in range(n):
             data = (format_match_state(state, pos_of_seat[s]) + "\r\n").encode()
-            try:
-                seats[s].send(data)
-            except SeatClosed:
-                raise MatchAborted(f"ERROR: could not send state to seat {s + 1}",
-                                   f"ERROR: seat {s + 1} ({config.names[s]}) closed the connection "
-                                   f"after hand {h}") from None
+            pending[s] += data
             send_line(s, data, now_us())
-        await self._drain(h)
         if h % 100 == 0:
             for s, used in enumerate(progress.budget.used_match):
                 tr.info(f"Seconds cumulatively spent in match for seat {s}: {used // 1_000_000}")
+
+    def _send_pending(self) -> None:
+        """Send the final views still held back (the match is over)."""
+        for s, data in enumerate(self._pending):
+            if data:
+                self._pending[s] = b""
+                try:
+                    self._seats[s].send(data)
+                except SeatClosed:
+                    raise MatchAborted(f"ERROR: could not send state to seat {s + 1}",
+                                       f"ERROR: seat {s + 1} ({self.config.names[s]}) closed the connection "
+                                       f"before the end of the match") from None
+
+    def _flush_later(self) -> None:
+        """Write the transcript out soon: it may lag a waiting match by at most 50 ms."""
+        if self._flush_timer is None and self.transcript.pending:
+            self._flush_timer = asyncio.get_running_loop().call_later(0.05, self._timed_flush)
+
+    def _timed_flush(self) -> None:
+        self._flush_timer = None
+        self.transcript.flush()
 
     async def _drain(self, hand_id: int) -> None:
         """Wait for seats whose unread data piles up (a player that does not read)."""
         for s, channel in enumerate(self._seats):
             if channel.congested:
-                self.transcript.flush()
+                self._flush_later()
                 deadline = asyncio.get_running_loop().time() + self.config.t_response / 1000
                 try:
                     await channel.drain(deadline)
@@ -698,7 +728,7 @@ class Match:
             allowed, limit = budget.allowance(seat)
             line = channel.take_line()
             if line is None:
-                tr.flush()
+                self._flush_later()
                 loop = asyncio.get_running_loop()
                 started = loop.time()
                 deadline = started + (send_us + allowed - now_us()) / 1e6

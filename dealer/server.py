@@ -31,6 +31,8 @@ class TcpSeat(asyncio.Protocol, SeatChannel):
         self._gone = False
         self._paused = False
         self._waiter: asyncio.Future[None] | None = None
+        self._deadline = 0.0
+        self._timer: asyncio.TimerHandle | None = None
         self.congested = False
 
     # ------------------------------------------------------- asyncio.Protocol
@@ -127,17 +129,36 @@ class TcpSeat(asyncio.Protocol, SeatChannel):
             raise SeatClosed
 
     async def _wait(self, loop: asyncio.AbstractEventLoop, deadline: float) -> None:
+        # One timer per seat, re-armed lazily: deadlines mostly move later, so
+        # a wait rarely needs a new timer (they cost more than the wait itself).
+        self._deadline = deadline
+        timer = self._timer
+        if timer is None or timer.when() > deadline:
+            if timer is not None:
+                timer.cancel()
+            self._timer = loop.call_at(deadline, self._on_timer)
         fut = loop.create_future()
         self._waiter = fut
-        timer = loop.call_at(deadline, _set_done, fut)
         try:
             await fut
         finally:
-            timer.cancel()
             self._waiter = None
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        if self._waiter is None:
+            return
+        loop = asyncio.get_running_loop()
+        if loop.time() >= self._deadline:
+            self._wake()
+        else:
+            self._timer = loop.call_at(self._deadline, self._on_timer)
 
     def close(self) -> None:
         """Close the connection (what was queued is still sent)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         if self.transport is not None:
             self.transport.close()
 
