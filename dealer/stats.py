@@ -174,7 +174,8 @@ def duplicate_values(logs: Sequence[Sequence[LoggedHand]]) -> dict[str, list[flo
         group = [d[hand_id] for d in by_id]
         first = group[0].state
         for other in group[1:]:
-            if other.state.hole != first.hole or other.state.board != first.board:
+            shown = min(len(first.board), len(other.state.board))  # a log shows the board up to the hand's end
+            if other.state.hole != first.hole or other.state.board[:shown] != first.board[:shown]:
                 raise StatsError(f"hand {hand_id}: the seatings were dealt different cards; "
                                  f"duplicate matches need the same seed")
             if set(other.names) != players:
@@ -336,14 +337,24 @@ def summarize(logs: Sequence[MatchLog], duplicate_groups: Sequence[Sequence[int]
     return out
 
 
-def crosstable(logs: Sequence[MatchLog]) -> dict[tuple[str, str], Estimate]:
-    """Row-versus-column cells: the row player's mbb/hand over every hand of the matches where the column player also sat."""
+def crosstable(logs: Sequence[MatchLog], duplicate_groups: Sequence[Sequence[int]] = ()) -> dict[tuple[str, str], Estimate]:
+    """Row-versus-column cells: the row player's mbb/hand over the matches where the column player also sat.
+
+    Matches of a duplicate group count through their per-deal averages (one
+    sample per deal, so the interval is over pairs); other matches count
+    hand by hand.
+    """
     if not logs:
         return {}
     scale = mbb_scale(logs[0].game)
+    samples: list[dict[str, list[float]]] = []
+    grouped: set[int] = set()
+    for group in duplicate_groups:
+        samples.append(duplicate_values([logs[i].hands for i in group]))
+        grouped.update(group)
+    samples += [player_values(log.hands) for i, log in enumerate(logs) if i not in grouped]
     pooled: dict[tuple[str, str], list[float]] = {}
-    for log in logs:
-        values = player_values(log.hands)
+    for values in samples:
         for row, chips in values.items():
             for col in values:
                 if col != row:
@@ -389,19 +400,22 @@ def instant_runoff_ranking(tables: Mapping[frozenset[str], Mapping[str, float]],
     Repeatedly drop the player with the lowest bankroll counted over the
     tables of the players still in; the last one left wins.  Once too few
     remain to fill a table (three or more players per match), the rest keep
-    the order of the last round that had tables.  Ties drop the later-listed
-    player.
+    the order of the last round that had tables.  Of players tied for last,
+    the one with the lower bankroll over all tables drops, then the
+    later-listed one.
     """
     remaining = list(players)
     dropped: list[str] = []
     last: dict[str, float] = {}
+    overall = _bankrolls(tables, players) or {}
     while remaining:
         totals = _bankrolls(tables, remaining)
         if totals is None:
             order = sorted(remaining, key=lambda p: -last.get(p, 0.0))
             return order + dropped[::-1]
         last = totals
-        worst = sorted(remaining, key=lambda p: -totals[p])[-1]
+        # ties drop the one with the lower bankroll over every table, then the later-listed
+        worst = sorted(remaining, key=lambda p: (-totals[p], -overall.get(p, 0.0)))[-1]
         remaining.remove(worst)
         dropped.append(worst)
     return dropped[::-1]

@@ -230,3 +230,32 @@ def test_summarize_refuses_mixed_games(four, tmp_path):
     path.write_text("# name/game/hands/seed k kuhn3p 1 0\nSTATE:0:ccc:Js|Qs|As:-1|-1|2:X|Y|A\n")
     with pytest.raises(StatsError, match="the game differs"):
         summarize([four, read_log(path)])
+
+
+def test_duplicate_compares_only_the_board_both_logs_show(dup, tmp_path):
+    a, b = dup
+    # the same deal 1 ended preflop in one seating: its log shows no board
+    folded = read_log_text(b.path, DUP_B.replace("STATE:1:r300c/cc/cc/cc:AsAh|KsKh/2c3d7h/9s/Jd:300|-300",
+                                                 "STATE:1:r300f:AsAh|KsKh:-100|100"))
+    assert duplicate_values([a.hands, folded.hands])["Alice"] == [0.0, -100.0]
+    other = read_log_text(b.path, DUP_B.replace("/2c3d7h/", "/2c3d8h/"))
+    with pytest.raises(StatsError, match="hand 1: the seatings were dealt different cards"):
+        duplicate_values([a.hands, other.hands])
+
+
+def test_runoff_ties_fall_back_to_the_whole_bankroll():
+    # B and C draw each other exactly; A loses to both, but C beat A by more
+    tables = {frozenset("AB"): {"A": -10.0, "B": 10.0},
+              frozenset("AC"): {"A": -30.0, "C": 30.0},
+              frozenset("BC"): {"B": 0.0, "C": 0.0}}
+    assert instant_runoff_ranking(tables, ["A", "B", "C"]) == ["C", "B", "A"]
+    assert instant_runoff_ranking(tables, ["A", "C", "B"]) == ["C", "B", "A"]
+
+
+def test_crosstable_of_a_duplicate_pair_is_over_deals(dup):
+    a, b = dup
+    plain = crosstable([a, b])[("Alice", "Bob")]
+    paired = crosstable([a, b], duplicate_groups=[[0, 1]])[("Alice", "Bob")]
+    assert plain.n == 4 and paired.n == 2
+    assert plain.mean == paired.mean == pytest.approx(500.0)
+    assert paired.se == pytest.approx(500.0)
