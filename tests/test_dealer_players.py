@@ -123,8 +123,9 @@ class Outcome:
     log: str | None
 
     def problems(self) -> list[str]:
-        """WARNING and ERROR lines of the transcript."""
-        return [ln for ln in self.transcript.splitlines() if ln.startswith(("WARNING", "ERROR"))]
+        """WARNING and ERROR lines of the transcript (with the reference's 'seconds spent waiting' line)."""
+        return [ln for ln in self.transcript.splitlines()
+                if ln.startswith(("WARNING", "ERROR")) or " seconds spent waiting; timeout " in ln]
 
 
 def config_for(game_name: str, hands: int, seed: int = 0, names: list[str] | None = None,

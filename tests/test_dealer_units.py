@@ -1,0 +1,172 @@
+"""The dealer's pieces: the bounded seat reader, the time budget, fast views, transcript and stamps."""
+
+import asyncio
+import io
+import random
+
+import pytest
+
+from acpcbot.engine import ActionType, State, raise_to, CALL, FOLD, RAISE
+from acpcbot.gamedef import SHIPPED_GAMES, load_game
+from acpcbot.protocol import format_match_state
+from dealer.logs import Transcript, format_stamp, parse_stamp
+from dealer.match import MAX_LINE, HandText, SeatClosed, SeatTimeout, TimeBudget, _c_int32
+from dealer.rng import Dealer
+from dealer.server import READ_HIGH_WATER, TcpSeat
+
+
+class FakeTransport:
+    def __init__(self):
+        self.paused = False
+        self.written = []
+        self.closing = False
+
+    def pause_reading(self):
+        self.paused = True
+
+    def resume_reading(self):
+        self.paused = False
+
+    def write(self, data):
+        self.written.append(data)
+
+    def is_closing(self):
+        return self.closing
+
+    def close(self):
+        self.closing = True
+
+
+def _seat():
+    seat = TcpSeat()
+    seat.transport = FakeTransport()
+    return seat
+
+
+def test_lines_are_split_like_the_reference_4096_byte_buffer():
+    seat = _seat()
+    seat.data_received(b"a\r\nb\n" + b"x" * 5000 + b"\n" + b"y" * MAX_LINE + b"z")
+    assert seat.take_line() == b"a\r\n"
+    assert seat.take_line() == b"b\n"
+    assert seat.take_line() == b"x" * MAX_LINE
+    assert seat.take_line() == b"x" * (5000 - MAX_LINE) + b"\n"
+    assert seat.take_line() == b"y" * MAX_LINE
+    assert seat.take_line() is None  # "z" waits for the rest of its line
+
+
+def test_a_flooding_player_is_held_back_and_released():
+    seat = _seat()
+    for _ in range(READ_HIGH_WATER // 10 + 1):
+        seat.data_received(b"# comment\n")
+    assert seat.transport.paused and len(seat._buf) < READ_HIGH_WATER + 16
+    while seat.transport.paused:
+        assert seat.take_line() == b"# comment\n"
+    assert len(seat._buf) < READ_HIGH_WATER // 2
+
+
+def test_read_line_waits_for_data_the_deadline_or_the_end():
+    async def run():
+        loop = asyncio.get_running_loop()
+        seat = _seat()
+        loop.call_later(0.01, seat.data_received, b"hel")
+        loop.call_later(0.02, seat.data_received, b"lo\r\nrest")
+        assert await seat.read_line(loop.time() + 5) == b"hello\r\n"
+        with pytest.raises(SeatTimeout):
+            await seat.read_line(loop.time() + 0.02)
+        loop.call_later(0.01, seat.eof_received)
+        with pytest.raises(SeatClosed):  # a partial line at the end is lost, as in the reference
+            await seat.read_line(loop.time() + 5)
+    asyncio.run(asyncio.wait_for(run(), 10))
+
+
+def test_send_fails_once_the_connection_is_gone_and_drain_waits_for_the_reader():
+    async def run():
+        loop = asyncio.get_running_loop()
+        seat = _seat()
+        seat.send(b"x\r\n")
+        assert seat.transport.written == [b"x\r\n"]
+        seat.pause_writing()
+        assert seat.congested
+        with pytest.raises(SeatTimeout):
+            await seat.drain(loop.time() + 0.02)
+        loop.call_later(0.01, seat.resume_writing)
+        await seat.drain(loop.time() + 5)
+        seat.connection_lost(None)
+        with pytest.raises(SeatClosed):
+            seat.send(b"y\r\n")
+    asyncio.run(asyncio.wait_for(run(), 10))
+
+
+def test_time_budget_charges_every_line_and_names_the_broken_limit():
+    b = TimeBudget(2, t_response_ms=100, t_hand_ms=150, t_per_hand_ms=100, num_hands=3)
+    assert b.allowance(0) == (100_000, "t_response")
+    assert b.charge(0, 1_000_000, 1_080_000) is None
+    assert b.allowance(0) == (70_000, "t_hand")
+    assert b.charge(0, 1_000_000, 1_080_000) == "t_hand"  # lines of one request are charged again
+    b.new_hand()
+    assert b.used_hand == [0, 0] and b.used_match == [160_000, 0]
+    assert b.charge(1, 5, 4) is None and b.used_match[1] == 0  # a clock going backwards charges nothing
+    assert b.charge(1, 0, 100_001) == "t_response"
+    b.new_hand()
+    assert b.allowance(0) == (100_000, "t_response")
+    b.charge(0, 0, 99_000)
+    b.new_hand()
+    assert b.allowance(0) == (41_000, "t_per_hand")  # 300 ms for the match, 259 used
+
+
+@pytest.mark.parametrize("game_name", SHIPPED_GAMES)
+def test_fast_views_equal_the_protocol_codec_in_every_state(game_name):
+    game = load_game(game_name)
+    dealer = Dealer(game, 11)
+    rng = random.Random(game_name)
+    for h in range(60):
+        hole, board = dealer.deal()
+        st = State(game, h, hole, board)
+        text = HandText(st)
+        betting = ""
+        while not st.finished:
+            for v in range(game.num_players):
+                assert f"MATCHSTATE:{v}:{h}:{betting}:{text.view(v, st.round)}" == format_match_state(st, v)
+            legal = st.legal_actions()
+            kind = rng.choice(legal)
+            if kind == ActionType.RAISE:
+                lo, hi = st.raise_bounds()
+                action = raise_to(rng.choice([lo, hi])) if game.is_nolimit else RAISE
+            else:
+                action = CALL if kind == ActionType.CALL else FOLD
+            before = st.round
+            st.apply(action)
+            betting += ("r%d" % action.size if game.is_nolimit else "r") if kind == ActionType.RAISE else \
+                ("c" if kind == ActionType.CALL else "f")
+            betting += "/" * (st.round - before)
+
+
+def test_transcript_lines_and_quiet_mode():
+    out = io.BytesIO()
+    tr = Transcript(out)
+    tr.info("STARTED at " + format_stamp(1471220082_260196))
+    tr.sent(0, b"MATCHSTATE:0:0::5d5c|\r\n", 1471220082_260243)
+    tr.received(1, b"MATCHSTATE:1:0::|9hQd:c\r\n", 1471220082_000001)
+    tr.received(1, b"x" * 3, 1)
+    tr.problem("WARNING: w")
+    assert tr.pending and out.getvalue() == b""
+    tr.flush()
+    assert out.getvalue() == (b"STARTED at 1471220082.260196\nTO 1 at 1471220082.260243 MATCHSTATE:0:0::5d5c|\r\n"
+                              b"FROM 2 at 1471220082.000001 MATCHSTATE:1:0::|9hQd:c\r\nFROM 2 at 0.000001 xxx\n"
+                              b"WARNING: w\n")
+    quiet = io.BytesIO()
+    tr = Transcript(quiet, quiet=True)
+    tr.info("x")
+    tr.sent(0, b"y\r\n", 0)
+    tr.received(0, b"z\r\n", 0)
+    tr.problem("ERROR: e")
+    tr.score("SCORE:1|-1:a|b")
+    tr.flush()
+    assert quiet.getvalue() == b"ERROR: e\nSCORE:1|-1:a|b\n"
+
+
+def test_stamps_and_c_int_conversion():
+    assert format_stamp(5) == "0.000005" and parse_stamp("12.000034") == 12_000_034
+    with pytest.raises(ValueError):
+        parse_stamp("12")
+    assert [_c_int32(v) for v in (5, -5, 2**31, 2**32 + 7, 10**30)] == [5, -5, -2**31, 7, -1]
