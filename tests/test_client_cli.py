@@ -72,7 +72,9 @@ def test_parser_defaults():
 
 
 def test_listing_marks_games_a_strategy_cannot_play():
-    assert "default for kuhn3p: call" in list_strategies("kuhn3p")
+    assert "default for kuhn3p: cfr" in list_strategies("kuhn3p")
+    hunl = list_strategies("hunl")
+    assert "(cannot play hunl: no shipped policy" in hunl and "default for hunl: call" in hunl
 
 
 def test_plays_the_example_match_and_writes_the_history(tmp_path):

@@ -81,7 +81,8 @@ def test_every_strategy_gets_a_seeded_generator():
 
 def test_default_spec_is_the_first_preference_that_plays_the_game():
     for name in SHIPPED_GAMES:
-        assert default_spec(load_game(name)) == "call"
+        expected = "cfr" if name in ("kuhn2p", "kuhn3p", "leduc") else "call"  # games with a shipped policy
+        assert default_spec(load_game(name)) == expected
     for spec in DEFAULT_PREFERENCES:
         resolve(spec)  # every listed spec names a registered strategy with valid parameters
 
@@ -131,7 +132,7 @@ def test_listing_describes_every_parameter():
     text = describe(available()["raise"])
     assert text.startswith("raise ") and "size:" in text and "min|pot|allin" in text
     assert "fold: weight of folding (default 0.06" in describe(available()["random"])
-    assert {"random", "call", "raise", "fold", "human"} <= set(available())
+    assert {"random", "call", "raise", "fold", "human", "cfr"} <= set(available())
 
 
 def test_param_helpers():

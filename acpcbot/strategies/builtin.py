@@ -1,4 +1,5 @@
 """Imports every module that registers a built-in strategy (add new modules here)."""
 
+from . import cfr  # noqa: F401
 from . import human  # noqa: F401
 from . import simple  # noqa: F401

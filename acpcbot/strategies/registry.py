@@ -12,10 +12,12 @@ _REGISTRY: dict[str, type[Strategy]] = {}
 
 # What ``acpcbot HOST PORT`` plays without --strategy: the first spec whose
 # strategy supports the game.  Strongest first; add new strategies here.
-# ``call`` comes before ``random``: it beats the random reference player
-# (which gives up pots by folding and bloats pots it cannot win) and cannot
-# be bluffed off a hand; both are weak, later issues put stronger specs first.
+# ``cfr`` (an equilibrium policy; only games with a shipped policy) beats
+# both baselines.  ``call`` comes before ``random``: head to head they are
+# even, but ``call`` never bloats a pot with a random raise (the random
+# player's no-limit raise averages half a stack) and cannot be bluffed.
 DEFAULT_PREFERENCES: tuple[str, ...] = (
+    "cfr",
     "call",
     "random",
 )
