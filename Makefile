@@ -18,10 +18,10 @@ install: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q
 
-# Until the match runner lands this runs the most end-to-end thing there is:
-# random self-play through the engine with reference deals, logged and checked.
+# The main job: our strongest player against the baselines through the bundled
+# dealer over TCP, in duplicate; results, logs and report in matches/runs/.
 selfmatch: $(STAMP)
-	$(PY) benchmarks/engine.py 5000
+	$(VENV)/bin/acpc-match run matches/hunl-baselines.toml
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import math
 import os
@@ -31,8 +32,8 @@ from acpcbot.gamedef import GameDef, GameDefError, load_game
 from . import report
 from .recipes import (TRANSPORTS, Entry, Job, Plan, RecipeError, build_plan, check_strategy, load_recipe,
                       EXTERNAL_PREFIX, make_entries, parse_player, safe_name, strategy_seed)
-from .stats import (MatchLog, StatsError, bankroll_ranking, crosstable, instant_runoff_ranking, player_values,
-                    read_log, summarize, table_results)
+from .stats import (Z95, Estimate, MatchLog, StatsError, bankroll_ranking, crosstable, instant_runoff_ranking,
+                    player_values, read_log, summarize, table_results)
 
 RUNS_DIR = Path("matches") / "runs"
 RESULTS = "results.json"
@@ -216,11 +217,16 @@ async def _play_jobs(plan: Plan, run_dir: Path, progress: "Progress | None") -> 
     async def one(job: Job) -> Outcome:
         async with gate:
             if progress is not None:
-                progress.watch(run_dir / f"{job.label}.log", job)
-            if plan.transport == "memory":
-                assert executor is not None
-                return await loop.run_in_executor(executor, memory.play_job, job, plan.game_name, str(run_dir))
-            return await play_job_tcp(job, plan.game_name, run_dir)
+                progress.watch(run_dir / f"{job.label}.log")
+            start = time.monotonic()
+            try:
+                if plan.transport == "memory":
+                    assert executor is not None
+                    return await loop.run_in_executor(executor, memory.play_job, job, plan.game_name, str(run_dir))
+                return await play_job_tcp(job, plan.game_name, run_dir)
+            except Exception as exc:  # noqa: BLE001 - one broken match must not lose the others
+                return Outcome(job, False, f"{type(exc).__name__}: {exc}", {"log": f"{job.label}.log"},
+                               time.monotonic() - start)
 
     ticker = asyncio.create_task(progress.run()) if progress is not None else None
     try:
@@ -255,7 +261,7 @@ class Progress:
         self.start = time.monotonic()
         self._partial: dict[Path, bytes] = {}
 
-    def watch(self, path: Path, job: Job) -> None:
+    def watch(self, path: Path) -> None:
         """Start following a match log."""
         self.files.setdefault(path, 0)
 
@@ -375,7 +381,6 @@ def analyze(records: Sequence[dict[str, Any]], run_dir: Path, players: Sequence[
         per_table = table_results(logs)
         present = [n for n in names if any(n in t for t in per_table)]
         rankings: dict[str, Any] = {"total_bankroll": bankroll_ranking(per_table, present)}
-        import itertools
         size = game.num_players
         complete = all(frozenset(c) in per_table for c in itertools.combinations(present, size))
         rankings["instant_runoff"] = instant_runoff_ranking(per_table, present) if complete else None
@@ -402,7 +407,6 @@ def write_outputs(doc: dict[str, Any], run_dir: Path, game: GameDef) -> None:
     names = [p["player"] for p in doc["players"]]
     title = f"{doc['name']}: {doc['game']}, {doc['hands'] or 'various'} hands per match"
     if "crosstable" in doc:
-        from .stats import Estimate
         ct = doc["crosstable"]
         cells = {}
         for i, r in enumerate(ct["players"]):
@@ -410,7 +414,7 @@ def write_outputs(doc: dict[str, Any], run_dir: Path, game: GameDef) -> None:
                 mean = ct["mbb_per_hand"][i][j]
                 if mean is not None:
                     ci = ct["ci95"][i][j]
-                    cells[(r, c)] = Estimate(ct["hands"][i][j], mean, None if ci is None else ci / 1.959963984540054)
+                    cells[(r, c)] = Estimate(ct["hands"][i][j], mean, None if ci is None else ci / Z95)
         svg = report.heatmap_svg(ct["players"], cells, title)
     else:
         series: dict[str, list[float]] = {}
@@ -679,10 +683,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("acpc-match: interrupted; the logs written so far are kept in the run folder", file=sys.stderr)
         return 130
-    if args.json:
-        print(json.dumps(doc))
-    else:
-        print(format_results(doc))
+    try:
+        print(json.dumps(doc) if args.json else format_results(doc), flush=True)
+    except BrokenPipeError:
+        sys.stdout = None  # type: ignore[assignment]  # the reader left (| head): nothing more to print
     return 0 if all(m["complete"] for m in doc["matches"]) else 1
 
 
