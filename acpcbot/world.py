@@ -132,7 +132,9 @@ class View:
 
     ``state`` is the engine state replayed from the line; prefer its methods
     to re-deriving rules.  Amounts are chips; ``amount``/raise-to values are
-    totals for the hand, as in the protocol.
+    totals for the hand, as in the protocol.  ``match`` is the live history
+    of the match: a strategy running on the client's worker thread may find
+    hands in it that finished after this state.
     """
 
     def __init__(self, text: str, match_state: MatchState, match: MatchHistory | None = None,

@@ -6,7 +6,8 @@ would receive to ``Client.handle_line`` and timing it.  Prints one JSON
 object: ``overhead_us_per_action`` is the mean time of a line this seat
 answers; ``amortized_us_per_action`` adds the lines it only observes; the
 peer ``parse_us_per_line`` is ``protocol.parse_match_state`` alone on the
-same lines, and ``ratio_to_parse`` compares the two.
+same lines, and ``ratio_to_parse`` compares the two;
+``threaded_us_per_action`` is the same strategy run on the worker thread.
 
     python benchmarks/client.py [--game hunl] [--hands 3000] [--strategy call]
 """
@@ -14,6 +15,7 @@ same lines, and ``ratio_to_parse`` compares the two.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import logging
 import random
@@ -21,7 +23,7 @@ import statistics
 import time
 
 from acpcbot.cards import deck
-from acpcbot.client import Client
+from acpcbot.client import Client, StrategyThread
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import format_match_state, parse_action, parse_match_state
@@ -42,10 +44,18 @@ def opponent_action(state: State, rng: random.Random):
     return FOLD if kind == ActionType.FOLD else CALL
 
 
-def measure(game_name: str, hands: int, spec: str, seed: int = 0) -> dict:
-    """Time handle_line over ``hands`` hands; return the figures."""
+async def measure(game_name: str, hands: int, spec: str, seed: int = 0, threaded: bool = False) -> dict:
+    """Time the handling of every line over ``hands`` hands; return the figures.
+
+    ``threaded`` runs the strategy on the client's worker thread (as for any
+    strategy not marked ``inline``), which adds a thread hand-off per action.
+    """
     game = load_game(game_name)
-    client = Client(create(spec, game, seed), MatchInfo(game, time_per_hand=7.0))
+    strategy = create(spec, game, seed)
+    strategy.inline = not threaded
+    client = Client(strategy, MatchInfo(game, time_per_hand=7.0))
+    if threaded:
+        client._thread = StrategyThread(asyncio.get_running_loop())
     rng = random.Random(seed)
     cards = deck(game.num_ranks, game.num_suits)
     k = game.num_hole_cards
@@ -63,7 +73,10 @@ def measure(game_name: str, hands: int, spec: str, seed: int = 0) -> dict:
             line = format_match_state(state, pos) + "\r\n"
             lines.append(line)
             t0 = clock()
-            reply = client.handle_line(line, t0)
+            if threaded:
+                reply = await client.handle_line_threaded(line, t0)
+            else:
+                reply = client.handle_line(line, t0)
             t1 = clock()
             if state.finished:
                 observe_times.append(t1 - t0)
@@ -74,6 +87,8 @@ def measure(game_name: str, hands: int, spec: str, seed: int = 0) -> dict:
             else:
                 observe_times.append(t1 - t0)
                 state.apply(opponent_action(state, rng))
+    if threaded:
+        client._thread.close()
     t0 = clock()
     for line in lines:
         parse_match_state(line, game)
@@ -96,8 +111,11 @@ def main() -> None:
     p.add_argument("--strategy", default="call")
     args = p.parse_args()
     logging.basicConfig(level=logging.ERROR)
-    measure(args.game, 200, args.strategy)  # warm up
-    print(json.dumps(measure(args.game, args.hands, args.strategy)))
+    asyncio.run(measure(args.game, 200, args.strategy))  # warm up
+    result = asyncio.run(measure(args.game, args.hands, args.strategy))
+    threaded = asyncio.run(measure(args.game, args.hands // 3, args.strategy, threaded=True))
+    result["threaded_us_per_action"] = threaded["overhead_us_per_action"]
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":
