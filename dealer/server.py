@@ -154,6 +154,12 @@ class TcpSeat(asyncio.Protocol, SeatChannel):
         else:
             self._timer = loop.call_at(self._deadline, self._on_timer)
 
+    async def closed(self, loop_deadline: float) -> None:
+        """Wait (until the deadline at most) for a closing connection to finish sending."""
+        loop = asyncio.get_running_loop()
+        while not self._gone and loop.time() < loop_deadline:
+            await self._wait(loop, loop_deadline)
+
     def close(self) -> None:
         """Close the connection (what was queued is still sent)."""
         if self._timer is not None:
@@ -210,10 +216,13 @@ async def accept_seats(listeners: Sequence[socket.socket], start_timeout_ms: int
     try:
         for seat, listener in enumerate(listeners):
             try:
-                if deadline is None:
-                    conn, _ = await loop.sock_accept(listener)
-                else:
-                    conn, _ = await asyncio.wait_for(loop.sock_accept(listener), max(0.0, deadline - loop.time()))
+                try:
+                    conn, _ = listener.accept()  # a player already waiting counts even with no time left
+                except BlockingIOError:
+                    if deadline is None:
+                        conn, _ = await loop.sock_accept(listener)
+                    else:
+                        conn, _ = await asyncio.wait_for(loop.sock_accept(listener), max(0.0, deadline - loop.time()))
             except asyncio.TimeoutError:
                 raise StartupError(f"ERROR: timed out waiting for seat {seat + 1} to connect") from None
             finally:
@@ -247,8 +256,7 @@ async def serve_match(config: MatchConfig, files: MatchFiles, transcript: Transc
         transcript.flush()
         match.close()
         return None
-    stdout.write(" ".join(str(s.getsockname()[1]) for s in listeners) + "\n")
-    stdout.flush()
+    _print(stdout, " ".join(str(s.getsockname()[1]) for s in listeners))
     match.write_header()
     try:
         seats = await accept_seats(listeners, config.start_timeout)
@@ -259,9 +267,19 @@ async def serve_match(config: MatchConfig, files: MatchFiles, transcript: Transc
         return None
     result = await match.run(seats)
     if result.score_line is not None:
-        stdout.write(result.score_line + "\n")
-        stdout.flush()
+        _print(stdout, result.score_line)
+    # let the last views leave before the event loop (and the process) ends
+    for seat in seats:
+        await seat.closed(loop_deadline=asyncio.get_running_loop().time() + 1.0)
     return result
+
+
+def _print(stdout: TextIO, line: str) -> None:
+    try:
+        stdout.write(line + "\n")
+        stdout.flush()
+    except (OSError, ValueError):
+        pass  # whoever started the dealer stopped listening; the log has it all
 
 
 def binary_stream(stream: TextIO | BinaryIO) -> BinaryIO:

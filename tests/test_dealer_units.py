@@ -170,3 +170,21 @@ def test_stamps_and_c_int_conversion():
     with pytest.raises(ValueError):
         parse_stamp("12")
     assert [_c_int32(v) for v in (5, -5, 2**31, 2**32 + 7, 10**30)] == [5, -5, -2**31, 7, -1]
+
+
+def test_a_player_already_waiting_is_accepted_even_with_no_start_time_left():
+    import socket
+
+    from dealer.server import StartupError, accept_seats, open_listeners
+
+    async def run():
+        listeners = open_listeners("127.0.0.1", [0, 0])
+        client = socket.create_connection(listeners[0].getsockname()[:2])  # completes in the backlog
+        try:
+            with pytest.raises(StartupError, match="timed out waiting for seat 2 to connect"):
+                await accept_seats(listeners, 0)
+        finally:
+            client.close()
+        assert all(sock.fileno() == -1 for sock in listeners)  # every port is closed again
+
+    asyncio.run(asyncio.wait_for(run(), 10))
