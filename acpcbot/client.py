@@ -331,6 +331,10 @@ class Client:
                     raise ClientError(f"line {self.lines + 1} from the dealer is longer than {MAX_LINE} bytes",
                                       EXIT_PROTOCOL) from None
                 except OSError as exc:
+                    if self.world.last is not None and not self.world.in_hand:
+                        # a dealer may reset rather than close once the match is over
+                        log.info("the connection ended between hands: %s", exc)
+                        break
                     raise self._gone(f"reading failed: {exc}") from None
                 if not raw:
                     break

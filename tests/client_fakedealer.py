@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import socket
+import struct
 
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.gamedef import GameDef
@@ -21,7 +23,7 @@ TIMEOUT = 10.0
 
 
 class ScriptedDealer:
-    """One connection, one script: ``("send", text)``, ``("recv",)``, ``("sleep", s)``, ``("close",)``.
+    """One connection, one script: ``("send", text)``, ``("recv",)``, ``("sleep", s)``, ``("close",)``, ``("reset",)``.
 
     Every line the client sends is kept in ``received`` (the version line
     first).  With ``start_after`` the server only starts listening after that
@@ -67,6 +69,12 @@ class ScriptedDealer:
                 elif step[0] == "sleep":
                     await asyncio.sleep(step[1])
                 elif step[0] == "close":
+                    break
+                elif step[0] == "reset":
+                    # an abortive close: the client sees a connection reset, not an end of file
+                    sock = writer.get_extra_info("socket")
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    writer.transport.abort()
                     break
         except BaseException as exc:  # kept for the test to see
             self.error = exc

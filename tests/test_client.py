@@ -314,6 +314,24 @@ def test_dealer_closing_mid_hand_is_a_clear_error(caplog):
     assert strategy.calls[-1] == ("end_match", "")
 
 
+def test_connection_reset_mid_hand_is_a_clear_error(caplog):
+    game = load_game("hunl")
+    code, _ = play([("send", "MATCHSTATE:0:30::9s8h|\r\n"), ("sleep", 0.1), ("reset",)], Scripted(game), game)
+    assert code == EXIT_DISCONNECTED
+    assert "in the middle of hand 30" in caplog.text and "reading failed" in caplog.text
+
+
+def test_connection_reset_after_a_finished_hand_ends_the_match_normally(caplog):
+    game = load_game("hunl")
+    first_hand = "\n".join(HUNL_EXCHANGE.splitlines()[:13])
+    strategy = Scripted(game, exchange_actions(first_hand, game))
+    with caplog.at_level(logging.INFO):
+        code, _ = play(script_of(first_hand) + [("sleep", 0.1), ("reset",)], strategy, game)
+    assert code == EXIT_OK
+    assert "the connection ended between hands" in caplog.text
+    assert strategy.calls[-1] == ("end_match", "")
+
+
 def test_dealer_closing_in_the_middle_of_a_line(caplog):
     game = load_game("hunl")
     code, _ = play([("send", "MATCHSTATE:0:30::9s8h|\r\nMATCHSTATE:0:30:c:9s")], Scripted(game), game)
