@@ -363,6 +363,12 @@ def seat_of(config: MatchConfig, hand_id: int, position: int) -> int:
     return position if config.fixed_seats else (position + hand_id) % n
 
 
+def position_of(config: MatchConfig, hand_id: int, seat: int) -> int:
+    """The position ``seat`` plays in hand ``hand_id`` (the inverse of :func:`seat_of`)."""
+    n = config.game.num_players
+    return seat if config.fixed_seats else (seat - hand_id) % n
+
+
 def names_by_position(config: MatchConfig, hand_id: int) -> list[str]:
     """Player names in position order for one hand, as the log lists them."""
     return [config.names[seat_of(config, hand_id, p)] for p in range(config.game.num_players)]
@@ -554,32 +560,31 @@ class Match:
         self._pending = [b""] * len(seats)
         self.write_header()
         tr = self.transcript
-        error = None
+        progress = self.progress
+        error = score = None
         try:
-            await self._check_versions()
-            tr.info(f"STARTED at {format_stamp(now_us())}")
-            while self.progress.state is not None:
-                await self._play_hand()
-            self._send_pending()
-        except MatchAborted as exc:
-            error = str(exc)
-            for line in exc.lines:
-                tr.problem(line)
+            try:
+                await self._check_versions()
+                tr.info(f"STARTED at {format_stamp(now_us())}")
+                while progress.state is not None:
+                    await self._play_hand()
+                self._send_pending()
+            except MatchAborted as exc:
+                error = str(exc)
+                for line in exc.lines:
+                    tr.problem(line)
+            if error is None:
+                tr.info(f"FINISHED at {format_stamp(now_us())}")
+                score = format_score_line(progress.totals, config.names)
+                tr.score(score)
+                if self.files.log is not None and not self.files.score_written:
+                    self.files.log.write_lines([score])
         finally:
             if self._flush_timer is not None:
                 self._flush_timer.cancel()
                 self._flush_timer = None
             tr.flush()
-        progress = self.progress
-        score = None
-        if error is None:
-            tr.info(f"FINISHED at {format_stamp(now_us())}")
-            score = format_score_line(progress.totals, config.names)
-            tr.score(score)
-            if self.files.log is not None and not self.files.score_written:
-                self.files.log.write_lines([score])
-        tr.flush()
-        self.close()
+            self.close()
         return MatchResult(progress.totals, progress.next_hand, score, error)
 
     def close(self) -> None:
@@ -632,7 +637,7 @@ class Match:
         seats = self._seats
         tr = self.transcript
         send_line = tr.sent
-        pos_of_seat = [(s if config.fixed_seats else (s - h) % n) for s in range(n)]
+        pos_of_seat = [position_of(config, h, s) for s in range(n)]
         heads = [f"MATCHSTATE:{pos_of_seat[s]}:{h}:" for s in range(n)]
         text = HandText(state)
         holes, boards = text.holes, text.boards
@@ -662,8 +667,7 @@ class Match:
                 if v == acting:
                     send_us, asked = stamp, data
             await self._drain(h)
-            acting_seat = (acting if config.fixed_seats else (acting + h) % n)
-            action, recv_us = await self._ask(acting_seat, acting, state, asked, send_us)
+            action, recv_us = await self._ask(seat_of(config, h, acting), acting, state, asked, send_us)
             if tlog is not None:
                 tlog.record(f"STATE:{h}:{betting}:{text.all_holes}{board}", format_action(action, game),
                             send_us, recv_us)
