@@ -141,7 +141,7 @@ def _transcript_errors(path: Path, limit: int = 3) -> list[str]:
 async def play_job_tcp(job: Job, game_arg: str, run_dir: Path) -> Outcome:
     """Play one job over TCP: ``python -m dealer`` in the run folder, then one process per seat."""
     start = time.monotonic()
-    game = _game_arg(game_arg)
+    game = game_arg
     label = job.label
     files = {"log": f"{label}.log", "transcript": f"{label}.err"}
     dealer_cmd = [sys.executable, "-m", "dealer", label, game, str(job.hands), str(job.seed),
@@ -206,6 +206,7 @@ async def _play_jobs(plan: Plan, run_dir: Path, progress: "Progress | None") -> 
     """Play every job of ``plan``, as many at once as ``plan.parallel`` (default: the cores)."""
     from . import memory
 
+    game_arg = _game_arg(plan.game_name)  # the log header names the game this way, whatever the transport
     parallel = plan.parallel or os.cpu_count() or 1
     parallel = max(1, min(parallel, len(plan.jobs)))
     gate = asyncio.Semaphore(parallel)
@@ -222,8 +223,8 @@ async def _play_jobs(plan: Plan, run_dir: Path, progress: "Progress | None") -> 
             try:
                 if plan.transport == "memory":
                     assert executor is not None
-                    return await loop.run_in_executor(executor, memory.play_job, job, plan.game_name, str(run_dir))
-                return await play_job_tcp(job, plan.game_name, run_dir)
+                    return await loop.run_in_executor(executor, memory.play_job, job, game_arg, str(run_dir))
+                return await play_job_tcp(job, game_arg, run_dir)
             except Exception as exc:  # noqa: BLE001 - one broken match must not lose the others
                 return Outcome(job, False, f"{type(exc).__name__}: {exc}", {"log": f"{job.label}.log"},
                                time.monotonic() - start)
