@@ -141,10 +141,9 @@ def _transcript_errors(path: Path, limit: int = 3) -> list[str]:
 async def play_job_tcp(job: Job, game_arg: str, run_dir: Path) -> Outcome:
     """Play one job over TCP: ``python -m dealer`` in the run folder, then one process per seat."""
     start = time.monotonic()
-    game = game_arg
     label = job.label
     files = {"log": f"{label}.log", "transcript": f"{label}.err"}
-    dealer_cmd = [sys.executable, "-m", "dealer", label, game, str(job.hands), str(job.seed),
+    dealer_cmd = [sys.executable, "-m", "dealer", label, game_arg, str(job.hands), str(job.seed),
                   *[e.name for e in job.seats], "-p", ",".join("0" for _ in job.seats),
                   "--start_timeout", str(START_TIMEOUT_MS)]
     env = dict(os.environ)
@@ -175,19 +174,17 @@ async def play_job_tcp(job: Job, game_arg: str, run_dir: Path) -> Outcome:
             with open(run_dir / f"{stem}.out", "wb") as out, open(run_dir / f"{stem}.err", "wb") as err:
                 try:
                     proc = await asyncio.create_subprocess_exec(
-                        *client_command(entry, job, game, port), cwd=run_dir, stdin=asyncio.subprocess.DEVNULL,
+                        *client_command(entry, job, game_arg, port), cwd=run_dir, stdin=asyncio.subprocess.DEVNULL,
                         stdout=out, stderr=err, env=env)
                 except OSError as exc:
                     error = f"seat {seat} ({entry.name}) could not start: {exc}"
                     break
             clients.append((entry, proc, stem))
-        if error is not None:
-            await _stop(dealer)
-        else:
+        if error is None:
             stdout = await dealer.stdout.read()
             await dealer.wait()
-        waits = [asyncio.wait_for(p.wait(), CLIENT_EXIT_S) for _, p, _ in clients]
-        await asyncio.gather(*waits, return_exceptions=True)
+            waits = [asyncio.wait_for(p.wait(), CLIENT_EXIT_S) for _, p, _ in clients]
+            await asyncio.gather(*waits, return_exceptions=True)
     finally:
         for _, proc, _ in clients:
             await _stop(proc)
@@ -324,25 +321,34 @@ def _num(x: float | None, digits: int = 3) -> float | None:
     return None if x is None or not math.isfinite(x) else round(x, digits)
 
 
-def analyze(records: Sequence[dict[str, Any]], run_dir: Path, players: Sequence[dict[str, str]],
-            game: GameDef) -> dict[str, Any]:
-    """The figures of a run from its dealer logs: per-player results, crosstable and rankings.
-
-    ``records`` are results.json ``matches`` entries (logs relative to
-    ``run_dir``); ``players`` the run's players in order, each
-    ``{"player": NAME, "strategy": SPEC}``.  Matches sharing a seed and a
-    table with different seat orders are duplicate seatings of one deal
-    sequence and are paired.
-    """
-    logs: list[MatchLog] = []
+def load_logs(records: Sequence[dict[str, Any]], run_dir: Path,
+              game: GameDef) -> tuple[list[dict[str, Any]], list[MatchLog]]:
+    """The matches that left a dealer log, and their parsed logs; a match that never started may have none."""
+    kept, logs = [], []
     for rec in records:
-        path = run_dir / rec["files"]["log"]
-        if not path.exists():
-            raise RunError(f"{rec['label']}: the dealer log {path} is missing")
+        path = run_dir / rec["files"].get("log", "")
+        if not path.is_file():
+            if rec.get("complete"):
+                raise RunError(f"{rec['label']}: the dealer log {path} is missing")
+            continue
         try:
             logs.append(read_log(path, game))
         except StatsError as exc:
             raise RunError(str(exc)) from None
+        kept.append(rec)
+    return kept, logs
+
+
+def analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players: Sequence[dict[str, str]],
+            game: GameDef) -> dict[str, Any]:
+    """The figures of a run from its dealer logs: per-player results, crosstable and rankings.
+
+    ``records`` are results.json ``matches`` entries and ``logs`` their
+    parsed logs (see :func:`load_logs`); ``players`` the run's players in
+    order, each ``{"player": NAME, "strategy": SPEC}``.  Matches sharing a
+    seed and a table with different seat orders are duplicate seatings of
+    one deal sequence and are paired.
+    """
     groups: dict[tuple[int, int, frozenset[str]], list[int]] = {}
     for i, rec in enumerate(records):
         names = [s["player"] for s in rec["seats"]]
@@ -391,18 +397,19 @@ def analyze(records: Sequence[dict[str, Any]], run_dir: Path, players: Sequence[
 
 def results_document(*, name: str, mode: str, game_name: str, game: GameDef, hands: int | None, seed: int | None,
                      duplicate: bool, transport: str, run_dir: Path, players: Sequence[dict[str, str]],
-                     records: Sequence[dict[str, Any]], seconds: float) -> dict[str, Any]:
-    """The whole results.json object of a run."""
+                     records: Sequence[dict[str, Any]], seconds: float) -> tuple[dict[str, Any], list[MatchLog]]:
+    """The whole results.json object of a run, and the logs it was computed from."""
     doc: dict[str, Any] = {"schema": SCHEMA, "name": name, "mode": mode, "game": game_name,
                            "big_blind": game.big_blind, "hands": hands, "seed": seed, "duplicate": duplicate,
                            "transport": transport, "run_dir": str(run_dir), "seconds": round(seconds, 3),
                            "players": list(players)}
-    doc.update(analyze(records, run_dir, players, game))
+    played, logs = load_logs(records, run_dir, game)
+    doc.update(analyze(played, logs, players, game))
     doc["matches"] = list(records)
-    return doc
+    return doc, logs
 
 
-def write_outputs(doc: dict[str, Any], run_dir: Path, game: GameDef) -> None:
+def write_outputs(doc: dict[str, Any], run_dir: Path, game: GameDef, logs: Sequence[MatchLog]) -> None:
     """Write results.json and report.svg into the run folder."""
     (run_dir / RESULTS).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     names = [p["player"] for p in doc["players"]]
@@ -419,8 +426,7 @@ def write_outputs(doc: dict[str, Any], run_dir: Path, game: GameDef) -> None:
         svg = report.heatmap_svg(ct["players"], cells, title)
     else:
         series: dict[str, list[float]] = {}
-        for rec in doc["matches"]:
-            log = read_log(run_dir / rec["files"]["log"], game)
+        for log in logs:
             for name, chips in player_values(log.hands).items():
                 series.setdefault(name, []).extend(chips)
         svg = report.cumulative_svg({n: series.get(n, []) for n in names}, game.big_blind, title)
@@ -495,11 +501,11 @@ def execute(plan: Plan, runs_dir: str | Path = RUNS_DIR, progress_stream: TextIO
     outcomes = asyncio.run(_play_jobs(plan, run_dir, progress))
     seconds = time.monotonic() - start
     records = [job_record(o.job, o, plan.game_name) for o in outcomes]
-    doc = results_document(name=plan.name, mode=plan.mode, game_name=plan.game_name, game=plan.game,
+    doc, logs = results_document(name=plan.name, mode=plan.mode, game_name=plan.game_name, game=plan.game,
                            hands=plan.hands, seed=plan.seed, duplicate=plan.duplicate, transport=plan.transport,
                            run_dir=run_dir, players=[{"player": e.name, "strategy": e.spec} for e in plan.entries],
                            records=records, seconds=seconds)
-    write_outputs(doc, run_dir, plan.game)
+    write_outputs(doc, run_dir, plan.game, logs)
     return doc
 
 
@@ -562,14 +568,14 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
     hands = {m["hands"] for m in records}
     seeds = {m["seed"] for m in records}
     tables = {frozenset(s["player"] for s in m["seats"]) for m in records}
-    doc = results_document(name=name, mode="tournament" if len(tables) > 1 else "play", game_name=game_name,
+    doc, logs = results_document(name=name, mode="tournament" if len(tables) > 1 else "play", game_name=game_name,
                            game=game, hands=hands.pop() if len(hands) == 1 else None,
                            seed=min(seeds) if seeds else None,
                            duplicate=any(d.get("duplicate") for _, d in docs),
                            transport="+".join(sorted({str(d.get('transport')) for _, d in docs})),
                            run_dir=run_dir, players=players, records=records,
                            seconds=sum(float(d.get("seconds") or 0) for _, d in docs))
-    write_outputs(doc, run_dir, game)
+    write_outputs(doc, run_dir, game, logs)
     return doc
 
 

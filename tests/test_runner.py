@@ -297,3 +297,14 @@ def test_progress_line_reads_growing_logs(tmp_path):
     assert progress.hands == 2 and "a +0.0 mbb/hand" in progress.line()
     progress.finish()
     assert stream.getvalue().endswith("\n")
+
+
+def test_a_program_that_cannot_start_fails_its_match_cleanly(tmp_path):
+    status, out, err = acpc_match("play", "--game", "kuhn2p", "--hands", "10", "call", "--external",
+                                  str(tmp_path / "no-such-bot"), "--runs-dir", str(tmp_path), "--json")
+    assert status == 1
+    doc = json.loads(out)
+    m = doc["matches"][0]
+    assert not m["complete"] and m["error"].startswith("seat 2 (no-such-bot) could not start")
+    assert [r["hands"] for r in doc["results"]] == [0, 0]
+    assert (Path(doc["run_dir"]) / "report.svg").exists()
