@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any, Iterator, NamedTuple
 
 from .cards import cards_to_text
-from .engine import CALL, FOLD, Action, ActionType, State
+from .engine import CALL, Action, ActionType, State
 from .gamedef import GameDef
 from .protocol import MatchState, parse_match_state
 from .strategies import common  # the shared conventions: clamped raises, no free folds
@@ -332,7 +332,7 @@ class View:
 
     def fold_or_check(self) -> Action:
         """Fold when facing a bet, else check: a strategy never folds for free."""
-        return FOLD if self.can_fold else CALL
+        return common.fold_or_check(self.state) if self.is_my_turn else CALL
 
     def raise_or_call(self, to: float | None = None) -> Action:
         """A raise to ``to`` clamped into the legal range (default: the minimum), or a call when no raise is allowed.
@@ -345,8 +345,7 @@ class View:
 
     def pot_raise_to(self, fraction: float = 1.0) -> int:
         """The raise-to of a raise by ``fraction`` of the pot after calling (unclamped; 1.0 = a pot-sized raise)."""
-        state = self.state
-        return state.max_spent + int(round(fraction * (state.pot + self.to_call)))
+        return common.pot_raise_to(self.state, fraction, self.position)
 
     # ------------------------------------------------------------- the end of the hand
 

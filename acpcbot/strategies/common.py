@@ -57,9 +57,12 @@ def raise_or_call(state: State, target: float | None = None) -> Action:
     return raise_to(min(max(size, lo), hi))
 
 
-def pot_raise_to(state: State, fraction: float = 1.0) -> int:
-    """Raise-to of a raise by ``fraction`` of the pot after calling (1.0 = a pot-sized raise)."""
-    p = state.current_player
+def pot_raise_to(state: State, fraction: float = 1.0, player: int | None = None) -> int:
+    """Raise-to of a raise by ``fraction`` of the pot after calling (1.0 = a pot-sized raise).
+
+    ``player`` defaults to the one to act.
+    """
+    p = state.current_player if player is None else player
     to_call = state.to_call(p)
     return state.max_spent + int(round(fraction * (state.pot + to_call)))
 
