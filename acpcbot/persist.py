@@ -1,0 +1,146 @@
+"""``model=FILE``: what a strategy learnt about its opponents, kept across matches in one JSON file.
+
+The file holds one entry per opponent key (the opponent's name when the
+match names it, else its seat), so one file can follow many opponents::
+
+    {"format": "acpcbot-model", "kind": "uc3m", "version": 1,
+     "saved": "2024-05-01T12:00:00", "entries": {"alice": {...}, "seat:2": {...}}}
+
+``kind`` says which strategy wrote the file (a file of another kind is
+refused, not overwritten) and ``version`` the layout of its entries.
+Saving re-reads the file and replaces only the entries this process
+changed, so two seats sharing a file (keyed by different opponents) do not
+erase each other, then writes a temporary file beside it and renames it
+over the old one: a crash leaves either the old file or the new one, never
+half a file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:  # hints only: the world imports the strategies package
+    from .world import MatchInfo, View
+
+FORMAT = "acpcbot-model"
+
+
+class ModelFileError(ValueError):
+    """A model file that cannot be read or written, with the path and the reason."""
+
+
+def seat_key(seats: Iterable[int]) -> str:
+    """The key of opponents known only by their dealer seats (0-based in, 1-based out): ``seat:2``, ``seat:2+3``."""
+    return "seat:" + "+".join(str(s + 1) for s in sorted(seats))
+
+
+def table_key(info: MatchInfo | None, view: View) -> str:
+    """The key of all the other seats together: their names joined by ``+`` when known, else their seats."""
+    if info is not None and info.opponent_key:
+        return info.opponent_key
+    n = view.game.num_players
+    return seat_key(s for s in range(n) if s != view.seat)
+
+
+def opponent_key(info: MatchInfo | None, view: View, position: int) -> str:
+    """The key of the opponent at ``position`` in ``view``'s hand: its name when known, else ``seat:N``.
+
+    Seats follow the reference dealer's rotation (position p of hand h is
+    seat (p + h) mod N); names are the match's opponents in seat order with
+    this seat left out.
+    """
+    n = view.game.num_players
+    seat = (position + view.hand_id) % n
+    if info is not None and len(info.opponents) == n - 1:
+        mine = view.seat
+        if seat != mine:
+            return info.opponents[seat if seat < mine else seat - 1]
+    return seat_key((seat,))
+
+
+class ModelFile:
+    """The entries of one model file, loaded at once; ``save`` writes them back atomically."""
+
+    def __init__(self, path: str | os.PathLike[str], kind: str, version: int) -> None:
+        self.path = Path(path)
+        self.kind = kind
+        self.version = version
+        if not self.path.parent.is_dir():
+            raise ModelFileError(f"model file {self.path}: the folder {self.path.parent} does not exist")
+        if self.path.is_dir():
+            raise ModelFileError(f"model file {self.path}: is a folder, not a file")
+        #: entries by opponent key, as read (a missing file has none)
+        self.entries: dict[str, Any] = self._read()
+        self._changed: set[str] = set()
+
+    def _read(self) -> dict[str, Any]:
+        """The file's entries; {} when it does not exist; ModelFileError when it is not a valid model file."""
+        where = f"model file {self.path}"
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return {}
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ModelFileError(f"{where}: cannot read it: {exc}") from None
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ModelFileError(f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
+                                 "fix or remove it") from None
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise ModelFileError(f"{where}: not an acpcbot model file (no \"format\": \"{FORMAT}\")")
+        if doc.get("kind") != self.kind:
+            raise ModelFileError(f"{where}: holds a {doc.get('kind')!r} model, not a {self.kind!r} one; "
+                                 "use another file")
+        if doc.get("version") != self.version:
+            raise ModelFileError(f"{where}: {self.kind} model version {doc.get('version')!r} is not supported "
+                                 f"(this acpcbot reads version {self.version})")
+        entries = doc.get("entries")
+        if not isinstance(entries, dict):
+            raise ModelFileError(f"{where}: \"entries\" must be an object of opponent entries")
+        return entries
+
+    def get(self, key: str) -> Any | None:
+        """The entry of an opponent key, or None."""
+        return self.entries.get(key)
+
+    def put(self, key: str, value: Any) -> None:
+        """Set (replace) the entry of an opponent key; written by the next ``save``."""
+        self.entries[key] = value
+        self._changed.add(key)
+
+    def save(self) -> None:
+        """Merge the changed entries into the file as it is now and write it atomically."""
+        if not self._changed:
+            return
+        current = self._read()
+        for key in self._changed:
+            current[key] = self.entries[key]
+        doc = {"format": FORMAT, "kind": self.kind, "version": self.version,
+               "saved": datetime.now().isoformat(timespec="seconds"), "entries": current}
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        except OSError as exc:
+            raise ModelFileError(f"model file {self.path}: cannot write beside it: {exc}") from None
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(doc, out, separators=(",", ":"))
+                out.flush()
+                os.fsync(out.fileno())
+            os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the model from the user's other tools
+            os.replace(tmp, self.path)
+        except BaseException as exc:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            if isinstance(exc, OSError):
+                raise ModelFileError(f"model file {self.path}: cannot write it: {exc}") from None
+            raise
+        self.entries = current
+        self._changed.clear()
