@@ -613,17 +613,22 @@ def _output_options(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``acpc-match`` command line."""
-    parser = argparse.ArgumentParser(prog="acpc-match", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="acpc-match", description="Self-matches and tournaments through the bundled dealer, with honest "
+        "statistics (mbb/hand, 95% intervals, duplicate pairing).", epilog="Exit status: 0 every match finished, "
+        "1 a match did not finish (its hands so far are counted), 2 bad input.")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="one table: the given strategies in the given seats")
     _common(play)
     _output_options(play)
     play.add_argument("strategies", nargs="*", metavar="[NAME=]STRATEGY",
-                      help="strategy specs in seat order (e.g. raise:size=pot call)")
+                      help="players in seat order: strategy specs (raise:size=pot), or external:CMD for a "
+                           "program; NAME= sets the player's log name")
     tour = sub.add_parser("tournament", help="every table of a round robin, in parallel, with a crosstable")
     _common(tour)
     _output_options(tour)
-    tour.add_argument("strategies", nargs="*", metavar="[NAME=]STRATEGY")
+    tour.add_argument("strategies", nargs="*", metavar="[NAME=]STRATEGY",
+                      help="the entrants (as for play); every set of as many as the game seats plays a table")
     tour.add_argument("--print-jobs", action="store_true",
                       help="print one 'acpc-match play' command per match instead of playing (to split a run "
                            "over machines; merge the run folders afterwards)")
