@@ -8,7 +8,7 @@ import random
 import pytest
 
 from acpcbot.cards import parse_cards
-from acpcbot.engine import CALL, FOLD, RAISE, State, raise_to
+from acpcbot.engine import CALL, FOLD, State, raise_to
 from acpcbot.evaluator import hand_strength
 from acpcbot.gamedef import load_game
 from acpcbot.opponent import (HIST_CELLS, BettingTree, ModelError, Node, OpponentModel, action_token, betting_line,

@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from acpcbot.cards import parse_cards
-from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
+from acpcbot.engine import CALL, FOLD, RAISE, State, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.persist import ModelFileError
 from acpcbot.protocol import replay_betting
