@@ -19,6 +19,7 @@ import math
 import os
 import shlex
 import shutil
+import socket
 import sys
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -107,7 +108,8 @@ def client_command(entry: Entry, job: Job, game_arg: str, port: int) -> list[str
     if entry.external is not None:
         return shlex.split(entry.external) + [HOST, str(port)]
     cmd = [sys.executable, "-m", "acpcbot", HOST, str(port), "--game", game_arg, "--strategy", entry.strategy or "",
-           "--seed", str(strategy_seed(job.seed, entry.name)), "--name", entry.name, "--log-level", "WARNING"]
+           "--seed", str(strategy_seed(job.seed, entry.name)), "--name", entry.name, "--log-level", "WARNING",
+           "--retry", str(DEALER_START_S)]  # it may start before the dealer listens
     for other in job.seats:
         if other.name != entry.name:
             cmd += ["--opponent", other.name]
@@ -138,13 +140,43 @@ def _transcript_errors(path: Path, limit: int = 3) -> list[str]:
     return [line for line in lines if line.startswith("ERROR")][-limit:]
 
 
+def free_ports(count: int) -> list[int]:
+    """Ports free on 127.0.0.1 right now (the OS picks them; another program could still take one)."""
+    socks = []
+    try:
+        for _ in range(count):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            socks.append(sock)
+            sock.bind((HOST, 0))
+        return [sock.getsockname()[1] for sock in socks]
+    finally:
+        for sock in socks:
+            sock.close()
+
+
 async def play_job_tcp(job: Job, game_arg: str, run_dir: Path) -> Outcome:
-    """Play one job over TCP: ``python -m dealer`` in the run folder, then one process per seat."""
+    """Play one job over TCP: ``python -m dealer`` in the run folder and one process per seat.
+
+    Our own clients start together with the dealer on ports chosen here (they
+    retry until it listens), which hides one interpreter start-up; external
+    programs start once the dealer has printed its ports, as they may not
+    retry.  A port taken meanwhile by another program is retried with others.
+    """
     start = time.monotonic()
+    for attempt in range(3):
+        complete, error, files, port_clash = await _tcp_attempt(job, game_arg, run_dir)
+        if not port_clash:
+            break
+    return Outcome(job, complete, error, files, time.monotonic() - start)
+
+
+async def _tcp_attempt(job: Job, game_arg: str, run_dir: Path) -> tuple[bool, str | None, dict[str, str], bool]:
+    """One try at a TCP match: (complete, error, files, whether the dealer could not open a port)."""
     label = job.label
     files = {"log": f"{label}.log", "transcript": f"{label}.err"}
+    ports = free_ports(len(job.seats))
     dealer_cmd = [sys.executable, "-m", "dealer", label, game_arg, str(job.hands), str(job.seed),
-                  *[e.name for e in job.seats], "-p", ",".join("0" for _ in job.seats),
+                  *[e.name for e in job.seats], "-p", ",".join(map(str, ports)),
                   "--start_timeout", str(START_TIMEOUT_MS)]
     env = dict(os.environ)
     # children import acpcbot and dealer from where this process does, whatever their folder
@@ -153,50 +185,58 @@ async def play_job_tcp(job: Job, game_arg: str, run_dir: Path) -> Outcome:
     with open(run_dir / files["transcript"], "wb") as transcript:
         dealer = await asyncio.create_subprocess_exec(*dealer_cmd, cwd=run_dir, stdin=asyncio.subprocess.DEVNULL,
                                                       stdout=asyncio.subprocess.PIPE, stderr=transcript, env=env)
-    clients: list[tuple[Entry, asyncio.subprocess.Process, str]] = []
+    clients: list[tuple[int, Entry, asyncio.subprocess.Process, str]] = []
     error: str | None = None
     stdout = b""
+
+    async def launch(seat: int, entry: Entry, port: int) -> str | None:
+        stem = f"{label}.seat{seat}-{entry.name}"
+        files[f"seat{seat}-out"], files[f"seat{seat}-err"] = f"{stem}.out", f"{stem}.err"
+        with open(run_dir / f"{stem}.out", "wb") as out, open(run_dir / f"{stem}.err", "wb") as err:
+            try:
+                proc = await asyncio.create_subprocess_exec(
+                    *client_command(entry, job, game_arg, port), cwd=run_dir, stdin=asyncio.subprocess.DEVNULL,
+                    stdout=out, stderr=err, env=env)
+            except OSError as exc:
+                return f"seat {seat} ({entry.name}) could not start: {exc}"
+        clients.append((seat, entry, proc, stem))
+        return None
+
     try:
+        seats = list(enumerate(zip(job.seats, ports), start=1))
+        for seat, (entry, port) in seats:
+            if entry.external is None and error is None:
+                error = await launch(seat, entry, port)
         assert dealer.stdout is not None
         try:
             first = await asyncio.wait_for(dealer.stdout.readline(), DEALER_START_S)
         except asyncio.TimeoutError:
             first = b""
-        ports = [int(p) for p in first.split()] if first.strip() and first.split()[0].isdigit() else []
-        if len(ports) != len(job.seats):
+        if error is None and first.split() != [str(p).encode() for p in ports]:
             await _stop(dealer)
             errs = _transcript_errors(run_dir / files["transcript"])
-            return Outcome(job, False, "the dealer did not start: " + ("; ".join(errs) or repr(first)), files,
-                           time.monotonic() - start)
-        for seat, (entry, port) in enumerate(zip(job.seats, ports), start=1):
-            stem = f"{label}.seat{seat}-{entry.name}"
-            files[f"seat{seat}-out"], files[f"seat{seat}-err"] = f"{stem}.out", f"{stem}.err"
-            with open(run_dir / f"{stem}.out", "wb") as out, open(run_dir / f"{stem}.err", "wb") as err:
-                try:
-                    proc = await asyncio.create_subprocess_exec(
-                        *client_command(entry, job, game_arg, port), cwd=run_dir, stdin=asyncio.subprocess.DEVNULL,
-                        stdout=out, stderr=err, env=env)
-                except OSError as exc:
-                    error = f"seat {seat} ({entry.name}) could not start: {exc}"
-                    break
-            clients.append((entry, proc, stem))
+            clash = any("could not open port" in e for e in errs)
+            return False, "the dealer did not start: " + ("; ".join(errs) or repr(first)), files, clash
+        for seat, (entry, port) in seats:
+            if entry.external is not None and error is None:
+                error = await launch(seat, entry, port)
         if error is None:
             stdout = await dealer.stdout.read()
             await dealer.wait()
-            waits = [asyncio.wait_for(p.wait(), CLIENT_EXIT_S) for _, p, _ in clients]
+            waits = [asyncio.wait_for(p.wait(), CLIENT_EXIT_S) for _, _, p, _ in clients]
             await asyncio.gather(*waits, return_exceptions=True)
     finally:
-        for _, proc, _ in clients:
+        for _, _, proc, _ in clients:
             await _stop(proc)
         await _stop(dealer)
     complete = error is None and dealer.returncode == 0 and b"SCORE:" in stdout
     if not complete and error is None:
         problems = _transcript_errors(run_dir / files["transcript"])
-        for seat, (entry, proc, stem) in enumerate(clients, start=1):
+        for seat, entry, proc, stem in clients:
             if proc.returncode not in (0, None, -15):
                 problems.append(f"seat {seat} ({entry.name}) exited with status {proc.returncode} (see {stem}.err)")
         error = "; ".join(problems) or f"the dealer exited with status {dealer.returncode}"
-    return Outcome(job, complete, error, files, time.monotonic() - start)
+    return complete, error, files, False
 
 
 async def _play_jobs(plan: Plan, run_dir: Path, progress: "Progress | None") -> list[Outcome]:

@@ -308,3 +308,26 @@ def test_a_program_that_cannot_start_fails_its_match_cleanly(tmp_path):
     assert not m["complete"] and m["error"].startswith("seat 2 (no-such-bot) could not start")
     assert [r["hands"] for r in doc["results"]] == [0, 0]
     assert (Path(doc["run_dir"]) / "report.svg").exists()
+
+
+def test_a_port_taken_before_the_dealer_listens_is_retried(capsys, tmp_path, monkeypatch):
+    import socket
+    import dealer.runner as runner
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    calls = []
+    real = runner.free_ports
+
+    def clashing(count):
+        calls.append(count)
+        ports = real(count)
+        return [taken.getsockname()[1]] + ports[1:] if len(calls) == 1 else ports
+
+    monkeypatch.setattr(runner, "free_ports", clashing)
+    try:
+        status, doc = run_json(capsys, "play", "--game", "kuhn2p", "--hands", "5", "call", "fold",
+                               "--runs-dir", str(tmp_path))
+    finally:
+        taken.close()
+    assert status == 0 and len(calls) == 2 and doc["matches"][0]["complete"]
