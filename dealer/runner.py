@@ -77,8 +77,9 @@ class Outcome:
     seconds: float
 
 
-def job_record(job: Job, outcome: Outcome, game_name: str) -> dict[str, Any]:
+def job_record(outcome: Outcome, game_name: str) -> dict[str, Any]:
     """The ``matches`` entry of results.json for one played match."""
+    job = outcome.job
     return {"label": job.label, "game": game_name, "seed": job.seed, "hands": job.hands, "table": job.table,
             "seats": [{"player": e.name, "strategy": e.spec} for e in job.seats],
             "complete": outcome.complete, "error": outcome.error, "seconds": round(outcome.seconds, 3),
@@ -540,7 +541,7 @@ def execute(plan: Plan, runs_dir: str | Path = RUNS_DIR, progress_stream: TextIO
     start = time.monotonic()
     outcomes = asyncio.run(_play_jobs(plan, run_dir, progress))
     seconds = time.monotonic() - start
-    records = [job_record(o.job, o, plan.game_name) for o in outcomes]
+    records = [job_record(o, plan.game_name) for o in outcomes]
     doc, logs = results_document(name=plan.name, mode=plan.mode, game_name=plan.game_name, game=plan.game,
                            hands=plan.hands, seed=plan.seed, duplicate=plan.duplicate, transport=plan.transport,
                            run_dir=run_dir, players=[{"player": e.name, "strategy": e.spec} for e in plan.entries],
