@@ -542,12 +542,33 @@ def execute(plan: Plan, runs_dir: str | Path = RUNS_DIR, progress_stream: TextIO
     outcomes = asyncio.run(_play_jobs(plan, run_dir, progress))
     seconds = time.monotonic() - start
     records = [job_record(o, plan.game_name) for o in outcomes]
-    doc, logs = results_document(name=plan.name, mode=plan.mode, game_name=plan.game_name, game=plan.game,
-                           hands=plan.hands, seed=plan.seed, duplicate=plan.duplicate, transport=plan.transport,
-                           run_dir=run_dir, players=[{"player": e.name, "strategy": e.spec} for e in plan.entries],
-                           records=records, seconds=seconds)
+    doc, logs = results_document(
+        name=plan.name, mode=plan.mode, game_name=plan.game_name, game=plan.game, hands=plan.hands, seed=plan.seed,
+        duplicate=plan.duplicate, transport=plan.transport, run_dir=run_dir,
+        players=[{"player": e.name, "strategy": e.spec} for e in plan.entries], records=records, seconds=seconds)
     write_outputs(doc, run_dir, plan.game, logs)
     return doc
+
+
+def _check_run_doc(path: Path, doc: Any) -> None:
+    """Raise RunError naming the file when a results.json lacks what merging reads."""
+    def bad(what: str) -> RunError:
+        return RunError(f"{path}: not a results.json of acpc-match: {what}")
+
+    if not isinstance(doc, dict) or not isinstance(doc.get("game"), str):
+        raise bad("no 'game'")
+    for key in ("players", "matches"):
+        if not isinstance(doc.get(key), list):
+            raise bad(f"no '{key}' list")
+    for p in doc["players"]:
+        if not isinstance(p, dict) or not {"player", "strategy"} <= set(p):
+            raise bad(f"player entry {p!r} lacks 'player' or 'strategy'")
+    for i, m in enumerate(doc["matches"]):
+        need = {"label", "seed", "hands", "seats", "files", "complete"}
+        if not isinstance(m, dict) or not need <= set(m) or not isinstance(m["files"], dict):
+            raise bad(f"matches[{i}] lacks one of {', '.join(sorted(need))}")
+        if not isinstance(m["seats"], list) or not all(isinstance(x, dict) and "player" in x for x in m["seats"]):
+            raise bad(f"matches[{i}].seats is not a list of {{'player': ...}}")
 
 
 def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name: str = "merge") -> dict[str, Any]:
@@ -561,6 +582,7 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
             raise RunError(f"{d}: not a run folder: cannot read {RESULTS}: {exc}") from None
         except json.JSONDecodeError as exc:
             raise RunError(f"{path}: not valid JSON: {exc}") from None
+        _check_run_doc(path, docs[-1][1])
     if not docs:
         raise RunError("merge needs at least one run folder")
     game_name = docs[0][1].get("game")
@@ -578,13 +600,13 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
             raise RunError(f"{d}: cannot load its game {doc.get('game')!r}: {exc}") from None
         if other != game:
             raise RunError(f"{d}: game {doc.get('game')} differs from {docs[0][0]}'s {game_name}")
-        for p in doc.get("players", []):
+        for p in doc["players"]:
             spec = seen_players.setdefault(p["player"], p["strategy"])
             if spec != p["strategy"]:
                 raise RunError(f"{d}: player {p['player']} plays {p['strategy']} here but {spec} elsewhere")
             if p not in players:
                 players.append(p)
-        for m in doc.get("matches", []):
+        for m in doc["matches"]:
             key = (m["seed"], m["hands"], tuple(s["player"] for s in m["seats"]))
             if key in seen_matches:
                 raise RunError(f"{d}: match {m['label']} (seed {m['seed']}, seats "
@@ -593,7 +615,7 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
     run_dir = new_run_dir(runs_dir, name)
     records = []
     for d, doc in docs:
-        for m in doc.get("matches", []):
+        for m in doc["matches"]:
             label = f"match-{len(records):03d}"
             files = {}
             for role, fname in m["files"].items():
@@ -609,13 +631,12 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
     hands = {m["hands"] for m in records}
     seeds = {m["seed"] for m in records}
     tables = {frozenset(s["player"] for s in m["seats"]) for m in records}
-    doc, logs = results_document(name=name, mode="tournament" if len(tables) > 1 else "play", game_name=game_name,
-                           game=game, hands=hands.pop() if len(hands) == 1 else None,
-                           seed=min(seeds) if seeds else None,
-                           duplicate=any(d.get("duplicate") for _, d in docs),
-                           transport="+".join(sorted({str(d.get('transport')) for _, d in docs})),
-                           run_dir=run_dir, players=players, records=records,
-                           seconds=sum(float(d.get("seconds") or 0) for _, d in docs))
+    doc, logs = results_document(
+        name=name, mode="tournament" if len(tables) > 1 else "play", game_name=game_name, game=game,
+        hands=hands.pop() if len(hands) == 1 else None, seed=min(seeds) if seeds else None,
+        duplicate=any(d.get("duplicate") for _, d in docs),
+        transport="+".join(sorted({str(d.get("transport")) for _, d in docs})), run_dir=run_dir, players=players,
+        records=records, seconds=sum(float(d.get("seconds") or 0) for _, d in docs))
     write_outputs(doc, run_dir, game, logs)
     return doc
 
@@ -630,8 +651,8 @@ def _name_and_value(text: str) -> tuple[str | None, str]:
     return None, text.strip()
 
 
-def _common(p: argparse.ArgumentParser, game_required: bool = True) -> None:
-    p.add_argument("--game", required=game_required,
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", required=True,
                    help="game: hunl hulhe 3pl 3pnl 6pnl kuhn2p kuhn3p leduc leducnl, or a .game file")
     p.add_argument("--hands", type=int, default=1000, help="hands per match (default: 1000)")
     p.add_argument("--seed", type=int, default=0, help="deal seed of the first table; table i plays seed+i (default: 0)")

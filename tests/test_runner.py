@@ -253,6 +253,11 @@ def test_merge_refuses_other_games_and_non_runs(capsys, tmp_path):
     assert "differs" in capsys.readouterr().err
     assert main(["merge", str(tmp_path), "--runs-dir", str(tmp_path)]) == 2
     assert "not a run folder" in capsys.readouterr().err
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "results.json").write_text('{"game": "leduc", "players": [], "matches": [{"label": "m"}]}')
+    assert main(["merge", str(broken), "--runs-dir", str(tmp_path)]) == 2
+    assert "broken/results.json: not a results.json of acpc-match: matches[0] lacks" in capsys.readouterr().err
 
 
 def test_recipe_run_and_text_output(capsys, tmp_path):
