@@ -34,6 +34,11 @@ class ModelFileError(ValueError):
     """A model file that cannot be read or written, with the path and the reason."""
 
 
+def folder_exists(path: str) -> bool:
+    """Whether a file parameter is empty (off) or names a file in an existing folder (for Param checks)."""
+    return not path or Path(path).parent.is_dir()
+
+
 def seat_key(seats: Iterable[int]) -> str:
     """The key of opponents known only by their dealer seats (0-based in, 1-based out): ``seat:2``, ``seat:2+3``."""
     return "seat:" + "+".join(str(s + 1) for s in sorted(seats))

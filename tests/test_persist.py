@@ -8,7 +8,7 @@ import os
 import pytest
 
 from acpcbot.gamedef import load_game
-from acpcbot.persist import FORMAT, ModelFile, ModelFileError, opponent_key, seat_key, table_key
+from acpcbot.persist import FORMAT, ModelFile, ModelFileError, folder_exists, opponent_key, seat_key, table_key
 from acpcbot.world import MatchInfo, View
 
 
@@ -136,3 +136,8 @@ def test_three_handed_keys_map_positions_to_names_by_seat():
     assert table_key(info, view) == "a+c"
     assert opponent_key(MatchInfo(game), view, 0) == "seat:3"
     assert table_key(MatchInfo(game), view) == "seat:1+3"
+
+
+def test_folder_exists_checks_file_parameters(tmp_path):
+    assert folder_exists("") and folder_exists(str(tmp_path / "m.json")) and folder_exists("m.json")
+    assert not folder_exists(str(tmp_path / "no" / "m.json"))

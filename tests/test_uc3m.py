@@ -17,7 +17,7 @@ from acpcbot.persist import ModelFileError
 from acpcbot.preflop import preflop_equity
 from acpcbot.protocol import replay_betting
 from acpcbot.strategies.base import UnsupportedGame
-from acpcbot.strategies.registry import create
+from acpcbot.strategies.registry import StrategySpecError, create
 from acpcbot.strategies.uc3m import (ALLIN, ALLIN_EQUITY, ALLIN_EQUITY_FLOOR, BLUFF_FACTOR,
                                      Uc3mSimpleStrategy, Uc3mStrategy, allin_threshold, preflop_raise_factor,
                                      target_band, top_range)
@@ -294,3 +294,11 @@ def test_plays_every_holdem_game_legally(spec, game_name, caplog):
     assert result.warnings == []
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
     assert sum(result.totals) == pytest.approx(0)
+
+
+@pytest.mark.parametrize("spec", ["uc3m:history=/nonexistent/h.jsonl", "uc3m-simple:history=/nonexistent/h.jsonl",
+                                  "uc3m:model=/nonexistent/m.json", "utility:model=/nonexistent/m.json"])
+def test_files_in_missing_folders_are_refused_with_the_spec(spec):
+    with pytest.raises(StrategySpecError, match="parameter (history|model)='/nonexistent/.*' is invalid: its folder "
+                                                "must exist"):
+        create(spec, HUNL, 1)

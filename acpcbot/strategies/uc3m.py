@@ -14,7 +14,7 @@ import numpy as np
 from ..engine import CALL, RAISE, Action, ActionType, State
 from ..evaluator import NUM_PAIRS, hand_strength
 from ..opponent import RAISE_FRACTION, ModelError, OpponentModel, line_tokens, miximax, showdown_strength
-from ..persist import ModelFile, ModelFileError, opponent_key, table_key
+from ..persist import ModelFile, ModelFileError, folder_exists, opponent_key, table_key
 from ..preflop import CLASSES, PAIR_CLASS, hand_class, preflop_equity
 from ..world import MatchInfo, View
 from .base import Param, Strategy
@@ -176,7 +176,8 @@ class Uc3mSimpleStrategy(Strategy):
     name = "uc3m-simple"
     description = "The 2012 study's rule-only ACPC agent: equity/strength bands, target bets, c-bets, 10% bluffs."
     params: ClassVar[dict[str, Param]] = {
-        "history": Param(str, "", "append each hand's result (JSON lines) with the match start date to this file"),
+        "history": Param(str, "", "append each hand's result (JSON lines) with the match start date to this file",
+                         folder_exists, "its folder must exist"),
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -369,7 +370,8 @@ class Uc3mStrategy(Uc3mSimpleStrategy):
     description = "The 2012 study's ACPC agent: uc3m-simple plus a per-opponent betting tree and a miximax EV analyzer."
     params: ClassVar[dict[str, Param]] = {
         **Uc3mSimpleStrategy.params,
-        "model": Param(str, "", "JSON file keeping the opponent trees across matches (empty: none)"),
+        "model": Param(str, "", "JSON file keeping the opponent trees across matches (empty: none)", folder_exists,
+                       "its folder must exist"),
         "showdowns": Param(int, 5, "showdowns after a line before its EV is trusted", lambda v: v >= 1,
                            "must be >= 1"),
         "mix": Param(float, EV_SHARE, "share of decisions taken by the EV analyzer where it applies",

@@ -7,7 +7,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..engine import CALL, Action, ActionType, State
 from ..evaluator import CLASS_WORST_RANKS, rank, rank_class
-from ..persist import ModelFile, ModelFileError, table_key
+from ..persist import ModelFile, ModelFileError, folder_exists, table_key
 from ..preflop import hand_class, utility_rank
 from ..world import MatchInfo, View
 from .base import Param, Strategy
@@ -172,7 +172,8 @@ class UtilityStrategy(Strategy):
     params: ClassVar[dict[str, Param]] = {
         "n": Param(int, 50, "hands between learning steps", lambda v: v >= 1, "must be >= 1"),
         "mu": Param(float, 0.02, "learning step", lambda v: 0 <= v <= 1, "must be in 0..1"),
-        "model": Param(str, "", "JSON file keeping the thresholds across matches (empty: none)"),
+        "model": Param(str, "", "JSON file keeping the thresholds across matches (empty: none)", folder_exists,
+                       "its folder must exist"),
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
