@@ -147,9 +147,9 @@ class Uc3mSimpleStrategy(Strategy):
     study's table: AA 0.8520 ... 88 0.6916), against k opponents in the
     hand eq^k (our approximation for multi-player).  At or above the all-in
     threshold ALLIN_EQUITY = 0.79 (QQ+) it raises all-in, or calls when it
-    cannot raise.  Otherwise, facing a bet it folds when the pot odds ask for
-    more equity than it has, calls when the chips behind are at most
-    SMALL_STACK_POTS = 1 pot, and else samples PREFLOP_BANDS: equity >= 0.66
+    cannot raise.  Otherwise, facing a bet it calls when the chips behind
+    are at most SMALL_STACK_POTS = 1 pot, else folds when the pot odds ask
+    for more equity than it has; then it samples PREFLOP_BANDS: equity >= 0.66
     (0, .25, .75); >= 0.58 (0, .6, .4); >= 0.50 (.15, .75, .1); below
     (.75, .25, 0); F grows linearly from 0.5 at equity 0.55 to 1.5 at 0.80.
 
@@ -168,6 +168,12 @@ class Uc3mSimpleStrategy(Strategy):
 
     Plays hold'em of any size, limit and no-limit (heads-up no-limit is its
     home; in limit games F is moot and "all-in" is a raise).
+
+    Where the study left numbers open they are the named constants above.
+    Additions to the study's description: the preflop pot-odds fold and the
+    pot-committed call also before the flop; the limit pot-odds call; eq^k
+    and strength against k opponents in multi-player games; raise sizes
+    jittered by up to 20%.
 
     ``history=FILE`` appends one JSON line per hand: the match start date,
     hand number, position, opponents' key, result and running total.
