@@ -9,7 +9,8 @@ where.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .cards import CardError, cards_to_text, parse_cards
 from .engine import CALL, FOLD, RAISE, Action, ActionType, IllegalAction, State
@@ -30,6 +31,8 @@ class MatchState:
     position: int
     hand_id: int
     state: State
+    #: the betting text the state was replayed from (None: not parsed from text)
+    betting: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_my_turn(self) -> bool:
@@ -117,12 +120,17 @@ def _actions_of_round(text: str, game: GameDef) -> list[Action]:
     return out
 
 
-def replay_betting(betting: str, game: GameDef, state: State) -> State:
-    """Apply a betting string (rounds split by ``/``) to a fresh state; errors name the action."""
+def replay_betting(betting: str, game: GameDef, state: State, first_round: int = 0) -> State:
+    """Apply a betting string (rounds split by ``/``) to a state; errors name the action.
+
+    ``first_round`` is the round the text starts in: 0 for a whole betting
+    string on a fresh state, else the round of ``state`` when ``betting`` is
+    what a later line adds to an earlier one.
+    """
     rounds = betting.split("/")
-    if len(rounds) > game.num_rounds:
-        raise ProtocolError(f"betting {betting!r} has {len(rounds)} rounds; the game has {game.num_rounds}")
-    for r, text in enumerate(rounds):
+    if first_round + len(rounds) > game.num_rounds:
+        raise ProtocolError(f"betting {betting!r} has {first_round + len(rounds)} rounds; the game has {game.num_rounds}")
+    for r, text in enumerate(rounds, start=first_round):
         for i, action in enumerate(_actions_of_round(text, game)):
             if state.finished or state.round != r:
                 raise ProtocolError(f"betting {betting!r}: action {i + 1} of round {r + 1} comes after "
@@ -132,9 +140,10 @@ def replay_betting(betting: str, game: GameDef, state: State) -> State:
             except IllegalAction as exc:
                 raise ProtocolError(f"betting {betting!r}: action {i + 1} of round {r + 1} "
                                     f"({format_action(action, game)}) is illegal: {exc}") from None
-    if state.round != len(rounds) - 1:
-        if state.round > len(rounds) - 1:
-            raise ProtocolError(f"betting {betting!r}: round {len(rounds)} is over but no '/' follows it")
+    last = first_round + len(rounds) - 1
+    if state.round != last:
+        if state.round > last:
+            raise ProtocolError(f"betting {betting!r}: round {last + 1} is over but no '/' follows it")
         raise ProtocolError(f"betting {betting!r}: '/' before round {state.round + 1} is over")
     return state
 
@@ -231,13 +240,18 @@ def _uint(text: str, what: str, line: str) -> int:
     return int(text)
 
 
-def parse_match_state(line: str, game: GameDef) -> MatchState:
-    """Parse ``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` (no trailing action)."""
+def parse_match_state(line: str, game: GameDef, previous: MatchState | None = None) -> MatchState:
+    """Parse ``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` (no trailing action).
+
+    ``previous``, the state parsed from the line before in the same hand,
+    lets a line that extends it replay only the new actions (each line
+    usually adds one); the result is the same as a parse from scratch.
+    """
     line = line.rstrip("\r\n")
     _, pos_text, hand_text, betting, cards, rest = _split_match_state(line)
     if rest or line.count(":") > 4:
         raise ProtocolError(f"unexpected text after the cards in {line[:80]!r}")
-    return _build(pos_text, hand_text, betting, cards, game, line)
+    return _build(pos_text, hand_text, betting, cards, game, line, previous)
 
 
 def parse_reply(line: str, game: GameDef) -> tuple[MatchState, str]:
@@ -249,19 +263,46 @@ def parse_reply(line: str, game: GameDef) -> tuple[MatchState, str]:
     return _build(pos_text, hand_text, betting, cards, game, line), rest
 
 
-def _build(pos_text: str, hand_text: str, betting: str, cards: str, game: GameDef, line: str) -> MatchState:
+def _build(pos_text: str, hand_text: str, betting: str, cards: str, game: GameDef, line: str,
+           previous: MatchState | None = None) -> MatchState:
     position = _uint(pos_text, "position", line)
     if position >= game.num_players:
         raise ProtocolError(f"position {position} out of range 0..{game.num_players - 1} in {line[:80]!r}")
     hand_id = _uint(hand_text, "hand number", line)
-    state = State(game, hand_id)
-    replay_betting(betting, game, state)
-    hole, board = parse_cards_field(cards, game, state.round, f"hand {hand_id}")
-    state.hole = hole
-    state.board = board
+    state = _extend(previous, position, hand_id, betting, game)
+    if state is None:
+        state = replay_betting(betting, game, State(game, hand_id))
+    hole, board = _cards_of(cards, game, state.round, hand_id)
+    state.hole = list(hole)
+    state.board = list(board)
     if not hole[position]:
         raise ProtocolError(f"hand {hand_id}: position {position} is not shown its own hole cards")
-    return MatchState(position, hand_id, state)
+    return MatchState(position, hand_id, state, betting)
+
+
+def _extend(previous: MatchState | None, position: int, hand_id: int, betting: str, game: GameDef) -> State | None:
+    """The previous line's state with only the actions this line adds, or None to replay from scratch."""
+    if previous is None or previous.betting is None or previous.position != position \
+            or previous.hand_id != hand_id or previous.state.game != game:
+        return None
+    before = previous.betting
+    if not betting.startswith(before):
+        return None
+    added = betting[len(before):]
+    if added[:1].isdigit():
+        return None  # the earlier line ended inside what is now a longer raise size
+    state = previous.state.copy()
+    try:
+        return replay_betting(added, game, state, before.count("/"))
+    except ProtocolError:
+        return None  # replay from scratch for an error message about the whole line
+
+
+@lru_cache(maxsize=4096)
+def _cards_of(cards: str, game: GameDef, round_: int, hand_id: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    # Cached: within a hand most lines repeat the card text of the line before.
+    hole, board = parse_cards_field(cards, game, round_, f"hand {hand_id}")
+    return tuple(hole), tuple(board)
 
 
 def format_match_state(state: State, viewer: int) -> str:

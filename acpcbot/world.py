@@ -394,8 +394,9 @@ class World:
     def update(self, line: str) -> View:
         """The view of a MATCHSTATE line, recording the hand when it is final; ProtocolError when malformed."""
         text = line.rstrip("\r\n")
-        view = View(text, parse_match_state(text, self.game), self.match, self.info)
         last = self.last
+        previous = last.match_state if last is not None and not self._hand_finished else None
+        view = View(text, parse_match_state(text, self.game, previous), self.match, self.info)
         if last is None or self._hand_finished or view.hand_id != last.hand_id:
             if last is not None and not self._hand_finished:
                 log.warning("hand %d ended without a final state; hand %d starts", last.hand_id, view.hand_id)

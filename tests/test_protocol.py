@@ -154,3 +154,50 @@ def test_garbage_never_escapes_as_another_exception():
             parse_match_state(line, game)
         except ProtocolError:
             pass
+
+
+@pytest.mark.parametrize("game_name", ["hulhe", "hunl", "3pl"])
+def test_parsing_from_the_previous_line_equals_parsing_from_scratch(game_name):
+    game = load_game(game_name)
+    lines = [line for g, line, _ in EXCHANGES if g == game_name]
+    previous = None
+    for line in lines:
+        scratch = parse_match_state(line, game)
+        if previous is not None and previous.hand_id != scratch.hand_id:
+            previous = None
+        chained = parse_match_state(line, game, previous)
+        for attr in ("actions", "actors", "spent", "round", "finished", "folded", "hole", "board",
+                     "current_player", "min_raise_to", "max_spent"):
+            assert getattr(chained.state, attr) == getattr(scratch.state, attr), (attr, line)
+        assert chained.state.legal_actions() == scratch.state.legal_actions()
+        assert format_match_state(chained.state, chained.position) == line
+        previous = chained
+
+
+def test_the_previous_state_is_not_changed_by_a_later_line():
+    game = load_game("hunl")
+    first = parse_match_state("MATCHSTATE:0:30:c:9s8h|", game)
+    parse_match_state("MATCHSTATE:0:30:cc/:9s8h|/8c8d5c", game, first)
+    assert first.state.actions == [[CALL]] and first.state.round == 0
+
+
+@pytest.mark.parametrize("before,after", [
+    ("MATCHSTATE:0:30:cc/r25:9s8h|/8c8d5c", "MATCHSTATE:0:30:cc/r250:9s8h|/8c8d5c"),  # inside a raise size
+    ("MATCHSTATE:0:30:c:9s8h|", "MATCHSTATE:0:31:c:9s8h|"),  # another hand
+    ("MATCHSTATE:1:30:c:|9s8h", "MATCHSTATE:0:30:cc/:9s8h|/8c8d5c"),  # another position
+])
+def test_lines_that_do_not_extend_the_previous_one_are_parsed_from_scratch(before, after):
+    game = load_game("hunl")
+    try:
+        previous = parse_match_state(before, game)
+    except ProtocolError:
+        previous = None
+    chained = parse_match_state(after, game, previous)
+    assert chained.state.actions == parse_match_state(after, game).state.actions
+
+
+def test_errors_are_reported_for_the_whole_line_when_chained():
+    game = load_game("hunl")
+    previous = parse_match_state("MATCHSTATE:0:30:c:9s8h|", game)
+    with pytest.raises(ProtocolError, match="betting 'cf'"):
+        parse_match_state("MATCHSTATE:0:30:cf:9s8h|", game, previous)

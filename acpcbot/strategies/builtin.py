@@ -3,3 +3,5 @@
 from . import cfr  # noqa: F401
 from . import human  # noqa: F401
 from . import simple  # noqa: F401
+from . import uc3m  # noqa: F401
+from . import utility  # noqa: F401
