@@ -33,8 +33,7 @@ from acpcbot.cards import card_to_text, cards_to_text
 from acpcbot.engine import CALL, Action, ActionType, State
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import format_header, format_score_line, format_state_line
-from acpcbot.protocol import (ProtocolError, format_action, format_betting, format_cards, format_match_state,
-                              parse_action, read_action)
+from acpcbot.protocol import ProtocolError, format_action, format_betting, format_cards, parse_action, read_action
 
 from .logs import (MatchLog, Transaction, TransactionFileError, TransactionLog, Transcript, format_stamp,
                    now_us, read_log_lines, read_transactions, truncate_file)
@@ -300,12 +299,12 @@ def interpret_reply(line: bytes, expected: bytes, state: State, position: int) -
 class HandText:
     """Card text of one hand, computed once: each viewer's hole-card field and the board per round."""
 
-    __slots__ = ("holes", "all_holes", "boards")
+    __slots__ = ("hole", "holes", "all_holes", "boards")
 
     def __init__(self, state: State) -> None:
         game = state.game
         n = game.num_players
-        hole = [cards_to_text(h) for h in state.hole]
+        self.hole = hole = [cards_to_text(h) for h in state.hole]
         self.holes = ["|".join(hole[p] if p == v else "" for p in range(n)) for v in range(n)]
         self.all_holes = "|".join(hole)
         nb = game.num_board_cards
@@ -320,6 +319,11 @@ class HandText:
     def view(self, viewer: int, round_: int) -> str:
         """The cards field for ``viewer`` while the hand is being played (nobody has shown yet)."""
         return self.holes[viewer] + self.boards[round_]
+
+    def final_view(self, viewer: int, round_: int, shown: Sequence[int]) -> str:
+        """The cards field for ``viewer`` once the hand is over and ``shown`` (from the engine) show down."""
+        hole = self.hole
+        return "|".join(h if p == viewer or p in shown else "" for p, h in enumerate(hole)) + self.boards[round_]
 
 
 # ------------------------------------------------------------------ resume
@@ -666,7 +670,10 @@ class Match:
                 send_line(s, data, stamp)
                 if v == acting:
                     send_us, asked = stamp, data
-            await self._drain(h)
+            for channel in seats:
+                if channel.congested:
+                    await self._drain(h)
+                    break
             action, recv_us = await self._ask(seat_of(config, h, acting), acting, state, asked, send_us)
             if tlog is not None:
                 tlog.record(f"STATE:{h}:{betting}:{text.all_holes}{board}", format_action(action, game),
@@ -679,8 +686,9 @@ class Match:
         line = _finish_hand(config, progress, state)
         if self.files.log is not None:
             self.files.log.write_lines([line])
+        shown = state.shown_players()
         for s in range(n):
-            data = (format_match_state(state, pos_of_seat[s]) + "\r\n").encode()
+            data = f"{heads[s]}{betting}:{text.final_view(pos_of_seat[s], state.round, shown)}\r\n".encode()
             pending[s] += data
             send_line(s, data, now_us())
         if h % 100 == 0:
@@ -729,9 +737,9 @@ class Match:
         budget = self.progress.budget
         expected = asked[:-2] + b":"
         while True:
-            allowed, limit = budget.allowance(seat)
             line = channel.take_line()
             if line is None:
+                allowed, limit = budget.allowance(seat)
                 self._flush_later()
                 loop = asyncio.get_running_loop()
                 started = loop.time()
@@ -752,6 +760,7 @@ class Match:
                 line = line[:line.index(b"\0")]  # the reference sees a C string
             tr.received(seat, line, recv_us)
             if line[:1] in (b"#", b";"):
+                allowed, limit = budget.allowance(seat)
                 if recv_us - send_us > allowed:  # a stream of comments must not hold the match forever
                     raise self._timed_out(seat, state.hand_id, limit, (recv_us - send_us) / 1e6)
                 continue

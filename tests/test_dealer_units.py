@@ -139,6 +139,9 @@ def test_fast_views_equal_the_protocol_codec_in_every_state(game_name):
             betting += ("r%d" % action.size if game.is_nolimit else "r") if kind == ActionType.RAISE else \
                 ("c" if kind == ActionType.CALL else "f")
             betting += "/" * (st.round - before)
+        shown = st.shown_players()
+        for v in range(game.num_players):
+            assert f"MATCHSTATE:{v}:{h}:{betting}:{text.final_view(v, st.round, shown)}" == format_match_state(st, v)
 
 
 def test_transcript_lines_and_quiet_mode():
