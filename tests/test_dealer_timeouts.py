@@ -6,7 +6,6 @@ import tempfile
 from pathlib import Path
 
 from acpcbot.logcheck import check_log
-from acpcbot.protocol import format_betting
 from test_dealer_players import always_call, config_for, play_match
 
 
