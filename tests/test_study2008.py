@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+import acpcbot.strategies.learner2008  # noqa: F401  registers learner2008 (played in the multi-game test)
 from acpcbot.cards import parse_cards
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.gamedef import load_game, parse_game
@@ -293,7 +294,8 @@ def test_every_player_acts_legally_in_every_holdem_game(game_name):
     from dealer.rng import Dealer
 
     game = load_game(game_name)
-    specs = ["random2008", "constant:d=3", "constant:d=6", "mfs:t=1", "rh:t=0.001", "random2008", "mfs:t=5"]
+    specs = ["random2008", "constant:d=3", "learner2008", "constant:d=6", "mfs:t=1", "rh:t=0.001",
+             "learner2008:setting=genetic", "mfs:t=5"]
     players = [create(specs[i % len(specs)], game, seed=i) for i in range(game.num_players)]
     deal = Dealer(game, 11)
     decisions = Counter()

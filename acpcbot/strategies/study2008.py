@@ -53,6 +53,7 @@ import numpy as np
 from ..engine import CALL, Action, ActionType, State
 from ..evaluator import equity
 from ..gamedef import GameDef
+from ..world import View
 from .base import Param, Strategy
 from .common import fold_or_check, holdem_only, raise_or_call, study_blinds
 from .registry import register
@@ -149,7 +150,11 @@ def chance(state: State, player: int, samples: int = CHANCE_SAMPLES) -> float:
 
 
 def situation(state: State, player: int | None = None, with_chance: bool = True) -> Situation:
-    """The 2008 study's game state of ``player`` (default: the one to act) in ``state``."""
+    """The 2008 study's game state of ``player`` (default: the one to act) in ``state``.
+
+    FOLLOWERS is 0 for a player who is not the one to act; ``with_chance``
+    False leaves CHANCE (the only costly variable) out.
+    """
     p = state.current_player if player is None else player
     if p < 0:
         raise ValueError("the hand is over: nobody acts")
@@ -286,7 +291,7 @@ class Study2008Player(Strategy):
         """The decision 1..6 for situation ``s``."""
         raise NotImplementedError
 
-    def act(self, view: Any, deadline: float) -> Action:
+    def act(self, view: View, deadline: float) -> Action:
         """Compute the situation, decide, and play the decision."""
         state = view.state
         s = situation(state, view.position, self.needs_chance) if self.needs_situation else None

@@ -1,0 +1,128 @@
+"""Decision time of every registered strategy: p50 and p99 of ``act`` in milliseconds.
+
+Each strategy (created from its bare name, so with its default parameters)
+plays seeded hands of hunl and of hulhe against the reference ``random``
+player, in process: the engine deals with the reference's deck and
+generator, every state line goes through the seat's ``World`` to
+``observe`` (and ``end_hand``), and only ``act`` is timed.  Games a
+strategy refuses are left out; strategies a person plays (``human``) are
+skipped.  Every module of ``acpcbot.strategies`` is imported first, so a
+strategy is measured even before ``builtin.py`` lists it.  Prints one JSON
+object: ``{"<strategy>": {"p50_ms": ..., "p99_ms": ..., "max_ms": ...,
+"actions": ..., "games": [...]}, ...}``; problems go to stderr.
+
+    python benchmarks/strategies.py [--hands 300] [--seed 1] [--games hunl,hulhe] [--only mfs,rh]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import pkgutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import acpcbot.strategies as strategies_pkg  # noqa: E402
+from acpcbot.engine import State  # noqa: E402
+from acpcbot.gamedef import load_game  # noqa: E402
+from acpcbot.protocol import format_match_state  # noqa: E402
+from acpcbot.strategies.registry import available, create  # noqa: E402
+from acpcbot.world import MatchInfo, World  # noqa: E402
+from dealer.rng import Dealer  # noqa: E402
+
+
+def import_all() -> None:
+    """Import every strategy module so that each registers itself; report the ones that fail."""
+    for info in pkgutil.iter_modules(strategies_pkg.__path__):
+        try:
+            importlib.import_module(f"{strategies_pkg.__name__}.{info.name}")
+        except Exception as exc:  # noqa: BLE001 - one broken module must not stop the others' figures
+            print(f"strategies.{info.name}: cannot import: {type(exc).__name__}: {exc}", file=sys.stderr)
+
+
+def play(spec: str, game_name: str, hands: int, seed: int) -> list[float]:
+    """Seconds of each ``act`` of ``spec`` over ``hands`` hands against random (seats swap every hand)."""
+    game = load_game(game_name)
+    n = game.num_players
+    seats = [create(spec, game, seed), create("random", game, seed + 1)] + \
+            [create("random", game, seed + 1 + i) for i in range(2, n)]
+    worlds = []
+    for s, strategy in enumerate(seats):
+        info = MatchInfo(game, name=f"seat{s}", seed=seed + s, opponents=tuple(f"seat{o}" for o in range(n) if o != s),
+                         spec=strategy.spec)
+        strategy.start_match(info)
+        worlds.append(World(game, info))
+    deal = Dealer(game, seed)
+    times: list[float] = []
+    for hand in range(hands):
+        holes, board = deal.deal()
+        state = State(game, hand, holes, board)
+        while True:
+            for pos in range(n):
+                seat = (pos + hand) % n
+                view = worlds[seat].update(format_match_state(state, pos))
+                seats[seat].observe(view)
+                if state.finished:
+                    seats[seat].end_hand(view)
+            if state.finished:
+                break
+            pos = state.current_player
+            seat = (pos + hand) % n
+            view = worlds[seat].last
+            start = time.perf_counter()
+            action = seats[seat].act(view, time.monotonic() + 7.0)
+            elapsed = time.perf_counter() - start
+            if seat == 0:
+                times.append(elapsed)
+            action, _ = state.fix(action)
+            state.apply(action)
+    for strategy in seats:
+        strategy.end_match()
+    return times
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure and print the JSON object."""
+    parser = argparse.ArgumentParser(description="p50/p99 decision time of every registered strategy")
+    parser.add_argument("--hands", type=int, default=300, help="hands per game (default: 300)")
+    parser.add_argument("--seed", type=int, default=1, help="deal and strategy seed (default: 1)")
+    parser.add_argument("--games", default="hunl,hulhe", help="games to play (default: hunl,hulhe)")
+    parser.add_argument("--only", help="comma-separated strategy names to measure (default: all)")
+    args = parser.parse_args(argv)
+    import_all()
+    names = sorted(available())
+    if args.only:
+        names = [n for n in names if n in set(args.only.split(","))]
+    out: dict[str, dict] = {}
+    for name in names:
+        cls = available()[name]
+        if not cls.time_limited:
+            continue
+        samples: list[float] = []
+        games = []
+        for game_name in args.games.split(","):
+            if cls.unsupported_reason(load_game(game_name)) is not None:
+                continue
+            try:
+                samples += play(name, game_name, args.hands, args.seed)
+            except Exception as exc:  # noqa: BLE001 - report and go on with the others
+                print(f"{name} in {game_name}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                continue
+            games.append(game_name)
+        if not samples:
+            continue
+        ms = np.array(samples) * 1000
+        out[name] = {"p50_ms": round(float(np.percentile(ms, 50)), 4), "p99_ms": round(float(np.percentile(ms, 99)), 4),
+                     "max_ms": round(float(ms.max()), 3), "actions": len(samples), "games": games}
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
