@@ -198,10 +198,11 @@ def test_bluff():
 def test_action_tables_are_distributions_over_the_legal_actions(legal, postflop):
     total = sum(action_table(a, legal, postflop) for a in legal)
     assert total == approx(np.ones_like(total))
-    if F not in legal:
-        # a check absorbs the pattern's fold
-        assert action_table(C, legal, postflop)[0] == approx(triple_table("maniac", postflop)[:, :2].sum(axis=1)
-                                                             + (0 if R in legal else triple_table("maniac", postflop)[:, 2]))
+    # a check absorbs the pattern's fold where folding is not allowed, a call its raise where raising is not
+    for m, pattern in enumerate(PATTERNS):
+        t = triple_table(pattern, postflop)
+        expected = t[:, 1] + (t[:, 0] if F not in legal else 0) + (t[:, 2] if R not in legal else 0)
+        assert action_table(C, legal, postflop)[m] == approx(expected)
 
 
 def _brute_likelihood(weights: np.ndarray, buckets: np.ndarray, table_row: np.ndarray) -> float:

@@ -225,7 +225,10 @@ def adjust_triple(triple: Triple, directions: Sequence[str | None]) -> Triple:
 
 
 def bluff(triple: Triple, u: float) -> Triple:
-    """When fold is the largest, with probability 1 − fold (``u`` uniform in [0, 1)) move fold's mass half to call, half to raise."""
+    """The bluff: when fold is the largest, with probability 1 − fold move its mass half to call, half to raise.
+
+    ``u`` is a uniform draw in [0, 1): the bluff happens when u < 1 − fold.
+    """
     f, c, r = triple
     if f > c and f > r and u < 1 - f:
         return 0.0, c + f / 2, r + f / 2
@@ -395,8 +398,11 @@ class BayesStrategy(Strategy):
 
     def model(self, position: int) -> OpponentModel:
         """The model of the opponent at ``position`` this hand."""
-        n = self.game.num_players
-        return self.models.setdefault((position - self._position) % n, OpponentModel())
+        key = (position - self._position) % self.game.num_players
+        model = self.models.get(key)
+        if model is None:
+            model = self.models[key] = OpponentModel()
+        return model
 
     def _start_hand(self, view: View) -> None:
         if not self._finished:
