@@ -24,7 +24,7 @@ import time
 from typing import Any, Callable, TextIO
 
 from .engine import CALL, FOLD, Action, ActionType
-from .protocol import VERSION_LINE, ProtocolError, format_reply
+from .protocol import VERSION_LINE, MatchState, ProtocolError, format_reply
 from .strategies.base import Strategy
 from .world import MatchInfo, View, World
 
@@ -178,14 +178,17 @@ class Client:
 
     # ------------------------------------------------------------- lines and decisions
 
-    def receive(self, line: str) -> View | None:
-        """The view of one dealer line; None for comments and blank lines; ClientError when malformed."""
+    def receive(self, line: str, parsed: MatchState | None = None) -> View | None:
+        """The view of one dealer line; None for comments and blank lines; ClientError when malformed.
+
+        ``parsed`` is the line's state when an in-process dealer already has it.
+        """
         self.lines += 1
         text = line.rstrip("\r\n")
         if not text or text[0] in "#;":
             return None
         try:
-            view = self.world.update(text)
+            view = self.world.update(text, parsed)
         except ProtocolError as exc:
             hint = "" if self.world.last else f" (is --game {self.game.name} the dealer's game?)"
             raise ClientError(f"protocol error on line {self.lines} from the dealer: {exc}{hint}",
@@ -233,11 +236,11 @@ class Client:
         self._safe(self.strategy.observe, view)
         return self.strategy.act(view, deadline)
 
-    def handle_line(self, line: str, received: float | None = None) -> str | None:
+    def handle_line(self, line: str, received: float | None = None, parsed: MatchState | None = None) -> str | None:
         """Process one line on the calling thread (inline strategies): the reply to send, or None."""
         if received is None:
             received = self.clock()
-        view = self.receive(line)
+        view = self.receive(line, parsed)
         if view is None:
             return None
         strategy = self.strategy

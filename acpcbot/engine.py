@@ -75,7 +75,7 @@ class State:
 
     __slots__ = ("game", "hand_id", "spent", "max_spent", "min_raise_to", "actions", "actors",
                  "round", "finished", "folded", "hole", "board",
-                 "_player", "_n_folded", "_n_allin", "_n_called", "_n_raises")
+                 "_player", "_n_folded", "_n_allin", "_n_called", "_n_raises", "_payoffs")
 
     def __init__(self, game: GameDef, hand_id: int = 0,
                  hole: Sequence[Sequence[int]] | None = None, board: Sequence[int] = ()) -> None:
@@ -102,6 +102,7 @@ class State:
         self._n_allin = sum(1 for p in range(n) if self.spent[p] >= game.stack[p])
         self._n_called = 0
         self._n_raises = 0
+        self._payoffs: tuple[float, ...] | None = None
         if n - self._n_allin < 1:
             # nobody can act at all (every blind is a whole stack): straight to showdown
             self.finished = True
@@ -132,6 +133,7 @@ class State:
         s._n_allin = self._n_allin
         s._n_called = self._n_called
         s._n_raises = self._n_raises
+        s._payoffs = self._payoffs
         return s
 
     @property
@@ -403,15 +405,25 @@ class State:
         """
         if not self.finished:
             raise ValueError("the hand is not over")
+        if values is None and self._payoffs is not None:
+            return list(self._payoffs)
         g = self.game
         n = g.num_players
         spent = self.spent
         if self._n_folded + 1 >= n:
             total = sum(spent)
-            return [float(-spent[p]) if self.folded[p] else float(total - spent[p]) for p in range(n)]
-        if values is None:
-            values = self.hand_values()
-        return [self._showdown_payoff(p, values) for p in range(n)]
+            result = [float(-spent[p]) if self.folded[p] else float(total - spent[p]) for p in range(n)]
+        elif values is None:
+            result = self._showdown_payoffs(self.hand_values())
+        else:
+            return self._showdown_payoffs(values)
+        # A finished hand's result never changes; copies (a seat's view of the
+        # dealer's state) share it.  Folded players' cards do not matter to it.
+        self._payoffs = tuple(result)
+        return result
+
+    def _showdown_payoffs(self, values: Sequence[int]) -> list[float]:
+        return [self._showdown_payoff(p, values) for p in range(self.game.num_players)]
 
     def _showdown_payoff(self, player: int, values: Sequence[int]) -> float:
         # Same arithmetic, in the same order, as the reference's valueOfState so

@@ -391,12 +391,18 @@ class World:
         """Whether a hand has started and its final state has not arrived yet."""
         return not self._hand_finished
 
-    def update(self, line: str) -> View:
-        """The view of a MATCHSTATE line, recording the hand when it is final; ProtocolError when malformed."""
+    def update(self, line: str, parsed: MatchState | None = None) -> View:
+        """The view of a MATCHSTATE line, recording the hand when it is final; ProtocolError when malformed.
+
+        ``parsed`` is the line already parsed (an in-process dealer hands over
+        its state instead of text to parse); it must be what the line says.
+        """
         text = line.rstrip("\r\n")
         last = self.last
-        previous = last.match_state if last is not None and not self._hand_finished else None
-        view = View(text, parse_match_state(text, self.game, previous), self.match, self.info)
+        if parsed is None:
+            previous = last.match_state if last is not None and not self._hand_finished else None
+            parsed = parse_match_state(text, self.game, previous)
+        view = View(text, parsed, self.match, self.info)
         if last is None or self._hand_finished or view.hand_id != last.hand_id:
             if last is not None and not self._hand_finished:
                 log.warning("hand %d ended without a final state; hand %d starts", last.hand_id, view.hand_id)

@@ -66,10 +66,20 @@ class SeatChannel(ABC):
 
     #: True while sent data piles up unread; the loop then awaits :meth:`drain`.
     congested: bool = False
+    #: True for a seat that wants each state as :meth:`send_state` gives it (an in-process player)
+    takes_states: bool = False
 
     @abstractmethod
     def send(self, line: bytes) -> None:
         """Queue one line (CRLF included) for the player; raise SeatClosed if the seat is known gone."""
+
+    def send_state(self, line: bytes, state: State, viewer: int, betting: str) -> None:
+        """Send the line ``viewer`` gets of ``state`` (whose betting text is ``betting``) at once.
+
+        Called instead of :meth:`send` when :attr:`takes_states` is set; the
+        state is the dealer's own and changes after the call returns.
+        """
+        self.send(line)
 
     @abstractmethod
     async def drain(self, deadline: float) -> None:
@@ -648,6 +658,7 @@ class Match:
         betting = format_betting(state)  # not empty only when resuming inside a hand
         tlog = self.files.tlog
         pending = self._pending
+        takes_states = [channel.takes_states for channel in seats]
         while not state.finished:
             acting = state.current_player
             board = boards[state.round]
@@ -657,7 +668,9 @@ class Match:
                 v = pos_of_seat[s]
                 data = f"{heads[s]}{betting}:{holes[v]}{board}\r\n".encode()
                 try:
-                    if pending[s]:
+                    if takes_states[s]:
+                        seats[s].send_state(data, state, v, betting)
+                    elif pending[s]:
                         seats[s].send(pending[s] + data)
                         pending[s] = b""
                     else:
@@ -689,7 +702,15 @@ class Match:
         shown = state.shown_players()
         for s in range(n):
             data = f"{heads[s]}{betting}:{text.final_view(pos_of_seat[s], state.round, shown)}\r\n".encode()
-            pending[s] += data
+            if takes_states[s]:
+                try:
+                    seats[s].send_state(data, state, pos_of_seat[s], betting)
+                except SeatClosed:
+                    raise MatchAborted(f"ERROR: could not send state to seat {s + 1}",
+                                       f"ERROR: seat {s + 1} ({config.names[s]}) closed the connection "
+                                       f"in hand {h}") from None
+            else:
+                pending[s] += data
             send_line(s, data, now_us())
         if h % 100 == 0:
             for s, used in enumerate(progress.budget.used_match):

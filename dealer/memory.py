@@ -19,7 +19,8 @@ from pathlib import Path
 
 from acpcbot.client import Client, ClientError
 from acpcbot.gamedef import load_game
-from acpcbot.protocol import VERSION_LINE
+from acpcbot.engine import State
+from acpcbot.protocol import VERSION_LINE, MatchState
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
 
@@ -40,6 +41,29 @@ class MemorySeat(SeatChannel):
         self._replies: deque[bytes] = deque([_VERSION])
         self.error: str | None = None
         self.closed = False
+
+    takes_states = True
+
+    def send_state(self, line: bytes, state: State, viewer: int, betting: str) -> None:
+        """Hand the client the viewer's share of the dealer's state: the line needs no parsing."""
+        if self.closed:
+            raise SeatClosed
+        snapshot = state.copy()
+        shown = state.shown_players() if state.finished else ()
+        snapshot.hole = [h if p == viewer or p in shown else () for p, h in enumerate(state.hole)]
+        snapshot.board = state.board[:state.game.board_cards_through(state.round)]
+        self._handle(line.decode("ascii"), MatchState(viewer, state.hand_id, snapshot, betting))
+
+    def _handle(self, text: str, parsed: MatchState | None) -> None:
+        try:
+            reply = self.client.handle_line(text, parsed=parsed)
+        except ClientError as exc:
+            # the TCP client would exit here: the seat is gone
+            self.error = str(exc)
+            self.closed = True
+            raise SeatClosed from None
+        if reply is not None:
+            self._replies.append(reply.encode("ascii"))
 
     def send(self, line: bytes) -> None:
         """Give the line (or lines: the dealer may batch them) to the client now and keep its replies."""

@@ -5,3 +5,5 @@ from . import human  # noqa: F401
 from . import simple  # noqa: F401
 from . import uc3m  # noqa: F401
 from . import utility  # noqa: F401
+from . import bayes  # noqa: F401
+from . import patterns  # noqa: F401

@@ -1,0 +1,58 @@
+"""The in-memory transport hands each seat a state equal to the one its line parses to."""
+
+import pytest
+
+from acpcbot.engine import ActionType, Action, raise_to
+from acpcbot.gamedef import load_game
+from acpcbot.protocol import parse_match_state
+from acpcbot.strategies.base import Strategy
+from acpcbot.strategies.registry import register
+from dealer.match import MatchConfig
+from dealer.memory import play_match
+
+CHECKED: list[int] = []
+MISMATCHES: list[str] = []  # the client catches exceptions in observe, so failures are collected here
+
+
+@register
+class StateSpy(Strategy):
+    """Plays at random and checks every view's state against a parse of its text."""
+
+    name = "test-state-spy"
+    description = "test helper"
+    inline = True
+
+    def observe(self, view):
+        parsed = parse_match_state(view.text, self.game).state
+        state = view.state
+        for attr in ("actions", "actors", "spent", "round", "finished", "folded", "board",
+                     "current_player", "max_spent", "min_raise_to"):
+            if getattr(state, attr) != getattr(parsed, attr):
+                MISMATCHES.append(f"{attr} in {view.text}")
+        if [tuple(h) for h in state.hole] != [tuple(h) for h in parsed.hole]:
+            MISMATCHES.append(f"hole cards in {view.text}")
+        if state.legal_actions() != parsed.legal_actions():
+            MISMATCHES.append(f"legal actions in {view.text}")
+        if state.finished and state.payoffs() != parsed.payoffs():
+            MISMATCHES.append(f"payoffs in {view.text}")
+        CHECKED.append(1)
+
+    def act(self, view, deadline):
+        kind = self.rng.choice(view.legal_actions)
+        if kind == ActionType.RAISE and self.game.is_nolimit:
+            lo, hi = view.raise_bounds
+            return raise_to(self.rng.randint(lo, hi))
+        return Action(kind)
+
+
+@pytest.mark.parametrize("game_name", ["hunl", "hulhe", "3pnl", "leduc", "kuhn3p"])
+def test_memory_states_equal_parsed_lines(tmp_path, game_name):
+    game = load_game(game_name)
+    names = [f"p{i}" for i in range(game.num_players)]
+    config = MatchConfig(match_name="m", game=game, game_arg=game_name, num_hands=200, seed=5, names=names)
+    CHECKED.clear()
+    MISMATCHES.clear()
+    finished, error = play_match(config, [(n, "test-state-spy") for n in names], tmp_path / "m.log")
+    assert finished and error is None
+    assert len(CHECKED) > 200 * game.num_players
+    assert MISMATCHES == []
