@@ -7,9 +7,12 @@ generator, every state line goes through the seat's ``World`` to
 ``observe`` (and ``end_hand``), and only ``act`` is timed.  Games a
 strategy refuses are left out; strategies a person plays (``human``) are
 skipped.  Every module of ``acpcbot.strategies`` is imported first, so a
-strategy is measured even before ``builtin.py`` lists it.  Prints one JSON
-object: ``{"<strategy>": {"p50_ms": ..., "p99_ms": ..., "max_ms": ...,
-"actions": ..., "games": [...]}, ...}``; problems go to stderr.
+strategy is measured even before ``builtin.py`` lists it.  Each strategy
+is measured in a fresh process of its own, so that no cache warmed by
+another (the same seeded deals come round for every strategy) flatters it.
+Prints one JSON object: ``{"<strategy>": {"p50_ms": ..., "p99_ms": ...,
+"max_ms": ..., "actions": ..., "games": [...]}, ...}``; problems go to
+stderr.
 
     python benchmarks/strategies.py [--hands 300] [--seed 1] [--games hunl,hulhe] [--only mfs,rh]
 """
@@ -20,6 +23,7 @@ import argparse
 import importlib
 import json
 import pkgutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -87,6 +91,27 @@ def play(spec: str, game_name: str, hands: int, seed: int) -> list[float]:
     return times
 
 
+def measure(name: str, hands: int, seed: int, games: list[str]) -> dict | None:
+    """The figures of one strategy in this process (None when it played no game)."""
+    cls = available()[name]
+    samples: list[float] = []
+    played = []
+    for game_name in games:
+        if cls.unsupported_reason(load_game(game_name)) is not None:
+            continue
+        try:
+            samples += play(name, game_name, hands, seed)
+        except Exception as exc:  # noqa: BLE001 - report and go on with the others
+            print(f"{name} in {game_name}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            continue
+        played.append(game_name)
+    if not samples:
+        return None
+    ms = np.array(samples) * 1000
+    return {"p50_ms": round(float(np.percentile(ms, 50)), 4), "p99_ms": round(float(np.percentile(ms, 99)), 4),
+            "max_ms": round(float(ms.max()), 3), "actions": len(samples), "games": played}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Measure and print the JSON object."""
     parser = argparse.ArgumentParser(description="p50/p99 decision time of every registered strategy")
@@ -94,32 +119,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="deal and strategy seed (default: 1)")
     parser.add_argument("--games", default="hunl,hulhe", help="games to play (default: hunl,hulhe)")
     parser.add_argument("--only", help="comma-separated strategy names to measure (default: all)")
+    parser.add_argument("--here", action="store_true", help="measure in this process (no process per strategy)")
     args = parser.parse_args(argv)
     import_all()
-    names = sorted(available())
+    names = [n for n, cls in available().items() if cls.time_limited]
     if args.only:
         names = [n for n in names if n in set(args.only.split(","))]
+    games = args.games.split(",")
     out: dict[str, dict] = {}
     for name in names:
-        cls = available()[name]
-        if not cls.time_limited:
-            continue
-        samples: list[float] = []
-        games = []
-        for game_name in args.games.split(","):
-            if cls.unsupported_reason(load_game(game_name)) is not None:
-                continue
-            try:
-                samples += play(name, game_name, args.hands, args.seed)
-            except Exception as exc:  # noqa: BLE001 - report and go on with the others
-                print(f"{name} in {game_name}: {type(exc).__name__}: {exc}", file=sys.stderr)
-                continue
-            games.append(game_name)
-        if not samples:
-            continue
-        ms = np.array(samples) * 1000
-        out[name] = {"p50_ms": round(float(np.percentile(ms, 50)), 4), "p99_ms": round(float(np.percentile(ms, 99)), 4),
-                     "max_ms": round(float(ms.max()), 3), "actions": len(samples), "games": games}
+        if args.here:
+            figures = measure(name, args.hands, args.seed, games)
+        else:
+            child = subprocess.run([sys.executable, __file__, "--here", "--only", name, "--hands", str(args.hands),
+                                    "--seed", str(args.seed), "--games", args.games],
+                                   stdout=subprocess.PIPE, text=True, check=False)
+            figures = json.loads(child.stdout).get(name) if child.returncode == 0 and child.stdout else None
+        if figures is not None:
+            out[name] = figures
     print(json.dumps(out))
     return 0
 

@@ -310,3 +310,18 @@ def test_every_player_acts_legally_in_every_holdem_game(game_name):
             decisions[action_decision(st, action)] += 1
             st.apply(action)
     assert len(decisions) >= (3 if game.is_limit else 5)
+
+
+def test_strategies_benchmark_prints_one_json_object():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "strategies.py"
+    out = subprocess.run([sys.executable, str(script), "--hands", "3", "--games", "hunl", "--only", "rh,mfs"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    figures = json.loads(out)
+    assert set(figures) == {"rh", "mfs"}
+    for f in figures.values():
+        assert f["p50_ms"] <= f["p99_ms"] and f["actions"] > 0 and f["games"] == ["hunl"]

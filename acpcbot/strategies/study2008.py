@@ -53,7 +53,7 @@ import numpy as np
 from ..engine import CALL, Action, ActionType, State
 from ..evaluator import equity
 from ..gamedef import GameDef
-from ..world import View
+from ..world import MatchInfo, View
 from .base import Param, Strategy
 from .common import fold_or_check, holdem_only, raise_or_call, study_blinds
 from .registry import register
@@ -286,6 +286,11 @@ class Study2008Player(Strategy):
     def unsupported_reason(cls, game: GameDef) -> str | None:
         """Hold'em of 2 to 10 players, limit or no-limit."""
         return holdem_only(game)
+
+    def start_match(self, match: MatchInfo) -> None:
+        """Load the evaluator's tables now rather than during the first decision."""
+        if self.needs_chance:
+            _chance((48, 49), (), 1, CHANCE_SAMPLES)
 
     def decide(self, s: Situation | None) -> int:
         """The decision 1..6 for situation ``s``."""
