@@ -114,6 +114,9 @@ def test_mfs_beats_random(tmp_path):
     assert r["mbb"] - r["ci95"] > 0 and r["mbb"] > 5000, r
     r = duplicate("hulhe", 300, 12, "mfs:t=1", "random2008", tmp_path)
     assert r["mbb"] - r["ci95"] > 0, r
+    # and the reference example player (measured: about +29 bb/hand over 2 x 1000 hands of hunl)
+    r = duplicate("hunl", 300, 14, "mfs:t=1", "random", tmp_path)
+    assert r["mbb"] - r["ci95"] > 0, r
 
 
 def test_learner_beats_random(tmp_path):
