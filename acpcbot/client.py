@@ -178,6 +178,15 @@ class Client:
 
     # ------------------------------------------------------------- lines and decisions
 
+    @property
+    def needs_every_state(self) -> bool:
+        """Whether the strategy learns from states it does not act in (it overrides ``observe``).
+
+        When it does not, only its own turns and the ends of hands change
+        anything it sees, and an in-process dealer may skip the other states.
+        """
+        return type(self.strategy).observe is not Strategy.observe
+
     def receive(self, line: str, parsed: MatchState | None = None) -> View | None:
         """The view of one dealer line; None for comments and blank lines; ClientError when malformed.
 

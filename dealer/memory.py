@@ -38,6 +38,8 @@ class MemorySeat(SeatChannel):
 
     def __init__(self, client: Client) -> None:
         self.client = client
+        # a strategy that only acts needs its turns and the ends of hands, nothing between
+        self._every_state = client.needs_every_state
         self._replies: deque[bytes] = deque([_VERSION])
         self.error: str | None = None
         self.closed = False
@@ -48,6 +50,8 @@ class MemorySeat(SeatChannel):
         """Hand the client the viewer's share of the dealer's state: the line needs no parsing."""
         if self.closed:
             raise SeatClosed
+        if not self._every_state and viewer != state.current_player and not state.finished:
+            return
         snapshot = state.copy()
         shown = state.shown_players() if state.finished else ()
         snapshot.hole = [h if p == viewer or p in shown else () for p, h in enumerate(state.hole)]

@@ -56,3 +56,13 @@ def test_memory_states_equal_parsed_lines(tmp_path, game_name):
     assert finished and error is None
     assert len(CHECKED) > 200 * game.num_players
     assert MISMATCHES == []
+
+
+def test_a_strategy_that_only_acts_sees_its_turns_and_the_ends_of_hands(tmp_path):
+    from acpcbot.client import Client
+    from acpcbot.strategies.registry import create
+    from acpcbot.world import MatchInfo
+
+    game = load_game("hunl")
+    assert not Client(create("call", game, 1), MatchInfo(game=game)).needs_every_state
+    assert Client(create("test-state-spy", game, 1), MatchInfo(game=game)).needs_every_state
