@@ -7,3 +7,5 @@ from . import uc3m  # noqa: F401
 from . import utility  # noqa: F401
 from . import bayes  # noqa: F401
 from . import patterns  # noqa: F401
+from . import learner2008  # noqa: F401
+from . import study2008  # noqa: F401
