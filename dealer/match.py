@@ -25,7 +25,7 @@ import asyncio
 import os
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
@@ -348,7 +348,6 @@ class MatchProgress:
     dealer: Dealer
     totals: list[float]
     budget: TimeBudget
-    log_lines: list[str] = field(default_factory=list)  # STATE lines of the hands already finished
 
     @classmethod
     def fresh(cls, config: MatchConfig) -> "MatchProgress":
@@ -389,13 +388,16 @@ def names_by_position(config: MatchConfig, hand_id: int) -> list[str]:
 
 
 def replay_transactions(config: MatchConfig, transactions: Sequence[Transaction],
-                        source: str = "transaction file") -> MatchProgress:
+                        source: str = "transaction file") -> tuple[MatchProgress, list[str]]:
     """Re-play a transaction file: check each line against the deal, re-apply it, re-charge its time.
 
-    Raises ResumeError naming the line for anything the deal or the rules do not allow.
+    Returns where the match stands and the log lines of the hands it
+    finished.  Raises ResumeError naming the line for anything the deal or
+    the rules do not allow.
     """
     game = config.game
     progress = MatchProgress.fresh(config)
+    log_lines = []
     for t in transactions:
         where = f"{source} line {t.line_number}"
         state = progress.state
@@ -419,8 +421,8 @@ def replay_transactions(config: MatchConfig, transactions: Sequence[Transaction]
             raise ResumeError(f"{where}: seat {seat + 1} ran out of time in transaction file")
         state.apply(action)
         if state.finished:
-            _finish_hand(config, progress, state)
-    return progress
+            log_lines.append(_finish_hand(config, progress, state))
+    return progress, log_lines
 
 
 def _finish_hand(config: MatchConfig, progress: MatchProgress, state: State) -> str:
@@ -430,7 +432,6 @@ def _finish_hand(config: MatchConfig, progress: MatchProgress, state: State) -> 
     for p, v in enumerate(values):
         progress.totals[seat_of(config, h, p)] += v
     line = format_state_line(state, names_by_position(config, h), values)
-    progress.log_lines.append(line)
     progress.next_hand = h + 1
     progress.state = None
     if h + 1 < config.num_hands:
@@ -472,8 +473,8 @@ def open_match_files(config: MatchConfig, use_log: bool = True, use_tlog: bool =
             transactions, tlog_length = read_transactions(tlog_path)
         except TransactionFileError as exc:
             raise ResumeError(str(exc)) from None
-    progress = replay_transactions(config, transactions, os.fspath(tlog_path))
-    expected = config.header_lines() + progress.log_lines
+    progress, log_lines = replay_transactions(config, transactions, os.fspath(tlog_path))
+    expected = config.header_lines() + log_lines
     keep_log = 0
     header_written = finished = False
     if use_log and log_path.exists():

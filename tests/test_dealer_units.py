@@ -1,8 +1,12 @@
 """The dealer's pieces: the bounded seat reader, the time budget, fast views, transcript and stamps."""
 
 import asyncio
+import gc
 import io
 import random
+import sys
+import types
+from collections import deque
 
 import pytest
 
@@ -10,7 +14,8 @@ from acpcbot.engine import ActionType, State, raise_to, CALL, FOLD, RAISE
 from acpcbot.gamedef import SHIPPED_GAMES, load_game
 from acpcbot.protocol import format_match_state
 from dealer.logs import Transcript, format_stamp, parse_stamp
-from dealer.match import MAX_LINE, HandText, SeatClosed, SeatTimeout, TimeBudget, _c_int32
+from dealer.match import (MAX_LINE, HandText, Match, MatchConfig, SeatChannel, SeatClosed, SeatTimeout, TimeBudget,
+                          _c_int32)
 from dealer.rng import Dealer
 from dealer.server import READ_HIGH_WATER, TcpSeat
 
@@ -191,3 +196,69 @@ def test_a_player_already_waiting_is_accepted_even_with_no_start_time_left():
         assert all(sock.fileno() == -1 for sock in listeners)  # every port is closed again
 
     asyncio.run(asyncio.wait_for(run(), 10))
+
+
+class _CallingSeat(SeatChannel):
+    """An in-process seat that calls whenever it is asked and keeps nothing else."""
+
+    takes_states = True
+
+    def __init__(self):
+        self._replies = deque([b"VERSION:2.0.0\r\n"])
+
+    def send(self, line):
+        pass
+
+    def send_state(self, line, state, viewer, betting):
+        if not state.finished and state.current_player == viewer:
+            self._replies.append(line[:-2] + b":c\r\n")
+
+    async def drain(self, deadline):
+        pass
+
+    def take_line(self):
+        return self._replies.popleft() if self._replies else None
+
+    async def read_line(self, deadline):
+        line = self.take_line()
+        if line is None:
+            raise SeatClosed
+        return line
+
+    def close(self):
+        pass
+
+
+class _Discard(io.RawIOBase):
+    def writable(self):
+        return True
+
+    def write(self, data):
+        return len(data)
+
+
+def _retained_bytes(root, skip=()):
+    """Bytes held by every object reachable from ``root`` (classes, modules, functions and ``skip`` left out)."""
+    shared = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType)
+    seen, stack, total = set(), [root], 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, shared) or any(obj is s for s in skip):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        stack.extend(gc.get_referents(obj))
+    return total
+
+
+def test_what_a_match_keeps_does_not_grow_with_the_hands_played():
+    game = load_game("hunl")
+
+    def after(hands):
+        config = MatchConfig("m", game, "hunl", hands, 0, ["a", "b"], quiet=True)
+        match = Match(config, Transcript(_Discard(), quiet=True))
+        assert asyncio.run(match.run([_CallingSeat(), _CallingSeat()])).finished
+        return _retained_bytes(match, skip=(game,))
+
+    # a long match is fine as long as nothing is kept per hand (the log and transcript are on disk)
+    assert after(400) - after(20) < 2000
