@@ -97,8 +97,9 @@ _SUIT_BASE = 0x3333 << _SUIT_SHIFT
 _FLUSH_FLAGS = 0x8888 << _SUIT_SHIFT
 
 _KEY_A_LIST = [RANK_WEIGHTS[c >> 2] + (1 << (_SUIT_SHIFT + 4 * (c & 3))) for c in range(52)]
-# The hot path's key list: indices 52..103, which negative cards wrap to,
-# add a weight above every real key so the lookup misses and the checks run.
+# The hot path's key list: indices 52..103, which cards -52..-1 wrap to,
+# add a weight above every real key so the lookup misses and the checks run
+# (cards below -52 wrap to real keys: showdown_value checks their sign).
 _KEY_A_GUARDED = _KEY_A_LIST + [1 << 28] * 52
 _KEY_B_LIST = [1 << (13 * (c & 3) + (c >> 2)) for c in range(52)]
 KEY_A = np.array(_KEY_A_LIST, dtype=np.int64)
@@ -425,8 +426,9 @@ def showdown_value(cards: Sequence[int]) -> int:
             return WORST_RANK + 1 - _flush_rank(cards, key)
         value = _VALUE7.get(key & _LOW)
         # A repeated card can still give a valid key (two of a rank read as a
-        # pair), so the set check stays; it is cheap next to the call.
-        if value is None or len({a, b, c, d, e, f, g}) < 7:
+        # pair), and a card below -52 indexes a real card's key, so the set
+        # and sign checks stay; they are cheap next to the call.
+        if value is None or len({a, b, c, d, e, f, g}) < 7 or (a | b | c | d | e | f | g) < 0:
             _as_cards(cards, "cards")
         return value
     n = len(cards)

@@ -349,6 +349,16 @@ def test_showdown_value_rejects_duplicates_and_out_of_range():
         ev.showdown_value([0, 1, 2, 3, 4, 5, -1])
     with pytest.raises(ValueError, match="twice"):
         ev.showdown_value([0, 0])
+
+
+@pytest.mark.parametrize("bad", [-53, -60, -104, np.int64(-53)])
+def test_showdown_value_rejects_every_negative_card(bad):
+    # A Python list index below -52 still lands on a real card's key; seven
+    # cards with no flush used to be ranked as if ``bad`` were that card.
+    with pytest.raises(ValueError, match="out of range"):
+        ev.showdown_value([bad, 0, 5, 9, 14, 20, 30])
+    with pytest.raises(ValueError, match="out of range"):
+        ev.showdown_value([bad, 0, 5, 9, 14, 20])
     with pytest.raises(ValueError, match="no cards"):
         ev.showdown_value([])
 
