@@ -23,6 +23,12 @@ class StateSpy(Strategy):
     inline = True
 
     def observe(self, view):
+        try:
+            self._compare(view)
+        except Exception as exc:  # the client would log and swallow it: the test must see it
+            MISMATCHES.append(f"{exc!r} in {view.text}")
+
+    def _compare(self, view):
         parsed = parse_match_state(view.text, self.game).state
         state = view.state
         for attr in ("actions", "actors", "spent", "round", "finished", "folded", "board",
