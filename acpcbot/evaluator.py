@@ -386,7 +386,10 @@ def generic_value(cards: Sequence[int]) -> int:
         quad = groups[0][1]
         return _pack(QUADS, [quad] + [r for r in ranks if r != quad][:1])
     if groups[0][0] == 3 and len(groups) > 1 and groups[1][0] >= 2:
-        return _pack(FULL_HOUSE, [groups[0][1], groups[1][1]])
+        # the pair is the highest other rank held twice or more (a lower trips
+        # only when no higher pair: eight cards can hold two trips and a pair)
+        trip = groups[0][1]
+        return _pack(FULL_HOUSE, [trip, max(r for n, r in groups[1:] if n >= 2)])
     if flush:
         return _pack(FLUSH, flush)
     if len(cards) >= 5:

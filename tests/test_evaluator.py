@@ -215,6 +215,14 @@ def test_generic_value_ten_cards_takes_the_better_of_two_flushes():
     assert ev.generic_value(sf) == ev.generic_value(parse_cards("9h8h7h6h5h"))
 
 
+def test_generic_value_full_house_pairs_the_best_other_rank():
+    # Eight cards, two trips and a pair: kings full of aces (the pair), not of queens.
+    cards = parse_cards("KsKhKdQsQhQdAsAh")
+    assert ev.generic_value(cards) == ev.generic_value(parse_cards("KsKhKdAsAh"))
+    # with the pair below the second trips, the trips' rank fills the full house
+    assert ev.generic_value(parse_cards("KsKhKdQsQhQd2s2h")) == ev.generic_value(parse_cards("KsKhKdQsQh"))
+
+
 # --- tables and cache --------------------------------------------------------------
 
 def test_rank_weights_separate_every_rank_multiset():
