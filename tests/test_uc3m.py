@@ -293,7 +293,8 @@ def test_plays_every_holdem_game_legally(spec, game_name, caplog):
     result = play_memory(game_name, [spec] + ["random"] * (n - 1), 120, 8)
     assert result.warnings == []
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
-    assert sum(result.totals) == pytest.approx(0)
+    # chips only change hands; split pots leave float rounding, far below a chip
+    assert sum(result.totals) == pytest.approx(0, abs=1e-6)
 
 
 @pytest.mark.parametrize("spec", ["uc3m:history=/nonexistent/h.jsonl", "uc3m-simple:history=/nonexistent/h.jsonl",

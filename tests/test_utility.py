@@ -241,5 +241,6 @@ def test_plays_every_holdem_game_legally(game_name, caplog):
     result = play_memory(game_name, specs, 150, 4)
     assert result.warnings == []
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
-    assert sum(result.totals) == pytest.approx(0)
+    # chips only change hands; split pots leave float rounding, far below a chip
+    assert sum(result.totals) == pytest.approx(0, abs=1e-6)
     assert result.strategies[0].steps == 30
