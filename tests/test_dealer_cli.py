@@ -1,18 +1,15 @@
 """The command line: the reference's usage, errors that exit 1, and a whole match through `python -m dealer`."""
 
 import asyncio
-import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from dealer.cli import USAGE, main, parse_args
+from matchkit import dealer_process
 from test_dealer_players import always_call, run_player
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("argv,first_line", [
@@ -54,28 +51,20 @@ def test_options_in_any_order_with_the_reference_defaults():
     assert not ns.tlog and ns.log and ns.append and not config.fixed_seats and not config.strict
 
 
-def test_a_whole_match_through_python_m_dealer():
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
-        dealer = subprocess.Popen([sys.executable, "-m", "dealer", "sub", "leduc", "20", "3", "Ann", "Bob", "-T"],
-                                  cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            ports = [int(p) for p in dealer.stdout.readline().split()]
+def test_a_whole_match_through_python_m_dealer(tmp_path):
+    async def match():
+        async with dealer_process(tmp_path, ["sub", "leduc", "20", "3", "Ann", "Bob", "-T"]) as (dealer, ports):
+            players = asyncio.gather(*(run_player(p, "leduc", always_call) for p in ports))
+            _, (out, err) = await asyncio.wait_for(asyncio.gather(players, dealer.communicate()), 60)
+        return dealer.returncode, out.decode(), err.decode()
 
-            async def players():
-                return await asyncio.wait_for(asyncio.gather(*(run_player(p, "leduc", always_call) for p in ports)), 60)
-
-            asyncio.run(players())
-            out, err = dealer.communicate(timeout=60)
-        finally:
-            if dealer.poll() is None:
-                dealer.kill()
-        assert dealer.returncode == 0
-        log = (Path(tmp) / "sub.log").read_text().splitlines()
-        assert out.decode().splitlines() == [log[-1]]  # after the ports line, only the SCORE line
-        assert log[0] == "# name/game/hands/seed sub leduc 20 3" and len(log) == 4 + 20 + 1
-        assert err.decode().splitlines()[-1] == log[-1]
-        assert (Path(tmp) / "sub.tlog").exists()
+    code, out, err = asyncio.run(match())
+    assert code == 0
+    log = (tmp_path / "sub.log").read_text().splitlines()
+    assert out.splitlines() == [log[-1]]  # after the ports line, only the SCORE line
+    assert log[0] == "# name/game/hands/seed sub leduc 20 3" and len(log) == 4 + 20 + 1
+    assert err.splitlines()[-1] == log[-1]
+    assert (tmp_path / "sub.tlog").exists()
 
 
 def test_the_console_script_is_installed():

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from acpcbot.logcheck import check_log
+from dealer.runner import free_ports
+from matchkit import serve
 from test_dealer_players import always_call, config_for, play_match, replay_policy
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dealer"
@@ -112,18 +114,8 @@ def test_seats_rotate_every_hand_and_stay_with_f():
         assert out.stdout.splitlines()[-1].endswith(":a|b|c")
 
 
-def _free_ports(n):
-    socks = [socket.socket() for _ in range(n)]
-    for s in socks:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in socks]
-    for s in socks:
-        s.close()
-    return ports
-
-
 def test_given_ports_are_used_and_printed_in_seat_order():
-    ports = _free_ports(2)
+    ports = free_ports(2)
     config = config_for("leduc", 2, 0)
     out = asyncio.run(play_match(config, [always_call] * 2, ports=ports))
     assert out.stdout.splitlines()[0] == f"{ports[0]} {ports[1]}"
@@ -138,16 +130,8 @@ def test_a_port_in_use_is_an_error_before_anything_is_printed():
         config = config_for("leduc", 2, 0)
 
         async def run():
-            from test_dealer_players import PortsOut
-            import io
-            from dealer.logs import Transcript
-            from dealer.match import open_match_files
-            from dealer.server import serve_match
-            err = io.BytesIO()
-            out = PortsOut()
-            result = await serve_match(config, open_match_files(config, use_log=False), Transcript(err), out,
-                                       ports=[port])
-            return result, out.getvalue(), err.getvalue().decode()
+            dealer = await serve(config, ports=[port])
+            return await dealer.result(), dealer.stdout.getvalue(), dealer.transcript
 
         result, stdout, err = asyncio.run(run())
     assert result is None and stdout == ""

@@ -9,7 +9,6 @@ garbage, nothing) and may sleep or close the connection.
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,25 +17,10 @@ from typing import Awaitable, Callable
 from acpcbot.gamedef import load_game
 from acpcbot.matchlog import parse_state_line
 from acpcbot.protocol import MatchState, format_betting, parse_match_state, read_action
-from dealer.logs import Transcript
 from dealer.match import MatchConfig, MatchFiles, MatchResult, open_match_files
-from dealer.server import serve_match
+from matchkit import serve
 
 TIMEOUT = 30.0  # no test waits longer than this for anything
-
-
-class PortsOut(io.StringIO):
-    """A stdout that tells when the ports line has been printed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ports: asyncio.Future[list[int]] = asyncio.get_running_loop().create_future()
-
-    def write(self, text: str) -> int:
-        n = super().write(text)
-        if not self.ports.done() and "\n" in self.getvalue():
-            self.ports.set_result([int(p) for p in self.getvalue().split("\n")[0].split()])
-        return n
 
 
 Policy = Callable[["Player", str, MatchState], Awaitable[None]]
@@ -150,21 +134,17 @@ async def play_match(config: MatchConfig, policies: list, workdir: Path | None =
             files = open_match_files(config, use_log=use_log and workdir is not None, use_tlog=use_tlog, append=append)
     finally:
         os.chdir(cwd)
-    err = io.BytesIO()
-    out = PortsOut()
-    transcript = Transcript(err, quiet=config.quiet)
-    dealer = asyncio.create_task(serve_match(config, files, transcript, out, ports=ports))
-    got = await asyncio.wait_for(asyncio.shield(out.ports), TIMEOUT) if not dealer.done() else []
+    dealer = await serve(config, files, ports)
     n = config.game.num_players
     versions = versions or [b"VERSION:2.0.0\r\n"] * n
     pres = pres or [None] * n
     connect = connect or [True] * n
-    tasks = [asyncio.create_task(run_player(got[s], config.game.name, policies[s], versions[s], pres[s]))
-             for s in range(n) if connect[s]]
-    result = await asyncio.wait_for(dealer, TIMEOUT)
+    tasks = [asyncio.create_task(run_player(dealer.ports[s], config.game.name, policies[s], versions[s], pres[s]))
+             for s in range(n) if connect[s] and dealer.ports]
+    result = await dealer.result(TIMEOUT)
     players = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), TIMEOUT)
     log = None
     if workdir is not None and use_log:
         path = workdir / f"{config.match_name}.log"
         log = path.read_text() if path.exists() else None
-    return Outcome(result, out.getvalue(), err.getvalue().decode("utf-8", "replace"), list(players), log)
+    return Outcome(result, dealer.stdout.getvalue(), dealer.transcript, list(players), log)
