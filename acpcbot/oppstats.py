@@ -1,0 +1,289 @@
+"""Opponent statistics: how often a player folds, calls and raises in each kind of spot, learnt from its actions.
+
+A *spot* is what a player faces when it acts (:func:`spot_of`): the street,
+the kind of decision and, in no-limit games, the size of the bet it faces:
+
+- ``open``: nothing to call, first to act in the round (check or bet);
+- ``stab``: nothing to call after someone checked this round;
+- ``blind``: before the flop facing only the blinds (fold, limp or raise);
+- ``bet``: facing the first bet or raise of the round;
+- ``raise``: facing a re-raise (two or more raises in the round).
+
+No-limit bets are bucketed by their size against the pot before the bet
+(``SIZE_BUCKETS``: up to 0.4 pot, 0.8, 1.5, more).
+
+:class:`ActionStats` keeps (fold, call, raise) counts per spot at three
+levels, kind > kind and street > kind, street and size, and predicts with
+each level shrunk toward the one above (a Dirichlet mean whose prior is the
+parent's estimate), the top level toward a generic opponent
+(``PRIOR_TRIPLES``).  So the first hands against anyone are sane, and a
+spot never seen borrows what the same opponent did in similar spots.
+
+:class:`Informativeness` learns how much a player's actions say about its
+cards: from the showdowns, a posterior over a mixing weight kappa between
+"acts by thresholds on hand strength" (kappa 1) and "acts regardless of its
+cards" (kappa 0), on a grid.  :class:`OpponentStats` puts both together
+with the player's typical raise size, and serialises to JSON.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .engine import ActionType, State
+
+KINDS = ("open", "stab", "blind", "bet", "raise")
+#: no-limit bet size buckets: upper bounds of the bet (to call) over the pot before it
+SIZE_BUCKETS = (0.4, 0.8, 1.5)
+NUM_BUCKETS = len(SIZE_BUCKETS) + 1
+
+#: a generic opponent's (fold, call, raise) per kind: what the first hands assume
+PRIOR_TRIPLES: dict[str, tuple[float, float, float]] = {
+    "open": (0.0, 0.65, 0.35),
+    "stab": (0.0, 0.55, 0.45),
+    "blind": (0.2, 0.35, 0.45),
+    "bet": (0.4, 0.45, 0.15),
+    "raise": (0.45, 0.4, 0.15),
+}
+#: pseudo-counts of each level's prior: kind (toward PRIOR_TRIPLES), street, size bucket
+PRIOR_WEIGHTS = (6.0, 4.0, 4.0)
+#: a raise's size as a fraction of the pot after calling: prior mean and weight
+PRIOR_RAISE_FRACTION = (1.0, 3.0)
+
+_F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
+
+
+class StatsError(ValueError):
+    """Serialised statistics that do not have the expected shape."""
+
+
+class Spot(NamedTuple):
+    """What a player faces when it acts: street (0-based round), kind (``KINDS``) and bet size bucket."""
+
+    street: int
+    kind: str
+    bucket: int = 0
+
+
+def size_bucket(to_call: float, pot: float) -> int:
+    """Bucket of a bet of ``to_call`` chips when the pot (the bet included) is ``pot``."""
+    before = pot - to_call
+    ratio = to_call / before if before > 0 else math.inf
+    for i, top in enumerate(SIZE_BUCKETS):
+        if ratio <= top:
+            return i
+    return len(SIZE_BUCKETS)
+
+
+def spot_of(state: State, player: int | None = None) -> Spot:
+    """The spot of ``player`` (default: the one to act) in ``state``."""
+    p = state.current_player if player is None else player
+    r = state.round
+    to_call = state.to_call(p)
+    raises = state.num_raises
+    if to_call <= 0:
+        return Spot(r, "stab" if state.actions[r] else "open")
+    if raises == 0:
+        return Spot(r, "blind")
+    bucket = 0 if state.game.is_limit else size_bucket(to_call, state.pot)
+    return Spot(r, "bet" if raises == 1 else "raise", bucket)
+
+
+def raise_fraction(state: State, size: int) -> float:
+    """A no-limit raise to ``size`` by the player to act, as a fraction of the pot after calling."""
+    after_call = state.pot + state.to_call()
+    return (size - state.max_spent) / after_call if after_call > 0 else 1.0
+
+
+class ActionStats:
+    """(fold, call, raise) counts per spot, predicted with hierarchical shrinkage toward a generic opponent."""
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple, np.ndarray] = {}
+
+    def add(self, spot: Spot, action: ActionType, weight: float = 1.0) -> None:
+        """Count one action taken in ``spot``."""
+        for key in self._keys(spot):
+            row = self.counts.get(key)
+            if row is None:
+                row = self.counts[key] = np.zeros(3)
+            row[int(action)] += weight
+
+    @staticmethod
+    def _keys(spot: Spot) -> tuple[tuple, tuple, tuple]:
+        return (spot.kind,), (spot.kind, spot.street), (spot.kind, spot.street, spot.bucket)
+
+    def seen(self, spot: Spot, level: int = 2) -> float:
+        """Actions counted at ``spot`` (level 0: its kind, 1: kind and street, 2: exactly this spot)."""
+        row = self.counts.get(self._keys(spot)[level])
+        return 0.0 if row is None else float(row.sum())
+
+    def predict(self, spot: Spot) -> np.ndarray:
+        """Estimated (fold, call, raise) probabilities in ``spot`` (a fresh array summing to 1)."""
+        mean = np.array(PRIOR_TRIPLES[spot.kind], dtype=np.float64)
+        for key, weight in zip(self._keys(spot), PRIOR_WEIGHTS):
+            row = self.counts.get(key)
+            if row is not None:
+                mean = (row + weight * mean) / (row.sum() + weight)
+        return mean
+
+    def to_json(self) -> list[list[Any]]:
+        """The counts as ``[[key parts...], [fold, call, raise]]`` pairs."""
+        return [[list(k), [round(float(x), 6) for x in v]] for k, v in sorted(self.counts.items(), key=str)]
+
+    @classmethod
+    def from_json(cls, data: Any) -> "ActionStats":
+        """Statistics from ``to_json`` output; StatsError when malformed."""
+        out = cls()
+        if not isinstance(data, list):
+            raise StatsError("action counts must be a list")
+        for item in data:
+            try:
+                key, row = item
+                key = tuple(key)
+                if not 1 <= len(key) <= 3 or key[0] not in KINDS or \
+                        not all(isinstance(x, int) and x >= 0 for x in key[1:]):
+                    raise ValueError(f"bad spot key {key!r}")
+                arr = np.array(row, dtype=np.float64)
+                if arr.shape != (3,) or not np.isfinite(arr).all() or (arr < 0).any():
+                    raise ValueError(f"bad counts {row!r}")
+            except (TypeError, ValueError) as exc:
+                raise StatsError(f"action counts: {exc}") from None
+            out.counts[key] = arr
+        return out
+
+
+#: the mixing weights kappa the informativeness posterior is kept on
+KAPPA_GRID = np.linspace(0.0, 0.9, 19)
+#: prior over the grid: Beta(2.5, 1.5)-shaped, mean about 0.6 (most players' actions do follow their cards)
+_KAPPA_LOG_PRIOR = 1.5 * np.log(np.maximum(KAPPA_GRID, 1e-3)) + 0.5 * np.log(1.0 - KAPPA_GRID)
+#: classes of actions whose informativeness is learnt apart: (what, before or after the flop)
+INFO_CLASSES = ("agg0", "agg1", "call0", "call1", "check0", "check1")
+
+
+def info_class(action: ActionType, to_call: float, street: int) -> str:
+    """Informativeness class of an action: aggressive, call or check, preflop (0) or later (1)."""
+    kind = "agg" if action == _R else ("call" if to_call > 0 else "check")
+    return f"{kind}{0 if street == 0 else 1}"
+
+
+class Informativeness:
+    """Posterior over kappa per action class: how much the player's actions follow its hand strength.
+
+    Each shown-down action adds ``log(kappa * ratio + 1 - kappa)`` to every
+    grid point, ``ratio`` being the threshold model's likelihood of the
+    shown hand for that action over its average likelihood: above 1 when the
+    shown hand fits the action, below when it contradicts it.
+    """
+
+    def __init__(self) -> None:
+        self.loglik: dict[str, np.ndarray] = {c: np.zeros(len(KAPPA_GRID)) for c in INFO_CLASSES}
+        self.events: dict[str, int] = {c: 0 for c in INFO_CLASSES}
+        self._cache: dict[str, float] = {}
+
+    def add(self, cls: str, ratio: float) -> None:
+        """Account for one shown-down action of class ``cls`` whose likelihood ratio was ``ratio``."""
+        ratio = min(max(float(ratio), 0.0), 50.0)
+        self.loglik[cls] += np.log(KAPPA_GRID * ratio + (1.0 - KAPPA_GRID) + 1e-12)
+        self.events[cls] += 1
+        self._cache.pop(cls, None)
+
+    def kappa(self, cls: str) -> float:
+        """Posterior mean of kappa for a class."""
+        k = self._cache.get(cls)
+        if k is None:
+            logp = _KAPPA_LOG_PRIOR + self.loglik[cls]
+            p = np.exp(logp - logp.max())
+            k = self._cache[cls] = float((p * KAPPA_GRID).sum() / p.sum())
+        return k
+
+    def to_json(self) -> dict[str, Any]:
+        """Log-likelihoods and event counts per class."""
+        return {c: {"n": self.events[c], "ll": [round(float(x), 6) for x in self.loglik[c]]} for c in INFO_CLASSES}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Informativeness":
+        """The posterior from ``to_json`` output; StatsError when malformed."""
+        out = cls()
+        if not isinstance(data, dict):
+            raise StatsError("informativeness must be an object")
+        for c, entry in data.items():
+            if c not in INFO_CLASSES:
+                raise StatsError(f"informativeness: unknown class {c!r}")
+            try:
+                ll = np.array(entry["ll"], dtype=np.float64)
+                n = entry["n"]
+                if ll.shape != KAPPA_GRID.shape or not np.isfinite(ll).all() or not isinstance(n, int) or n < 0:
+                    raise ValueError("bad shape or values")
+            except (KeyError, TypeError, ValueError) as exc:
+                raise StatsError(f"informativeness {c}: {exc}") from None
+            out.loglik[c] = ll
+            out.events[c] = n
+        return out
+
+
+class OpponentStats:
+    """Everything learnt about one opponent: action frequencies, raise sizes, informativeness."""
+
+    def __init__(self) -> None:
+        self.actions = ActionStats()
+        self.info = Informativeness()
+        #: sums and counts of no-limit raise fractions by (kind, preflop 0 / later 1)
+        self.raise_sums: dict[tuple[str, int], list[float]] = {}
+        self.hands = 0
+
+    def observe(self, state: State, action: Any) -> Spot:
+        """Count ``action`` of the player to act in ``state`` (before it is applied); returns its spot."""
+        spot = spot_of(state)
+        kind = ActionType(action[0])
+        self.actions.add(spot, kind)
+        if kind == _R and state.game.is_nolimit:
+            frac = min(max(raise_fraction(state, action[1]), 0.0), 20.0)
+            acc = self.raise_sums.setdefault((spot.kind, min(spot.street, 1)), [0.0, 0.0])
+            acc[0] += frac
+            acc[1] += 1
+        return spot
+
+    def predict(self, spot: Spot) -> np.ndarray:
+        """Estimated (fold, call, raise) in ``spot``."""
+        return self.actions.predict(spot)
+
+    def raise_size(self, kind: str, street: int) -> float:
+        """Typical no-limit raise of the player in a kind of spot, as a fraction of the pot after calling."""
+        mean, weight = PRIOR_RAISE_FRACTION
+        acc = self.raise_sums.get((kind, min(street, 1)))
+        if acc is None:
+            return mean
+        return (acc[0] + weight * mean) / (acc[1] + weight)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"hands": self.hands, "actions": self.actions.to_json(), "info": self.info.to_json(),
+                "raises": [[k, s, v[0], v[1]] for (k, s), v in sorted(self.raise_sums.items())]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "OpponentStats":
+        """Statistics from ``to_json`` output; StatsError when malformed."""
+        if not isinstance(data, dict):
+            raise StatsError("opponent statistics must be an object")
+        out = cls()
+        try:
+            out.hands = data["hands"]
+            if not isinstance(out.hands, int) or out.hands < 0:
+                raise StatsError(f"hands must be a count, got {out.hands!r}")
+            out.actions = ActionStats.from_json(data["actions"])
+            out.info = Informativeness.from_json(data["info"])
+            for kind, street, total, n in data["raises"]:
+                if kind not in KINDS or street not in (0, 1) or not (n >= 0 and math.isfinite(total)):
+                    raise StatsError(f"bad raise sizes entry {[kind, street, total, n]!r}")
+                out.raise_sums[(kind, street)] = [float(total), float(n)]
+        except KeyError as exc:
+            raise StatsError(f"opponent statistics: missing field {exc}") from None
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, StatsError):
+                raise
+            raise StatsError(f"opponent statistics: {exc}") from None
+        return out

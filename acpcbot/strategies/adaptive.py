@@ -1,0 +1,473 @@
+"""``adaptive``: acpcbot's own exploitative hold'em player (opponent model, ranges, EV choice).
+
+How it decides, in one paragraph: it counts what each opponent does in each
+kind of spot (``acpcbot.oppstats``: fold/call/raise by street, by whether
+it faces a bet and how big, shrunk toward a generic opponent while hands
+are few); during a hand it narrows each opponent's range (1326 weights) by
+those frequencies through a soft threshold model (an opponent raising x% of
+the time here raises with its top x% of hands on this board), mixed with
+"the action says nothing" by how well the model has explained the hands
+the opponent showed down; it computes its equity against every pair at
+once; then it values each move (fold, check/call, a few bet sizes) by a
+one-step look-ahead: the opponent folds, calls or raises as often as its
+statistics say, with the part of its range that would take each reply, and
+the rest of the hand is worth our equity times the pot.  It plays the move
+worth the most.
+
+The exploits follow from the numbers rather than from rules: bets are
+small where the opponent folds as often to small bets as to big ones and
+big where it calls regardless; a player who folds too much is attacked, one
+who never folds is value-bet and never bluffed, a rock's raise narrows its
+range to strong hands (so we fold), a card-blind maniac's raise narrows
+nothing (so we call it down).
+
+Heads-up is the home game.  With two or more opponents still in the hand it
+values moves against all of them together (Monte Carlo equity against their
+narrowed ranges, fold chances multiplied); that is simpler but sound.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
+from ..evaluator import NUM_PAIRS, equity
+from ..gamedef import GameDef
+from ..oppstats import OpponentStats, StatsError, info_class, size_bucket, spot_of, Spot
+from ..persist import ModelFile, ModelFileError, folder_exists, opponent_key
+from ..world import MatchInfo, View
+from .adaptive_ranges import (action_likelihood, equity_vector, pair_of, pairs_with, percentiles, range_equity,
+                              strength_scores, threshold_likelihoods)
+from .base import Param, Strategy
+from .common import holdem_only, pot_raise_to
+from .registry import register
+
+log = logging.getLogger(__name__)
+
+_F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
+
+#: no-limit bet sizes tried, as fractions of the pot after calling (plus the minimum raise and all-in)
+BET_FRACTIONS = (0.33, 0.5, 0.75, 1.0, 1.5, 2.5)
+#: a size leaving less than this share of the pot behind is replaced by all-in
+SHORT_BEHIND = 0.25
+#: the value of the pot when betting goes on to a later street: equity x pot x REALIZATION
+REALIZATION = 1.0
+#: Monte Carlo deals for the equity against two or more opponents
+MULTIWAY_SAMPLES = 600
+#: equity against the players who call a multiway bet, as a share of the equity against all of them
+MULTIWAY_CALLER_DISCOUNT = 0.85
+#: moves within this many big blinds of the best are near-ties, broken at random
+TIE_BB = 0.02
+#: save the model file every this many hands (and at the end of the match)
+SAVE_EVERY = 1000
+MODEL_KIND, MODEL_VERSION = "adaptive", 1
+
+
+@dataclass
+class Event:
+    """An opponent action of this hand, kept to learn from its cards if they are shown."""
+
+    position: int
+    cls: str
+    #: the threshold model's chance of the action per pair, and its mean over the range then
+    chance: np.ndarray
+    mean: float
+
+
+@dataclass
+class HandTracker:
+    """What ``adaptive`` knows about the hand in progress: opponents' ranges, events, cached vectors."""
+
+    hand_id: int
+    me: int
+    replay: State
+    ranges: dict[int, np.ndarray]
+    done: int = 0
+    removed: int = 0
+    events: list[Event] = field(default_factory=list)
+    scores: dict[int, np.ndarray] = field(default_factory=dict)
+    equities: dict[int, np.ndarray] = field(default_factory=dict)
+    multi: dict[tuple, float] = field(default_factory=dict)
+
+    def score(self, board: tuple[int, ...]) -> np.ndarray:
+        """Strength scores of every pair on ``board`` (cached per street)."""
+        s = self.scores.get(len(board))
+        if s is None:
+            s = self.scores[len(board)] = strength_scores(board)
+        return s
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A decision: the action and the values of the moves considered (chips from now on)."""
+
+    action: Action
+    values: dict[Action, float]
+    equity: float
+
+
+@register
+class AdaptiveStrategy(Strategy):
+    """acpcbot's own hold'em player: per-opponent statistics, narrowed ranges and a one-step EV choice.
+
+    See the module docstring for the method.  Parameters: ``model=FILE``
+    keeps the opponent statistics across matches (acpcbot.persist), keyed by
+    the opponent's name when the match names it, else its seat.  The
+    random generator is the strategy's seeded ``rng``, so a match replays
+    exactly.  Plays every Texas hold'em game (2+ players, limit or no-limit).
+    """
+
+    name = "adaptive"
+    description = "acpcbot's own player: opponent statistics, ranges narrowed by them, EV of fold/call/bet sizes."
+    params: ClassVar[dict[str, Param]] = {
+        "model": Param(str, "", "JSON file keeping the opponent statistics across matches (empty: none)",
+                       folder_exists, "its folder must exist"),
+    }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.gen = np.random.default_rng(self.rng.getrandbits(64))
+        self.info: MatchInfo | None = None
+        self.stats: dict[str, OpponentStats] = {}
+        self.hand: HandTracker | None = None
+        self.big_blind = float(max(max(self.game.blind), min(self.game.raise_size) if self.game.is_limit else 1))
+        self.store = ModelFile(self.model, MODEL_KIND, MODEL_VERSION) if self.model else None
+        if self.store is not None:
+            for key, entry in self.store.entries.items():
+                try:
+                    self.stats[key] = OpponentStats.from_json(entry)
+                except StatsError as exc:
+                    raise ModelFileError(f"model file {self.model}: entry {key!r}: {exc}") from None
+        self._dirty: set[str] = set()
+        self._unsaved = 0
+        #: the latest decision (for inspection and tests)
+        self.last: Choice | None = None
+
+    @classmethod
+    def unsupported_reason(cls, game: GameDef) -> str | None:
+        """Hold'em only: ranges, equities and strengths are hold'em's."""
+        return holdem_only(game)
+
+    # ------------------------------------------------------------- the match
+
+    def start_match(self, match: MatchInfo) -> None:
+        """Remember the match (opponents' names key the statistics)."""
+        self.info = match
+
+    def end_hand(self, view: View) -> None:
+        """Account for the hand's last actions and learn from the cards shown."""
+        hand = self.sync(view)
+        for event in hand.events:
+            shown = view.shown.get(event.position)
+            if shown and len(shown) == 2 and event.mean > 0:
+                ratio = float(event.chance[pair_of(shown)]) / event.mean
+                self.opponent_stats(view, event.position).info.add(event.cls, ratio)
+        for p in range(self.game.num_players):
+            if p != view.position:
+                key = self.key(view, p)
+                self.opponent_stats(view, p).hands += 1
+                self._dirty.add(key)
+        self._unsaved += 1
+        if self._unsaved >= SAVE_EVERY:
+            self.save()
+
+    def end_match(self) -> None:
+        """Save the model file."""
+        self.save()
+
+    def save(self) -> None:
+        """Write the changed statistics to the model file (when there is one)."""
+        self._unsaved = 0
+        if self.store is None or not self._dirty:
+            return
+        for key in self._dirty:
+            self.store.put(key, self.stats[key].to_json())
+        self._dirty.clear()
+        try:
+            self.store.save()
+        except ModelFileError as exc:
+            log.error("adaptive: %s; the statistics of this match are not saved", exc)
+
+    # ------------------------------------------------------------- the opponents
+
+    def key(self, view: View, position: int) -> str:
+        """The key of the opponent sitting at ``position`` in this hand."""
+        return opponent_key(self.info, view, position)
+
+    def opponent_stats(self, view: View, position: int) -> OpponentStats:
+        """The statistics of the opponent at ``position`` (created empty on first sight)."""
+        key = self.key(view, position)
+        stats = self.stats.get(key)
+        if stats is None:
+            stats = self.stats[key] = OpponentStats()
+        return stats
+
+    def sync(self, view: View) -> HandTracker:
+        """Bring the hand's tracker up to ``view``: count and narrow on every opponent action not yet seen."""
+        hand = self.hand
+        if hand is None or hand.hand_id != view.hand_id or hand.me != view.position:
+            weights = np.where(pairs_with(view.hole), 0.0, 1.0)
+            hand = self.hand = HandTracker(view.hand_id, view.position, State(self.game),
+                                           {p: weights.copy() for p in range(self.game.num_players)
+                                            if p != view.position})
+        state = view.state
+        flat = [(r, a, p) for r, (acts, actors) in enumerate(zip(state.actions, state.actors))
+                for a, p in zip(acts, actors)]
+        for r, action, p in flat[hand.done:]:
+            replay = hand.replay
+            self._remove_board(hand, view, replay.round)
+            if p != hand.me:
+                self._narrow(hand, view, replay, p, action)
+            replay.apply_unchecked(action)
+        hand.done = len(flat)
+        self._remove_board(hand, view, state.round)
+        return hand
+
+    def _remove_board(self, hand: HandTracker, view: View, round_: int) -> None:
+        visible = view.state.board[:self.game.board_cards_through(round_)]
+        if len(visible) > hand.removed:
+            dead = pairs_with(visible[hand.removed:])
+            for w in hand.ranges.values():
+                w[dead] = 0.0
+            hand.removed = len(visible)
+
+    def _narrow(self, hand: HandTracker, view: View, replay: State, p: int, action: Action) -> None:
+        """Count an opponent's action and narrow its range by the threshold model."""
+        stats = self.opponent_stats(view, p)
+        spot = spot_of(replay, p)
+        triple = stats.predict(spot)
+        to_call = replay.to_call(p)
+        kind = ActionType(action[0])
+        stats.observe(replay, action)
+        if kind == _F:
+            return
+        board = tuple(view.state.board[:self.game.board_cards_through(replay.round)])
+        w = hand.ranges[p]
+        u = percentiles(hand.score(board), w)
+        chance = threshold_likelihoods(u, triple, to_call > 0)[int(kind)]
+        cls = info_class(kind, to_call, replay.round)
+        total = w.sum()
+        mean = float(np.dot(w, chance) / total) if total > 0 else 0.0
+        new = w * action_likelihood(chance, w, stats.info.kappa(cls))
+        top = new.max()
+        if top > 0:
+            hand.ranges[p] = new / top
+        hand.events.append(Event(p, cls, chance, mean))
+
+    # ------------------------------------------------------------- deciding
+
+    def act(self, view: View, deadline: float) -> Action:
+        """The move worth the most chips by the one-step look-ahead."""
+        hand = self.sync(view)
+        opponents = [p for p in view.opponents]
+        if len(opponents) == 1:
+            choice = self.decide_headsup(view, hand, opponents[0])
+        else:
+            choice = self.decide_multiway(view, hand, opponents)
+        self.last = choice
+        return choice.action
+
+    def raise_targets(self, state: State) -> list[int]:
+        """Raise-to sizes to try: the minimum, BET_FRACTIONS of the pot, all-in (one fixed size in limit games)."""
+        bounds = state.raise_bounds()
+        if bounds is None:
+            return []
+        lo, hi = bounds
+        if self.game.is_limit:
+            return [lo]
+        out = {lo, hi}
+        for frac in BET_FRACTIONS:
+            target = pot_raise_to(state, frac)
+            if lo < target < hi:
+                after = state.pot + (target - state.spent[state.current_player]) + (target - state.max_spent)
+                if hi - target >= SHORT_BEHIND * after:
+                    out.add(target)
+        return sorted(out)
+
+    def _pick(self, values: dict[Action, float], rng_scale: float) -> Action:
+        """The best move; near-ties (within TIE_BB big blinds) are broken at random."""
+        best = max(values.values())
+        near = [a for a, v in values.items() if v >= best - rng_scale]
+        return near[int(self.gen.integers(len(near)))] if len(near) > 1 else max(values, key=values.get)
+
+    # ------------------------------------------------------------- heads-up
+
+    def decide_headsup(self, view: View, hand: HandTracker, opp: int) -> Choice:
+        """Fold, check/call and each raise size valued against one opponent."""
+        state = view.state
+        me = view.position
+        board = tuple(view.board_cards)
+        eqv = hand.equities.get(len(board))
+        if eqv is None:
+            eqv = hand.equities[len(board)] = equity_vector(view.hole, board, self.gen)
+        ctx = _Context(self, view, hand, opp, eqv, hand.score(board))
+        values: dict[Action, float] = {}
+        if view.can_fold:
+            values[FOLD] = 0.0
+        values[CALL] = ctx.passive(state)
+        for target in self.raise_targets(state):
+            action = RAISE if self.game.is_limit else raise_to(target)
+            values[action] = ctx.aggressive(state, action)
+        action = self._pick(values, TIE_BB * self.big_blind)
+        return Choice(action, values, range_equity(eqv, hand.ranges[opp]))
+
+    # ------------------------------------------------------------- multiway
+
+    def decide_multiway(self, view: View, hand: HandTracker, opponents: list[int]) -> Choice:
+        """Against two or more opponents: Monte Carlo equity against their ranges, fold chances multiplied."""
+        state = view.state
+        me = view.position
+        board = tuple(view.board_cards)
+        key = (len(board), tuple(opponents))
+        e = hand.multi.get(key)
+        if e is None:
+            ranges = []
+            for p in opponents:
+                w = hand.ranges[p]
+                ranges.append(w if w.sum() > 0 else np.where(pairs_with(tuple(view.hole) + board), 0.0, 1.0))
+            try:
+                e = equity(view.hole, board, len(opponents), ranges, samples=MULTIWAY_SAMPLES, exact=False,
+                           rng=self.gen).equity
+            except ValueError:
+                e = equity(view.hole, board, len(opponents), None, samples=MULTIWAY_SAMPLES, exact=False,
+                           rng=self.gen).equity
+            hand.multi[key] = e
+        last_round = state.round == self.game.num_rounds - 1
+        keep = 1.0 if last_round else REALIZATION
+        to_call = view.to_call
+        values: dict[Action, float] = {}
+        if view.can_fold:
+            values[FOLD] = 0.0
+        values[CALL] = e * (state.pot + to_call) * keep - to_call
+        for target in self.raise_targets(state):
+            action = RAISE if self.game.is_limit else raise_to(target)
+            after = state.copy()
+            after.apply_unchecked(action)
+            added = after.spent[me] - state.spent[me]
+            fold_all = 1.0
+            called = 0.0
+            for p in opponents:
+                if after.is_all_in(p):
+                    continue
+                need = after.to_call(p)
+                kind = "bet" if after.num_raises == 1 else "raise"
+                bucket = 0 if self.game.is_limit else size_bucket(need, after.pot + need)
+                f = float(self.opponent_stats(view, p).predict(Spot(state.round, kind, bucket))[0])
+                fold_all *= f
+                called += (1 - f) * need
+            win_pot = after.pot + called
+            ev_called = MULTIWAY_CALLER_DISCOUNT * e * win_pot * keep - added
+            values[action] = fold_all * state.pot + (1 - fold_all) * ev_called
+        action = self._pick(values, TIE_BB * self.big_blind)
+        return Choice(action, values, e)
+
+
+class _Context:
+    """One heads-up decision's data: the opponent's range, percentiles, statistics and our equity vector."""
+
+    def __init__(self, player: AdaptiveStrategy, view: View, hand: HandTracker, opp: int,
+                 eqv: np.ndarray, score: np.ndarray) -> None:
+        self.player = player
+        self.game = view.game
+        self.me = view.position
+        self.opp = opp
+        self.start = view.state
+        self.stats = player.opponent_stats(view, opp)
+        w = hand.ranges[opp]
+        if w.sum() <= 0:  # the model was wrong about every pair: start again from the live pairs
+            w = hand.ranges[opp] = np.where(np.isnan(eqv), 0.0, 1.0)
+        self.w = w
+        self.eqv = eqv
+        self.u = percentiles(score, w)
+        self.last_round = self.game.num_rounds - 1
+
+    def equity(self, w: np.ndarray) -> float:
+        """Our equity against a (sub-)range."""
+        return range_equity(self.eqv, w)
+
+    def replies(self, state: State) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The opponent's (fold, call, raise) chances where it acts in ``state``, and the range taking each."""
+        spot = spot_of(state, self.opp)
+        triple = self.stats.predict(spot)
+        if state.raise_bounds() is None:
+            triple = np.array([triple[0], triple[1] + triple[2], 0.0])
+        to_call = state.to_call(self.opp)
+        chances = threshold_likelihoods(self.u, triple, to_call > 0)
+        info = self.stats.info
+        sub = []
+        for kind in (_F, _C, _R):
+            kappa = info.kappa(info_class(kind, to_call, state.round))
+            sub.append(self.w * action_likelihood(chances[int(kind)], self.w, kappa))
+        return triple, sub
+
+    def settle(self, state: State, e: float) -> float:
+        """Chips coming back to us from ``state``'s pot once the round's betting is closed, with equity ``e``.
+
+        Chips one side put in beyond what the other could match come back to
+        it; the rest is shared by equity.  While streets remain, the share is
+        scaled by REALIZATION.
+        """
+        me, opp = self.me, self.opp
+        matched = min(state.spent[me], state.spent[opp])
+        excess = state.spent[me] - matched
+        contested = state.pot - excess - (state.spent[opp] - matched)
+        later = not state.finished and state.round < self.last_round
+        return e * contested * (REALIZATION if later else 1.0) + excess
+
+    def passive(self, state: State) -> float:
+        """Value of checking or calling."""
+        s2 = state.copy()
+        s2.apply_unchecked(CALL)
+        added = s2.spent[self.me] - state.spent[self.me]
+        if s2.finished or s2.round != state.round or s2.current_player != self.opp:
+            return self.settle(s2, self.equity(self.w)) - added
+        return self._opponent_turn(state, s2, added)
+
+    def aggressive(self, state: State, action: Action) -> float:
+        """Value of a raise (``action``), the opponent replying as its statistics say."""
+        s2 = state.copy()
+        s2.apply_unchecked(action)
+        added = s2.spent[self.me] - state.spent[self.me]
+        if s2.finished or s2.current_player != self.opp:
+            return self.settle(s2, self.equity(self.w)) - added
+        return self._opponent_turn(state, s2, added)
+
+    def _opponent_turn(self, start: State, s2: State, added: int) -> float:
+        """Value when the opponent is to act in ``s2`` after we added ``added`` chips since ``start``."""
+        me = self.me
+        (f, c, r), (w_f, w_c, w_r) = self.replies(s2)
+        total = f + c + r
+        value = 0.0
+        if f > 0:
+            value += f * (s2.pot - added)  # it folds: the pot before our move is ours
+        if c > 0:
+            s3 = s2.copy()
+            s3.apply_unchecked(CALL)
+            e = self.equity(w_c)
+            if s3.finished or s3.round != s2.round:
+                v = self.settle(s3, e) - added
+            else:
+                v = self.settle(s3, e) - added  # rare: the round goes on (treated as closed)
+            value += c * v
+        if r > 0:
+            s3 = s2.copy()
+            s3.apply_unchecked(self._opponent_raise(s2))
+            s4 = s3.copy()
+            s4.apply_unchecked(CALL)
+            call_value = self.settle(s4, self.equity(w_r)) - (s4.spent[me] - start.spent[me])
+            value += r * max(-added, call_value)
+        return value / total if total > 0 else self.settle(s2, self.equity(self.w)) - added
+
+    def _opponent_raise(self, state: State) -> Action:
+        """The opponent's typical raise where it acts in ``state``."""
+        if self.game.is_limit:
+            return RAISE
+        lo, hi = state.raise_bounds()  # type: ignore[misc]  # only asked where a raise is possible
+        spot = spot_of(state, self.opp)
+        target = pot_raise_to(state, self.stats.raise_size(spot.kind, spot.street), self.opp)
+        return raise_to(min(max(target, lo), hi))

@@ -1,0 +1,186 @@
+"""The numbers behind ``adaptive``: hand-strength scores, range percentiles, threshold likelihoods, equity vectors.
+
+Everything works on the 1326 hole pairs (``evaluator.PAIRS`` order) with
+numpy, so a decision costs a few milliseconds:
+
+- :func:`strength_scores`: how strong each pair is for its holder on a
+  board, judged without knowing our cards (preflop equity against a random
+  hand; after the flop the share of random holdings it beats now).  This is
+  the order in which an opponent is assumed to rank its hands.
+- :func:`percentiles`: each pair's place (0 weakest .. 1 strongest) among
+  the pairs a range holds, weighted by the range.
+- :func:`threshold_likelihoods`: the soft threshold model of an opponent
+  whose (fold, call, raise) frequencies in a spot are known: it raises with
+  its top ``raise`` share, folds its bottom ``fold`` share and calls with the
+  rest; :func:`action_likelihood` mixes it with "the action says nothing"
+  by the learnt informativeness kappa.
+- :func:`equity_vector`: our showdown equity against every pair at once
+  (exact on the turn and river, sampled runouts on the flop and preflop),
+  so the equity against any range or sub-range is a weighted mean.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from ..engine import ActionType
+from ..evaluator import NUM_PAIRS, PAIR_INDEX, PAIRS, pair_ranks, rank, rank_batch
+from ..preflop import CLASSES, PAIR_CLASS, preflop_equity
+
+#: softness of the threshold model, in percentile units
+SOFTNESS = 0.06
+#: sampled runouts for the flop (of 1081) and boards before the flop
+FLOP_SAMPLES = 300
+PREFLOP_SAMPLES = 400
+
+_F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
+_PAIR_EQUITY = np.array([preflop_equity(c) for c in CLASSES])[PAIR_CLASS]
+_PAIR_EQUITY.setflags(write=False)
+_PAIR_CARD_MASK = np.zeros((NUM_PAIRS, 52), dtype=bool)
+_PAIR_CARD_MASK[np.arange(NUM_PAIRS), PAIRS[:, 0]] = True
+_PAIR_CARD_MASK[np.arange(NUM_PAIRS), PAIRS[:, 1]] = True
+
+
+def pairs_with(cards: Sequence[int]) -> np.ndarray:
+    """Boolean mask of the pairs holding any of ``cards``."""
+    cs = list(cards)
+    if not cs:
+        return np.zeros(NUM_PAIRS, dtype=bool)
+    return _PAIR_CARD_MASK[:, cs].any(axis=1)
+
+
+def strength_scores(board: Sequence[int]) -> np.ndarray:
+    """A score per pair in [0, 1], higher is stronger for its holder; pairs holding a board card get 0.
+
+    Preflop: the pair's all-in equity against a random hand.  After the
+    flop: the share of the other live pairs it beats now (ties count half),
+    i.e. the hand strength against a uniform random range.
+    """
+    if not board:
+        return _PAIR_EQUITY.copy()
+    ranks = pair_ranks(tuple(board)).astype(np.int64)
+    live = ranks > 0
+    live_ranks = np.sort(ranks[live])
+    n = len(live_ranks)
+    # treys ranks: lower is better; a pair beats the live pairs with a higher rank
+    worse = n - np.searchsorted(live_ranks, ranks, side="right")
+    ties = np.searchsorted(live_ranks, ranks, side="right") - np.searchsorted(live_ranks, ranks, side="left") - 1
+    score = (worse + 0.5 * ties) / max(1, n - 1)
+    return np.where(live, score, 0.0)
+
+
+def percentiles(score: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Each pair's weighted percentile of ``score`` within the range ``weights`` (ties share the midpoint)."""
+    values, inverse = np.unique(score, return_inverse=True)
+    per_value = np.bincount(inverse, weights=weights, minlength=len(values))
+    total = per_value.sum()
+    if total <= 0:
+        return np.full(NUM_PAIRS, 0.5)
+    below = np.cumsum(per_value) - per_value
+    return (below[inverse] + 0.5 * per_value[inverse]) / total
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * x))
+
+
+def threshold_likelihoods(u: np.ndarray, triple: Sequence[float], facing: bool,
+                          softness: float = SOFTNESS) -> np.ndarray:
+    """(3, 1326) chance of fold, call, raise per pair under the soft threshold model at percentiles ``u``.
+
+    The top ``raise`` share raises, the bottom ``fold`` share folds (only
+    when ``facing`` a bet; otherwise a fold is a check), the rest calls.
+    """
+    f, _, r = (float(x) for x in triple)
+    out = np.empty((3, len(u)))
+    out[2] = _sigmoid((u - (1.0 - r)) / softness) if r > 0 else 0.0
+    if facing and f > 0:
+        out[0] = 1.0 - _sigmoid((u - f) / softness)
+    else:
+        out[0] = 0.0
+    out[1] = np.clip(1.0 - out[0] - out[2], 0.0, 1.0)
+    return out
+
+
+def action_likelihood(t: np.ndarray, weights: np.ndarray, kappa: float) -> np.ndarray:
+    """Per-pair likelihood of an action: kappa x the threshold model's (normalised) + (1 - kappa) x uniform.
+
+    ``t`` is the threshold model's chance of the action per pair; it is
+    scaled to average 1 over the range, so the result averages 1 too and
+    only the shape (which pairs the action favours) narrows the range.
+    """
+    total = weights.sum()
+    mean = float(np.dot(weights, t) / total) if total > 0 else 0.0
+    if mean <= 1e-9:
+        return np.ones_like(t)
+    return kappa * (t / mean) + (1.0 - kappa)
+
+
+def _deck(dead: Sequence[int]) -> np.ndarray:
+    used = set(dead)
+    return np.array([c for c in range(52) if c not in used], dtype=np.int64)
+
+
+@lru_cache(maxsize=4)
+def _combos(m: int, k: int) -> np.ndarray:
+    return np.array(list(itertools.combinations(range(m), k)), dtype=np.int64)
+
+
+def _runout_boards(hole: Sequence[int], board: Sequence[int], gen: np.random.Generator) -> np.ndarray:
+    """Full 5-card boards continuing ``board``: all of them on the turn, a sample on the flop and preflop."""
+    deck = _deck(tuple(hole) + tuple(board))
+    need = 5 - len(board)
+    base = np.array(board, dtype=np.int64)
+    if need == 1:
+        runs = deck[:, None]
+    elif need == 2:
+        combos = _combos(len(deck), 2)
+        pick = gen.choice(len(combos), size=min(FLOP_SAMPLES, len(combos)), replace=False)
+        runs = deck[combos[pick]]
+    else:
+        keys = gen.random((PREFLOP_SAMPLES, len(deck)))
+        runs = deck[np.argpartition(keys, need, axis=1)[:, :need]]
+    return np.hstack([np.broadcast_to(base, (len(runs), len(base))), runs])
+
+
+def equity_vector(hole: Sequence[int], board: Sequence[int], gen: np.random.Generator) -> np.ndarray:
+    """Our showdown equity (win + tie/2) against each of the 1326 pairs; NaN for pairs holding a known card.
+
+    Exact on the river and the turn (every river card), over sampled
+    runouts on the flop (FLOP_SAMPLES of 1081) and preflop (PREFLOP_SAMPLES
+    boards): each pair's mean over the runouts it is compatible with.
+    """
+    hole = tuple(int(c) for c in hole)
+    board = tuple(int(c) for c in board)
+    dead = pairs_with(hole + board)
+    if len(board) == 5:
+        ranks = pair_ranks(board)
+        hero = rank(hole + board)
+        eq = np.where(ranks > hero, 1.0, np.where(ranks == hero, 0.5, 0.0))
+    else:
+        boards = _runout_boards(hole, board, gen)
+        ranks = pair_ranks(boards)
+        hero = rank_batch(np.hstack([boards, np.broadcast_to(np.array(hole), (len(boards), 2))]), check=False)
+        valid = ranks > 0
+        win = np.where(ranks > hero[:, None], 1.0, np.where(ranks == hero[:, None], 0.5, 0.0))
+        counts = valid.sum(axis=0)
+        eq = np.divide((win * valid).sum(axis=0), counts, out=np.full(NUM_PAIRS, 0.5), where=counts > 0)
+    return np.where(dead, np.nan, eq)
+
+
+def range_equity(eq: np.ndarray, weights: np.ndarray) -> float:
+    """Our equity against a range: the range-weighted mean of an equity vector (0.5 for an empty range)."""
+    w = np.where(np.isnan(eq), 0.0, weights)
+    total = w.sum()
+    if total <= 0:
+        return 0.5
+    return float(np.dot(w, np.nan_to_num(eq)) / total)
+
+
+def pair_of(cards: Sequence[int]) -> int:
+    """Index of a two-card hand."""
+    return int(PAIR_INDEX[int(cards[0]), int(cards[1])])
