@@ -37,10 +37,12 @@ def cards(text: str) -> tuple[int, ...]:
 # ----------------------------------------------------------------- V
 
 @pytest.mark.parametrize("cls,value", [
-    ("AA", 1 - 1 / 168), ("KK", 1 - 2 / 168), ("AKs", 1 - 4 / 168), ("A9o", 1 - 76 / 168),
-    ("83o", 1 - 167 / 168), ("82o", 0.0), ("72o", 0.0),
+    ("AA", 1.0), ("KK", 1 - 1 / 167), ("AKs", 1 - 3 / 167), ("A9o", 1 - 75 / 167),
+    ("83o", 1 - 166 / 167), ("82o", 0.0), ("72o", 0.0),
 ])
-def test_preflop_value_is_one_minus_rank_over_168(cls, value):
+def test_preflop_value_runs_from_one_at_rank_1_to_zero_at_rank_168(cls, value):
+    # STRATEGIES.md: "1 - rank/168 (rank 1 = 1.0, ranks 168-169 = 0)"; the two
+    # anchors fix the line, 1 - (rank - 1)/167, clamped for rank 169
     assert preflop_value(cls) == pytest.approx(value)
 
 
@@ -96,7 +98,7 @@ def test_bet_and_stack_features():
 def test_utility_weights_its_features():
     v = view("MATCHSTATE:0:0:r300:AsAd|")
     u = utility(v)
-    assert (u.value, u.position, u.bet) == (pytest.approx(1 - 1 / 168), 1.0, 0.5)
+    assert (u.value, u.position, u.bet) == (1.0, 1.0, 0.5)
     assert u.u == pytest.approx(0.6 * u.value + 0.1 * 1.0 + 0.2 * 0.5 + 0.1 * 19900 / 39600)
 
 

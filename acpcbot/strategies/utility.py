@@ -29,8 +29,10 @@ _R = ActionType.RAISE
 
 
 def preflop_value(cls: str) -> float:
-    """V before the flop: 1 − rank/168 in the study's ranking of the 169 classes, clamped to [0, 1]."""
-    return min(1.0, max(0.0, 1.0 - utility_rank(cls) / 168))
+    """V before the flop: 1 − (rank − 1)/167 in the study's ranking of the 169 classes, clamped to [0, 1]."""
+    # The study's anchors (rank 1 = 1.0, rank 168 = 0) fix this line; its
+    # "1 − rank/168" misses the first anchor (see the class docstring).
+    return max(0.0, 1.0 - (utility_rank(cls) - 1) / 167)
 
 
 def postflop_value(cards: tuple[int, ...]) -> float:
@@ -133,8 +135,9 @@ def read_entry(entry: Any, path: str, key: str | None) -> tuple[float, float, in
 class UtilityStrategy(Strategy):
     """The 2017 study's utility player: U = 0.6·V + 0.1·P + 0.2·B + 0.1·S against learnt thresholds.
 
-    Features, each in [0, 1]: V, before the flop 1 − rank/168 in the study's
-    ranking of the 169 classes (clamped, so ranks 168–169 give 0), after it
+    Features, each in [0, 1]: V, before the flop 1 − (rank − 1)/167 in the
+    study's ranking of the 169 classes (AA 1.0; clamped, so ranks 168–169
+    give 0), after it
     the made hand's band (high card 0.1–0.2, pair 0.2–0.3 ... straight flush
     0.9–1.0, royal flush included) placed inside the band by the treys rank
     within its class; P = place in this round's acting order (1 = first) /
@@ -162,8 +165,10 @@ class UtilityStrategy(Strategy):
     unfinished learning window are not kept.
 
     Plays hold'em of any size, limit and no-limit.  Deviations from the
-    study: V of rank 1 (AA) is 1 − 1/168 = 0.994, not 1.0, as the formula
-    gives (the study's text says both); learning also keeps R >= 0.01 and
+    study: its text gives V as "1 − rank/168 (rank 1 = 1.0, ranks 168–169 =
+    0)", which cannot hold at rank 1 (1 − 1/168 = 0.994); the line through
+    both stated anchors, 1 − (rank − 1)/167, is used (every V within 0.006
+    of 1 − rank/168, the ends exact); learning also keeps R >= 0.01 and
     F >= 0 (the study gave no lower bounds).
     """
 
