@@ -1,9 +1,11 @@
-"""The 2008 study's players over ACPC: 2,000 hands of hunl and hulhe against random through our dealer, and sanity results.
+"""The 2008 study's players over ACPC: hunl and hulhe against random through our dealer, and sanity results.
 
 The dealer runs as its command line (``python -m dealer``) on 127.0.0.1;
 the two seats are this process's clients.  All ten matches run at once so
-that they share the two cores.  The sanity results use duplicate matches
-in memory (``acpc-match play --duplicate --transport memory``).
+that they share the two cores.  The issue's 2,000-hand runs (about 40 s
+together) are marked slow, part of ``make test``; ``-m "not slow"`` plays
+300 hands each instead.  The sanity results use duplicate matches in
+memory (``acpc-match play --duplicate --transport memory``).
 """
 
 from __future__ import annotations
@@ -26,17 +28,18 @@ from acpcbot.strategies import create
 from acpcbot.world import MatchInfo
 
 HANDS = 2000
+SHORT_HANDS = 300
 TIMEOUT = 400.0  # all ten matches together, on a loaded two-core machine
 SPECS = ("random2008", "constant:d=4", "mfs:t=1", "rh:t=0.1", "learner2008")
 GAMES = ("hunl", "hulhe")
 
 
-async def _match(workdir, game_name: str, spec: str, seed: int) -> dict:
+async def _match(workdir, game_name: str, spec: str, seed: int, hands: int) -> dict:
     game = load_game(game_name)
     names = ["study", "random"]
     workdir.mkdir()
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "dealer", "m", game_name, str(HANDS), str(seed), *names, "-q", "--start_timeout", "60000",
+        sys.executable, "-m", "dealer", "m", game_name, str(hands), str(seed), *names, "-q", "--start_timeout", "60000",
         cwd=workdir, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     try:
         ports = [int(p) for p in (await asyncio.wait_for(proc.stdout.readline(), 60)).split()]
@@ -54,21 +57,31 @@ async def _match(workdir, game_name: str, spec: str, seed: int) -> dict:
             "logged": sum(line.startswith("STATE:") for line in (workdir / "m.log").read_text().splitlines())}
 
 
-@pytest.fixture(scope="module")
-def matches(tmp_path_factory):
-    root = tmp_path_factory.mktemp("study2008_dealer")
+def _play_all(root, hands: int) -> tuple[dict, list[str]]:
+    """Every spec against random in every game, ``hands`` hands each, all at once; results and client warnings."""
     handler = _Collect()
     logging.getLogger("acpcbot").addHandler(handler)
     try:
         jobs = [(g, s) for g in GAMES for s in SPECS]
 
         async def everything():
-            return await asyncio.gather(*[_match(root / f"{g}-{i}", g, s, 300 + i) for i, (g, s) in enumerate(jobs)])
+            return await asyncio.gather(*[_match(root / f"{g}-{i}", g, s, 300 + i, hands)
+                                          for i, (g, s) in enumerate(jobs)])
 
         results = asyncio.run(asyncio.wait_for(everything(), TIMEOUT))
     finally:
         logging.getLogger("acpcbot").removeHandler(handler)
     return dict(zip(jobs, results)), handler.records
+
+
+@pytest.fixture(scope="module")
+def short_matches(tmp_path_factory):
+    return _play_all(tmp_path_factory.mktemp("study2008_dealer_short"), SHORT_HANDS)
+
+
+@pytest.fixture(scope="module")
+def matches(tmp_path_factory):
+    return _play_all(tmp_path_factory.mktemp("study2008_dealer"), HANDS)
 
 
 class _Collect(logging.Handler):
@@ -80,17 +93,28 @@ class _Collect(logging.Handler):
         self.records.append(record.getMessage())
 
 
-@pytest.mark.parametrize("game_name", GAMES)
-@pytest.mark.parametrize("spec", SPECS)
-def test_2000_hands_against_random_through_the_dealer(matches, game_name, spec):
-    results, client_warnings = matches
+def _check_match(played: tuple[dict, list[str]], game_name: str, spec: str, hands: int) -> None:
+    results, client_warnings = played
     m = results[(game_name, spec)]
     assert m["dealer_code"] == 0, m["transcript"][-2000:]
     assert m["codes"] == [0, 0]
     assert not [ln for ln in m["transcript"].splitlines() if "WARNING" in ln or "ERROR" in ln], m["transcript"][-2000:]
-    assert m["logged"] == HANDS
+    assert m["logged"] == hands
     assert set(m["score"]) == {"study", "random"}
     assert client_warnings == []  # no client or strategy warned (no corrected action, no fallback)
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("spec", SPECS)
+def test_plays_random_through_the_dealer(short_matches, game_name, spec):
+    _check_match(short_matches, game_name, spec, SHORT_HANDS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("spec", SPECS)
+def test_2000_hands_against_random_through_the_dealer(matches, game_name, spec):
+    _check_match(matches, game_name, spec, HANDS)
 
 
 # ----------------------------------------------------------------- sanity results (duplicate matches, fixed seeds)
