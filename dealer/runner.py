@@ -52,16 +52,19 @@ class RunError(Exception):
 def new_run_dir(runs_dir: str | Path, name: str) -> Path:
     """Create ``runs_dir/NAME-YYYYmmdd-HHMMSS`` (with ``-2``, ``-3``... when taken) and return it."""
     base = Path(runs_dir)
-    base.mkdir(parents=True, exist_ok=True)
     stem = f"{safe_name(name)}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    for k in range(1, 1000):
-        path = base / (stem if k == 1 else f"{stem}-{k}")
-        try:
-            path.mkdir()
-            return path
-        except FileExistsError:
-            continue
-    raise RunError(f"cannot create a run folder under {base}")
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        for k in range(1, 1000):
+            path = base / (stem if k == 1 else f"{stem}-{k}")
+            try:
+                path.mkdir()
+                return path
+            except FileExistsError:
+                continue
+    except OSError as exc:
+        raise RunError(f"cannot create a run folder under {base}: {exc.strerror or exc}") from None
+    raise RunError(f"cannot create a run folder under {base}: {stem} and 998 more are taken")
 
 
 # ------------------------------------------------------------------ playing jobs

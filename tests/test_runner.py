@@ -287,6 +287,14 @@ def test_bad_command_lines_exit_2_naming_the_problem(capsys, tmp_path, args, mes
     assert not any(tmp_path.iterdir())  # nothing started
 
 
+def test_a_runs_dir_that_cannot_be_made_is_bad_input(capsys, tmp_path):
+    (tmp_path / "file").write_text("")
+    runs = tmp_path / "file" / "runs"
+    assert main(["play", "--game", "kuhn2p", "--hands", "5", "--transport", "memory", "call", "fold",
+                 "--runs-dir", str(runs)]) == 2
+    assert f"acpc-match: error: cannot create a run folder under {runs}: " in capsys.readouterr().err
+
+
 def test_progress_line_reads_growing_logs(tmp_path):
     import io
     log = tmp_path / "match-000.log"
