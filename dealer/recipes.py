@@ -23,6 +23,7 @@ from acpcbot.gamedef import GameDef, GameDefError, load_game
 TRANSPORTS = ("tcp", "memory")
 EXTERNAL_PREFIX = "external:"  # a player spec naming a program rather than a strategy
 MAX_SEED = 2**32 - 1  # the dealer seeds a 32-bit MT19937
+MAX_HANDS = 2**32 - 1  # the most #Hands the dealer's command line takes, as the reference's
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _INTERPRETERS = re.compile(r"^(python[0-9.]*|pypy[0-9.]*|sh|bash|dash|env|node|ruby|perl|java|exec|nice|stdbuf)$")
 
@@ -205,6 +206,8 @@ def build_plan(*, name: str, game: str, hands: int, seed: int, duplicate: bool, 
         raise RecipeError(f"{at('game')}: {exc}") from None
     if hands < 1:
         raise RecipeError(f"{at('hands')}: must be at least 1, got {hands}")
+    if hands > MAX_HANDS:
+        raise RecipeError(f"{at('hands')}: must be at most {MAX_HANDS} (the dealer's limit), got {hands}")
     if not 0 <= seed <= MAX_SEED:
         raise RecipeError(f"{at('seed')}: must be 0..{MAX_SEED}, got {seed}")
     if transport not in TRANSPORTS:
@@ -274,19 +277,11 @@ def recipe_plan(data: dict[str, Any], where: str, default_name: str = "recipe") 
     name = get("name", str, default_name)
     get("description", str)
     game = get("game", str, required=True)
-    hands = get("hands", int, required=True)
-    if hands < 1:
-        raise key_error("hands", f"must be at least 1, got {hands}")
+    hands = get("hands", int, required=True)  # build_plan checks the ranges
     seed = get("seed", int, 0)
-    if not 0 <= seed <= MAX_SEED:
-        raise key_error("seed", f"must be 0..{MAX_SEED}, got {seed}")
     duplicate = get("duplicate", bool, False)
     transport = get("transport", str, "tcp")
-    if transport not in TRANSPORTS:
-        raise key_error("transport", f"must be one of {', '.join(TRANSPORTS)}, got {transport!r}")
     parallel = get("jobs", int)
-    if parallel is not None and parallel < 1:
-        raise key_error("jobs", f"must be at least 1, got {parallel}")
     if safe_name(name) != name:
         raise key_error("name", f"may only hold letters, digits, '.', '_' and '-', got {name!r}")
     try:

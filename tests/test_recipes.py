@@ -78,6 +78,7 @@ def test_one_match_recipe_with_an_external_program():
 @pytest.mark.parametrize("data,message", [
     ({"hands": "ten", "players": ["call", "fold"]}, "key 'hands': must be a whole number, got 'ten'"),
     ({"hands": 0, "players": ["call", "fold"]}, "key 'hands': must be at least 1"),
+    ({"hands": 2**32, "players": ["call", "fold"]}, "key 'hands': must be at most 4294967295 (the dealer's limit)"),
     ({"seed": -1, "players": ["call", "fold"]}, "key 'seed': must be 0..4294967295"),
     ({"duplicate": "yes", "players": ["call", "fold"]}, "key 'duplicate': must be true or false"),
     ({"transport": "udp", "players": ["call", "fold"]}, "key 'transport': must be one of tcp, memory"),

@@ -277,6 +277,7 @@ def test_recipe_run_and_text_output(capsys, tmp_path):
     (["play", "--game", "hunl", "call"], "hunl seats 2 players; got 1"),
     (["play", "--game", "hunl", "call", "nosuch"], "strategy 2 (nosuch): unknown strategy 'nosuch'"),
     (["play", "--game", "hunl", "--hands", "0", "call", "fold"], "--hands: must be at least 1"),
+    (["play", "--game", "hunl", "--hands", "4294967296", "call", "fold"], "--hands: must be at most 4294967295"),
     (["play", "--game", "chess", "call", "fold"], "--game: no game named 'chess'"),
     (["play", "--game", "hunl", "--transport", "memory", "call", "--external", "./bot"], "needs the tcp transport"),
     (["run", "nosuch.toml"], "nosuch.toml: cannot read"),
