@@ -12,17 +12,25 @@ Saving re-reads the file and replaces only the entries this process
 changed, so two seats sharing a file (keyed by different opponents) do not
 erase each other, then writes a temporary file beside it and renames it
 over the old one: a crash leaves either the old file or the new one, never
-half a file.
+half a file.  Saves hold an exclusive lock on the file's folder (POSIX
+``flock``) from the re-read to the rename, so saves of seats in different
+processes do not interleave.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: saves are not serialised
+    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:  # hints only: the world imports the strategies package
     from .world import MatchInfo, View
@@ -66,6 +74,23 @@ def opponent_key(info: MatchInfo | None, view: View, position: int) -> str:
         if seat != mine:
             return info.opponents[seat if seat < mine else seat - 1]
     return seat_key((seat,))
+
+
+@contextlib.contextmanager
+def _folder_lock(folder: Path) -> Iterator[None]:
+    """Hold an exclusive flock on ``folder`` (the file itself is replaced on save, so it cannot carry the lock)."""
+    if fcntl is None:  # pragma: no cover
+        yield
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as exc:
+        raise ModelFileError(f"model folder {folder}: cannot open it to lock it: {exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 class ModelFile:
@@ -123,11 +148,18 @@ class ModelFile:
         """Merge the changed entries into the file as it is now and write it atomically."""
         if not self._changed:
             return
-        current = self._read()
-        for key in self._changed:
-            current[key] = self.entries[key]
+        with _folder_lock(self.path.parent):
+            current = self._read()
+            for key in self._changed:
+                current[key] = self.entries[key]
+            self._write(current)
+        self.entries = current
+        self._changed.clear()
+
+    def _write(self, entries: dict[str, Any]) -> None:
+        """Write the file with ``entries`` through a temporary file renamed over it."""
         doc = {"format": FORMAT, "kind": self.kind, "version": self.version,
-               "saved": datetime.now().isoformat(timespec="seconds"), "entries": current}
+               "saved": datetime.now().isoformat(timespec="seconds"), "entries": entries}
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
         except OSError as exc:
@@ -147,5 +179,3 @@ class ModelFile:
             if isinstance(exc, OSError):
                 raise ModelFileError(f"model file {self.path}: cannot write it: {exc}") from None
             raise
-        self.entries = current
-        self._changed.clear()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 
 import pytest
 
@@ -38,6 +39,38 @@ def test_save_merges_with_what_others_wrote_meanwhile(tmp_path):
     a.put("alice", 3)
     a.save()
     assert ModelFile(path, "uc3m", 1).entries == {"alice": 3, "bob": 2}
+
+
+@pytest.mark.skipif(os.name != "posix", reason="saves are serialised with POSIX flock")
+def test_overlapping_saves_keep_both_entries(tmp_path, monkeypatch):
+    # Two processes' seats sharing a file save at once: a has re-read the file
+    # and is about to write when b saves.  Without a lock b's entry is lost
+    # when a replaces the file with what it read.
+    path = tmp_path / "m.json"
+    a, b = ModelFile(path, "uc3m", 1), ModelFile(path, "uc3m", 1)
+    a.put("alice", 1)
+    b.put("bob", 2)
+    a_has_read, a_may_write = threading.Event(), threading.Event()
+    read = ModelFile._read
+
+    def pausing_read(self):
+        out = read(self)
+        if self is a:
+            a_has_read.set()
+            a_may_write.wait(10)
+        return out
+    monkeypatch.setattr(ModelFile, "_read", pausing_read)
+    saving_a = threading.Thread(target=a.save)
+    saving_a.start()
+    assert a_has_read.wait(10)
+    saving_b = threading.Thread(target=b.save)
+    saving_b.start()
+    saving_b.join(0.5)  # unlocked, b is done by now; locked, it waits for a
+    a_may_write.set()
+    saving_a.join(10)
+    saving_b.join(10)
+    assert not saving_a.is_alive() and not saving_b.is_alive()
+    assert ModelFile(path, "uc3m", 1).entries == {"alice": 1, "bob": 2}
 
 
 def test_nothing_to_save_writes_nothing(tmp_path):
