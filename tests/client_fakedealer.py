@@ -13,6 +13,8 @@ import asyncio
 import random
 import socket
 import struct
+import sys
+from typing import Any, Callable
 
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.gamedef import GameDef
@@ -87,6 +89,41 @@ class ScriptedDealer:
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
+
+
+async def closed_port() -> int:
+    """A port of 127.0.0.1 where nothing listens (a server had it a moment ago)."""
+    server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    server.close()
+    await server.wait_closed()
+    return port
+
+
+async def client_process(script: list[tuple], *args: str, stdin: Any = asyncio.subprocess.PIPE,
+                         input: bytes | None = None, env: dict[str, str] | None = None,
+                         started: Callable[[], None] | None = None) -> tuple[int, str, str, ScriptedDealer]:
+    """``python -m acpcbot 127.0.0.1 PORT ARGS`` against a ScriptedDealer playing ``script``.
+
+    ``started`` is called once the process runs (to feed a pseudo-terminal).
+    Returns the exit code, stdout, stderr and the dealer (what it received).
+    """
+    dealer = ScriptedDealer(script)
+    port = await dealer.start()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "acpcbot", "127.0.0.1", str(port), *args, stdin=stdin,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env)
+    if started is not None:
+        started()
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(input), TIMEOUT * 3)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        await dealer.stop()
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode(), dealer
 
 
 class DealingDealer:

@@ -18,7 +18,7 @@ from acpcbot.gamedef import load_game
 from acpcbot.protocol import VERSION_LINE, parse_action
 from acpcbot.strategies.base import Strategy
 from acpcbot.world import MatchInfo
-from client_fakedealer import ScriptedDealer
+from client_fakedealer import ScriptedDealer, closed_port
 
 # The protocol specification's own example exchanges (S-> from the dealer, <-C the client's reply).
 HULHE_EXCHANGE = """\
@@ -369,13 +369,6 @@ def test_dealer_slow_to_start_is_waited_for():
 
 
 def test_refused_connection_gives_up_with_a_clear_message(caplog):
-    async def closed_port() -> int:
-        server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
-        port = server.sockets[0].getsockname()[1]
-        server.close()
-        await server.wait_closed()
-        return port
-
     port = asyncio.run(closed_port())
     game = load_game("hunl")
     strategy = Scripted(game)

@@ -11,28 +11,12 @@ import sys
 import pytest
 
 from acpcbot.cli import build_parser, list_strategies, main
-from client_fakedealer import TIMEOUT, ScriptedDealer
+from client_fakedealer import client_process, closed_port
 from test_client import HULHE_EXCHANGE, client_lines, script_of
 
 
 def acpcbot(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "acpcbot", *args], capture_output=True, text=True, timeout=timeout)
-
-
-async def _against(script, *args: str):
-    dealer = ScriptedDealer(script)
-    port = await dealer.start()
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "acpcbot", "127.0.0.1", str(port), *args,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), TIMEOUT * 3)
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-        await dealer.stop()
-    return proc.returncode, out.decode(), err.decode(), dealer
 
 
 def test_list_strategies():
@@ -79,7 +63,7 @@ def test_listing_marks_games_a_strategy_cannot_play():
 
 def test_plays_the_example_match_and_writes_the_history(tmp_path):
     history = tmp_path / "hands.jsonl"
-    code, out, err, dealer = asyncio.run(_against(
+    code, out, err, dealer = asyncio.run(client_process(
         script_of(HULHE_EXCHANGE), "--game", "hulhe", "--strategy", "call", "--seed", "3", "--history",
         str(history), "--name", "me", "--opponent", "villain"))
     assert code == 0, err
@@ -92,26 +76,19 @@ def test_plays_the_example_match_and_writes_the_history(tmp_path):
 
 
 def test_garbage_exits_4_naming_the_line():
-    code, _, err, _ = asyncio.run(_against([("send", "# hi\r\nMATCHSTATE:0:30::9s8h|\r\nGARBAGE\r\n"),
+    code, _, err, _ = asyncio.run(client_process([("send", "# hi\r\nMATCHSTATE:0:30::9s8h|\r\nGARBAGE\r\n"),
                                             ("sleep", 0.3)], "--strategy", "call"))
     assert code == 4
     assert "protocol error on line 3 from the dealer" in err and "GARBAGE" in err
 
 
 def test_closed_mid_hand_exits_5():
-    code, _, err, _ = asyncio.run(_against([("send", "MATCHSTATE:0:30::9s8h|\r\n"), ("close",)], "--strategy", "call"))
+    code, _, err, _ = asyncio.run(client_process([("send", "MATCHSTATE:0:30::9s8h|\r\n"), ("close",)], "--strategy", "call"))
     assert code == 5
     assert "in the middle of hand 30" in err
 
 
 def test_refused_connection_exits_3():
-    async def closed_port() -> int:
-        server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
-        port = server.sockets[0].getsockname()[1]
-        server.close()
-        await server.wait_closed()
-        return port
-
     port = asyncio.run(closed_port())
     result = acpcbot("127.0.0.1", str(port), "--retry", "0.2")
     assert result.returncode == 3

@@ -6,7 +6,6 @@ import asyncio
 import io
 import os
 import random
-import sys
 
 import pytest
 
@@ -14,7 +13,7 @@ from acpcbot.engine import CALL, FOLD, RAISE, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.strategies.human import HumanStrategy, parse_entry
 from acpcbot.world import MatchInfo, View, World
-from client_fakedealer import TIMEOUT, ScriptedDealer
+from client_fakedealer import client_process
 
 HUNL = load_game("hunl")
 HULHE = load_game("hulhe")
@@ -105,24 +104,11 @@ SCRIPT = [("send", "MATCHSTATE:1:31::|JdTc\r\n"), ("recv",), ("send", "MATCHSTAT
           ("recv",), ("send", "MATCHSTATE:1:31:r300r900f:|JdTc\r\n")]
 
 
-async def _cli_game(stdin_fd=None, stdin_data: bytes | None = None, feed=None):
-    dealer = ScriptedDealer(SCRIPT)
-    port = await dealer.start()
+def _cli_game(stdin_fd=None, stdin_data: bytes | None = None, feed=None):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "acpcbot", "127.0.0.1", str(port), "--strategy", "human", "--game", "hunl",
-        "--time-per-hand", "1", stdin=stdin_fd if stdin_fd is not None else asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env)
-    if feed is not None:
-        feed()
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(stdin_data), TIMEOUT * 3)
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-        await dealer.stop()
-    return proc.returncode, out.decode(), err.decode(), dealer
+    return client_process(SCRIPT, "--strategy", "human", "--game", "hunl", "--time-per-hand", "1",
+                          stdin=stdin_fd if stdin_fd is not None else asyncio.subprocess.PIPE, input=stdin_data,
+                          env=env, started=feed)
 
 
 def test_a_person_plays_through_piped_stdin():
