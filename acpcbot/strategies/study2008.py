@@ -377,7 +377,9 @@ class RachlinHiggins(Study2008Player):
 
     V = POT / ((QTYRAISE+1)·FOLLOWERS·INGAME·(RAISE+1)) with POT and RAISE
     in SB; V < T fold, < 20T call, < 50T small raise, < 100T medium,
-    < 1000T large, else all-in.  Deviations: the common conventions only.
+    < 1000T large, else all-in.  Deviations: POT counts only chips this
+    player can win (side pots, see the module docstring); the common
+    conventions.
     """
 
     name = "rh"

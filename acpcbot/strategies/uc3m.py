@@ -173,7 +173,10 @@ class Uc3mSimpleStrategy(Strategy):
     Additions to the study's description: the preflop pot-odds fold and the
     pot-committed call also before the flop; the limit pot-odds call; eq^k
     and strength against k opponents in multi-player games; raise sizes
-    jittered by up to 20%.
+    jittered by up to 20%.  Reading: STRATEGIES.md sets "a target number of
+    bets for the hand"; the target is re-read from the strength at every
+    decision and compared with the bets of the current round (the make-N
+    rule of Billings et al.'s Loki, which this is), not of the whole hand.
 
     ``history=FILE`` appends one JSON line per hand: the match start date,
     hand number, position, opponents' key, result and running total.
