@@ -268,6 +268,18 @@ def hand_records(hand: Hand) -> DecisionData:
                         {state.game.name: 1})
 
 
+#: the header line that starts a match in logs and transcripts (they may hold several matches)
+_MATCH_HEADER = "# name/game/hands/seed"
+
+
+def _header(line: str, header: Any, where: str) -> tuple[Any, bool]:
+    """A comment line read into the header; True when it starts a new match."""
+    try:
+        return parse_header_line(line, header), line.startswith(_MATCH_HEADER)
+    except LogError as exc:
+        raise TrainingError(f"{where}: {exc}") from None
+
+
 def _game_of(header_game: str | None, override: GameDef | None, where: str) -> GameDef:
     if override is not None:
         return override
@@ -303,12 +315,9 @@ def read_log(path: Path, game: GameDef | None = None) -> Iterator[Hand]:
         for number, line in enumerate(f, start=1):
             where = f"{path}:{number}"
             if line.startswith("#"):
-                try:
-                    header = parse_header_line(line, header)
-                except LogError as exc:
-                    raise TrainingError(f"{where}: {exc}") from None
-                if line.startswith("# name/game/hands/seed"):
-                    g = None  # a new match (logs may be concatenated)
+                header, new_match = _header(line, header, where)
+                if new_match:
+                    g = None  # logs may be concatenated
                 continue
             if not line.startswith("STATE:"):
                 continue
@@ -341,11 +350,8 @@ def read_transcript(path: Path, game: GameDef | None = None) -> Iterator[Hand]:
         for number, line in enumerate(f, start=1):
             where = f"{path}:{number}"
             if line.startswith("#"):
-                try:
-                    header = parse_header_line(line, header)
-                except LogError as exc:
-                    raise TrainingError(f"{where}: {exc}") from None
-                if line.startswith("# name/game/hands/seed"):
+                header, new_match = _header(line, header, where)
+                if new_match:
                     g, hand_id, holes, done = None, None, {}, False
                 continue
             m = _TRANSCRIPT_LINE.match(line)
@@ -381,7 +387,7 @@ def read_transcript(path: Path, game: GameDef | None = None) -> Iterator[Hand]:
 def _header_key(path: Path) -> str | None:
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
-            if line.startswith("# name/game/hands/seed"):
+            if line.startswith(_MATCH_HEADER):
                 return line.strip()
             if not line.startswith("#"):
                 return None
