@@ -655,19 +655,19 @@ class Match:
         pos_of_seat = [position_of(config, h, s) for s in range(n)]
         heads = [f"MATCHSTATE:{pos_of_seat[s]}:{h}:" for s in range(n)]
         text = HandText(state)
-        holes, boards = text.holes, text.boards
+        view = text.view
         betting = format_betting(state)  # not empty only when resuming inside a hand
         tlog = self.files.tlog
         pending = self._pending
         takes_states = [channel.takes_states for channel in seats]
         while not state.finished:
             acting = state.current_player
-            board = boards[state.round]
+            round_ = state.round
             send_us = 0
             asked = b""
             for s in range(n):
                 v = pos_of_seat[s]
-                data = f"{heads[s]}{betting}:{holes[v]}{board}\r\n".encode()
+                data = f"{heads[s]}{betting}:{view(v, round_)}\r\n".encode()
                 try:
                     if takes_states[s]:
                         seats[s].send_state(data, state, v, betting)
@@ -690,13 +690,12 @@ class Match:
                     break
             action, recv_us = await self._ask(seat_of(config, h, acting), acting, state, asked, send_us)
             if tlog is not None:
-                tlog.record(f"STATE:{h}:{betting}:{text.all_holes}{board}", format_action(action, game),
-                            send_us, recv_us)
-            before = state.round
+                tlog.record(f"STATE:{h}:{betting}:{text.all_holes}{text.boards[round_]}",
+                            format_action(action, game), send_us, recv_us)
             state.apply(action)
             betting += format_action(action, game)
-            if state.round != before:
-                betting += "/" * (state.round - before)
+            if state.round != round_:
+                betting += "/" * (state.round - round_)
         line = _finish_hand(config, progress, state)
         if self.files.log is not None:
             self.files.log.write_lines([line])
