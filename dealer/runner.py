@@ -144,8 +144,12 @@ def _transcript_errors(path: Path, limit: int = 3) -> list[str]:
     return [line for line in lines if line.startswith("ERROR")][-limit:]
 
 
-def free_ports(count: int) -> list[int]:
-    """Ports free on 127.0.0.1 right now (the OS picks them; another program could still take one)."""
+#: Ports handed to matches of this process that may not be listening yet: the OS could offer them again.
+_in_flight: set[int] = set()
+
+
+def _unused_ports(count: int) -> list[int]:
+    """Ports free on 127.0.0.1 right now, as the OS picks them."""
     socks = []
     try:
         for _ in range(count):
@@ -156,6 +160,25 @@ def free_ports(count: int) -> list[int]:
     finally:
         for sock in socks:
             sock.close()
+
+
+def free_ports(count: int) -> list[int]:
+    """Ports free on 127.0.0.1 and not held by another match of this process; give them back with release_ports.
+
+    Another program could still take one before the dealer listens (the
+    match is then retried with other ports).
+    """
+    for _ in range(100):
+        ports = _unused_ports(count)
+        if not _in_flight.intersection(ports):
+            _in_flight.update(ports)
+            return ports
+    raise RunError(f"no {count} free ports on {HOST} that no other match of this run holds")
+
+
+def release_ports(ports: Sequence[int]) -> None:
+    """Ports of a match that is over (or whose dealer listens): others may have them."""
+    _in_flight.difference_update(ports)
 
 
 async def play_job_tcp(job: Job, game_arg: str, run_dir: Path) -> Outcome:
@@ -176,9 +199,18 @@ async def play_job_tcp(job: Job, game_arg: str, run_dir: Path) -> Outcome:
 
 async def _tcp_attempt(job: Job, game_arg: str, run_dir: Path) -> tuple[bool, str | None, dict[str, str], bool]:
     """One try at a TCP match: (complete, error, files, whether the dealer could not open a port)."""
+    ports = free_ports(len(job.seats))
+    try:
+        return await _tcp_match(job, game_arg, run_dir, ports)
+    finally:
+        release_ports(ports)
+
+
+async def _tcp_match(job: Job, game_arg: str, run_dir: Path,
+                     ports: list[int]) -> tuple[bool, str | None, dict[str, str], bool]:
+    """The dealer on ``ports`` and a process per seat; the result as :func:`_tcp_attempt` gives it."""
     label = job.label
     files = {"log": f"{label}.log", "transcript": f"{label}.err"}
-    ports = free_ports(len(job.seats))
     dealer_cmd = [sys.executable, "-m", "dealer", label, game_arg, str(job.hands), str(job.seed),
                   *[e.name for e in job.seats], "-p", ",".join(map(str, ports)),
                   "--start_timeout", str(START_TIMEOUT_MS)]

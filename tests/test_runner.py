@@ -324,6 +324,21 @@ def test_a_program_that_cannot_start_fails_its_match_cleanly(tmp_path):
     assert (Path(doc["run_dir"]) / "report.svg").exists()
 
 
+def test_matches_in_flight_never_share_a_port(monkeypatch):
+    # Parallel matches pick their ports at the same moment, before any dealer listens: the operating
+    # system may give two of them the same free port (about 3% of 16 two-seat matches here), and a
+    # client of one match would then join the other's dealer.
+    import dealer.runner as runner
+    offers = iter([[7001, 7002], [7002, 7003], [7004, 7005], [7002, 7006]])
+    monkeypatch.setattr(runner, "_unused_ports", lambda count: next(offers))
+    monkeypatch.setattr(runner, "_in_flight", set())
+    first = runner.free_ports(2)
+    second = runner.free_ports(2)
+    assert (first, second) == ([7001, 7002], [7004, 7005])
+    runner.release_ports(first)
+    assert runner.free_ports(2) == [7002, 7006]
+
+
 def test_a_port_taken_before_the_dealer_listens_is_retried(capsys, tmp_path, monkeypatch):
     import socket
     import dealer.runner as runner
