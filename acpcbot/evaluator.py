@@ -37,6 +37,8 @@ import itertools
 import math
 import os
 import tempfile
+import zipfile
+import zlib
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
@@ -180,8 +182,8 @@ def load_tables(directory: Path | None = None) -> dict[str, np.ndarray]:
             tables = {name: data[name] for name in data.files}
         if str(tables.pop("stamp", "")) == stamp and _tables_ok(tables):
             return tables
-    except (OSError, ValueError, KeyError, EOFError):
-        pass  # missing, unreadable or corrupt: rebuild below
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error):
+        pass  # missing, unreadable, cut short or corrupt: rebuild below
     tables = build_tables()
     try:
         directory.mkdir(parents=True, exist_ok=True)

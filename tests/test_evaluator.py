@@ -280,6 +280,20 @@ def test_stale_or_corrupt_cache_is_rebuilt(tmp_path, counted_build):
     assert not old.exists() and path.exists()
 
 
+@pytest.mark.parametrize("keep", [100, 0.5])
+def test_truncated_cache_is_rebuilt(tmp_path, counted_build, keep):
+    # A cut zip archive (the file starts as one, then stops) raises zipfile's
+    # own error, not OSError or ValueError; the import must not fail on it.
+    good = ev.load_tables(tmp_path)
+    path = next(tmp_path.glob("rank_tables_*.npz"))
+    data = path.read_bytes()
+    path.write_bytes(data[:keep if isinstance(keep, int) else int(len(data) * keep)])
+    assert np.array_equal(ev.load_tables(tmp_path)["ranks7"], good["ranks7"])
+    assert len(counted_build) == 2
+    ev.load_tables(tmp_path)  # and the rebuilt cache was written whole
+    assert len(counted_build) == 2
+
+
 def test_unwritable_cache_builds_in_memory(tmp_path, counted_build):
     blocker = tmp_path / "file"
     blocker.write_text("a file where a directory should be")
