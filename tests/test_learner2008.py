@@ -128,6 +128,34 @@ def test_tables_round_trip(tmp_path):
         load_tables(tmp_path / "bad.npz")
 
 
+def test_files_cut_short_are_named_errors(tmp_path, capsys):
+    # A cut zip archive raises zipfile's own error, not OSError or ValueError.
+    t = Table(COMMON)
+    t.add(np.array([values()]), np.array([2]), np.array([1.0]))
+    save_tables(tmp_path / "t.npz", {"common": t})
+    DecisionData(np.array([values()]), np.array([2], dtype=np.int8), np.array([1.0]), {"hunl": 1}).save(
+        tmp_path / "d.npz")
+    cut = tmp_path / "runs"
+    cut.mkdir()
+    for name in ("t.npz", "d.npz"):
+        data = (tmp_path / name).read_bytes()
+        (cut / name).write_bytes(data[:len(data) // 2])
+    with pytest.raises(TrainingError, match="t.npz: not a learner2008 table file"):
+        load_tables(cut / "t.npz")
+    with pytest.raises(TrainingError, match="d.npz: not a learner2008 data file"):
+        DecisionData.load(cut / "d.npz")
+    with pytest.raises(ValueError, match="t.npz"):
+        create(f"learner2008:table={cut / 't.npz'}", HUNL, seed=1)
+    assert main(["info", str(cut / "t.npz")]) == 2
+    assert "not a learner2008 table file" in capsys.readouterr().err
+    # in a folder, .npz files that cannot be read as record files are passed over, as tables are
+    (cut / "game.log").write_text((FIXTURES / "hunl_3hands.log").read_text())
+    assert len(extract([cut])) == 13
+    (cut / "empty.npz").write_bytes(b"")
+    with pytest.raises(TrainingError, match="empty.npz: not a learner2008 data file"):
+        DecisionData.load(cut / "empty.npz")
+
+
 def test_decision_data_round_trip(tmp_path):
     d = DecisionData(np.array([values(), values(pot=7)]), np.array([1, 4], dtype=np.int8), np.array([-1.0, 2.5]),
                      {"hunl": 2})

@@ -34,6 +34,8 @@ import math
 import random
 import re
 import sys
+import zipfile
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -167,6 +169,10 @@ class TrainingError(ValueError):
     """Training input that cannot be read, with the file and line."""
 
 
+#: what np.load raises on a file that is not a readable .npz (a cut zip raises zipfile's own error)
+_UNREADABLE = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error)
+
+
 def save_tables(path: str | Path, tables: dict[str, Table], meta: dict[str, Any] | None = None) -> None:
     """Write tables (by setting name) and metadata to a compressed ``.npz``."""
     arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta or {}, sort_keys=True))}
@@ -193,7 +199,7 @@ def load_tables(path: str | Path) -> tuple[dict[str, Table], dict[str, Any]]:
                 setting = Setting(name, tuple(float(x) for x in data[f"{name}.widths"]),
                                   tuple(int(x) for x in data[f"{name}.levels"]))
                 tables[name] = Table(setting, data[f"{name}.sums"], data[f"{name}.counts"])
-    except (OSError, ValueError, KeyError) as exc:
+    except _UNREADABLE as exc:
         raise TrainingError(f"{path}: not a learner2008 table file: {exc}") from None
     if not tables:
         raise TrainingError(f"{path}: holds no learner2008 table")
@@ -236,7 +242,7 @@ class DecisionData:
                     raise ValueError(f"its variables are {list(data['variables'])}, expected {list(VARIABLES)}")
                 out = cls(np.asarray(data["values"], dtype=np.float64), np.asarray(data["decisions"], dtype=np.int8),
                           np.asarray(data["rewards"], dtype=np.float64), json.loads(str(data["games"])))
-        except (OSError, ValueError, KeyError) as exc:
+        except _UNREADABLE as exc:
             raise TrainingError(f"{path}: not a learner2008 data file: {exc}") from None
         if not (out.values.shape == (len(out), len(VARIABLES)) and out.rewards.shape == (len(out),)):
             raise TrainingError(f"{path}: arrays of inconsistent lengths")
@@ -398,7 +404,7 @@ def _is_record_file(path: Path) -> bool:
     try:
         with np.load(path, allow_pickle=False) as data:
             return "decisions" in data.files
-    except (OSError, ValueError):
+    except _UNREADABLE:
         return False
 
 
