@@ -163,7 +163,6 @@ class Transaction:
     action_text: str
     send_us: int
     recv_us: int
-    text: str
 
 
 class TransactionFileError(ValueError):
@@ -200,12 +199,12 @@ def _parse_transaction(text: str, number: int, path: str | os.PathLike[str]) -> 
         if len(fields) != 5 or not fields[1].isdigit() or not fields[1].isascii():
             raise TransactionFileError(f"{where}: expected 'STATE:<hand>:<betting>:<cards>:<action>', "
                                        f"got {head[:120]!r}")
-        return Transaction(number, int(fields[1]), fields[2], fields[3], fields[4], send_us, recv_us, text)
+        return Transaction(number, int(fields[1]), fields[2], fields[3], fields[4], send_us, recv_us)
     # the reference's own form: <action> <hand> <send> <receive>
     action_text, _, hand = head.rpartition(" ")
     if not action_text or not hand.isdigit() or not hand.isascii():
         raise TransactionFileError(f"{where}: expected '<action> <hand> <send> <receive>', got {text[:120]!r}")
-    return Transaction(number, int(hand), None, None, action_text, send_us, recv_us, text)
+    return Transaction(number, int(hand), None, None, action_text, send_us, recv_us)
 
 
 def truncate_file(path: str | os.PathLike[str], length: int) -> None:

@@ -475,8 +475,9 @@ def open_match_files(config: MatchConfig, use_log: bool = True, use_tlog: bool =
             raise ResumeError(str(exc)) from None
     progress, log_lines = replay_transactions(config, transactions, os.fspath(tlog_path))
     expected = config.header_lines() + log_lines
+    lines: list[str] = []
     keep_log = 0
-    header_written = finished = False
+    finished = False
     if use_log and log_path.exists():
         lines, keep_log = read_log_lines(log_path)
         finished = progress.state is None and lines == expected + [format_score_line(progress.totals, config.names)]
@@ -486,22 +487,17 @@ def open_match_files(config: MatchConfig, use_log: bool = True, use_tlog: bool =
                     want = expected[i] if i < len(expected) else "(nothing: the transaction file ends before it)"
                     raise ResumeError(f"{log_path} line {i + 1}: {line[:120]!r} is not what the transaction file "
                                       f"gives: {want[:120]!r}; not resuming")
-        header_written = len(lines) >= len(config.header_lines())
     if tlog_path.exists():
         truncate_file(tlog_path, tlog_length)
     log = None
     if use_log:
         if log_path.exists():
-            truncate_file(log_path, keep_log)
-            lines, _ = read_log_lines(log_path)
-        else:
-            lines = []
+            truncate_file(log_path, keep_log)  # the complete lines read above stay
         log = MatchLog(log_path, append=True)
         if len(lines) < len(expected):
             log.write_lines(expected[len(lines):])
-        header_written = True
     tlog = TransactionLog(tlog_path, append=True) if use_tlog else None
-    return MatchFiles(log, tlog, progress, header_written, finished)
+    return MatchFiles(log, tlog, progress, header_written=use_log, score_written=finished)
 
 
 # ------------------------------------------------------------------ the match
