@@ -79,6 +79,19 @@ def test_missing_key_is_an_error():
         strategy_from_policy(tree, policy)
 
 
+@pytest.mark.parametrize("row, message", [
+    ({"f": 0.5, "c": 0.5}, "'0::Ks|': action 'f' is not legal there"),
+    ({"c": 0.0, "r": 0.0}, "'0::Ks|': its probabilities sum to 0"),
+])
+def test_rows_the_tree_cannot_play_are_errors(row, message):
+    # an unchecked mapping: an illegal action's mass used to dilute the legal ones
+    tree = build_tree(load_game("kuhn2p"))
+    policy = policy_from_strategy(tree, tree.uniform())
+    policy["0::Ks|"] = row
+    with pytest.raises(PolicyError, match=message):
+        strategy_from_policy(tree, policy)
+
+
 @pytest.mark.parametrize("data, message", [
     ([1, 2], "a policy is a JSON object"),
     ({"0::Ks": {"c": 1}}, "'0::Ks': not a state the dealer can send"),

@@ -86,13 +86,23 @@ def policy_from_strategy(tree: PublicTree, sigma: np.ndarray) -> Policy:
 
 
 def strategy_from_policy(tree: PublicTree, policy: Mapping[str, Mapping[str, float]]) -> np.ndarray:
-    """The (decision, action, hand) strategy array of a policy; PolicyError naming a missing key."""
+    """The (decision, action, hand) strategy array of a policy; PolicyError naming a key it cannot use.
+
+    Rows are renormalised; a missing key, an action not legal at the key or
+    a row without probability mass is an error (``read_policy`` has checked
+    a file's rows already, a mapping built in code may not be).
+    """
     sigma = tree.uniform()
     for d, i, key in tree_infosets(tree):
         row = policy.get(key)
         if row is None:
             raise PolicyError(f"the policy has no entry for information set {key!r}")
+        for ch in row:
+            if ch not in ACTION_CHARS or not tree.dec_legal[d, ACTION_CHARS.index(ch)]:
+                raise PolicyError(f"information set {key!r}: action {ch!r} is not legal there")
         total = sum(row.values())
+        if not total > 0:
+            raise PolicyError(f"information set {key!r}: its probabilities sum to {total}")
         for col, ch in enumerate(ACTION_CHARS):
             sigma[d, col, i] = row.get(ch, 0.0) / total if tree.dec_legal[d, col] else 0.0
     return sigma
