@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections import deque
 from pathlib import Path
@@ -112,24 +113,27 @@ def play_match(config: MatchConfig, seats: list[tuple[str, str]], log_path: str 
     only, to ``transcript_path``).  Returns (finished, error).
     """
     game = config.game
-    clients = []
-    for seat, (name, spec) in enumerate(seats):
-        seed = strategy_seed(config.seed, name)
-        strategy = create(spec, game, seed)
-        opponents = tuple(n for s, (n, _) in enumerate(seats) if s != seat)
-        info = MatchInfo(game=game, name=name, seed=seed, time_per_hand=time_per_hand, opponents=opponents,
-                         spec=strategy.spec)
-        strategy.start_match(info)
-        clients.append(Client(strategy, info))
-    files = MatchFiles(MatchLog(log_path), None, MatchProgress.fresh(config))
-    stream = open(transcript_path, "wb") if transcript_path is not None else open("/dev/null", "wb")
-    channels = [MemorySeat(c) for c in clients]
+    clients: list[Client] = []
     try:
-        transcript = Transcript(stream, quiet=True)
-        result = asyncio.run(Match(config, transcript, files).run(channels))
-        transcript.flush()
+        for seat, (name, spec) in enumerate(seats):
+            seed = strategy_seed(config.seed, name)
+            strategy = create(spec, game, seed)
+            opponents = tuple(n for s, (n, _) in enumerate(seats) if s != seat)
+            info = MatchInfo(game=game, name=name, seed=seed, time_per_hand=time_per_hand, opponents=opponents,
+                             spec=strategy.spec)
+            strategy.start_match(info)
+            clients.append(Client(strategy, info))
+        files = MatchFiles(MatchLog(log_path), None, MatchProgress.fresh(config))
+        stream = open(transcript_path if transcript_path is not None else os.devnull, "wb")
+        channels = [MemorySeat(c) for c in clients]
+        try:
+            transcript = Transcript(stream, quiet=True)
+            result = asyncio.run(Match(config, transcript, files).run(channels))
+            transcript.flush()
+        finally:
+            stream.close()
     finally:
-        stream.close()
+        # every strategy that started ends its match, also when a later seat failed to start
         for c in clients:
             try:
                 c.strategy.end_match()

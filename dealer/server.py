@@ -260,8 +260,9 @@ async def serve_match(config: MatchConfig, files: MatchFiles, transcript: Transc
     match.write_header()
     try:
         seats = await accept_seats(listeners, config.start_timeout)
-    except StartupError as exc:
-        transcript.problem(str(exc))
+    except (StartupError, OSError) as exc:
+        # an OSError here is the system refusing a connection (too many open files...)
+        transcript.problem(str(exc) if isinstance(exc, StartupError) else f"ERROR: could not accept a player: {exc}")
         transcript.flush()
         match.close()
         return None

@@ -15,6 +15,7 @@ sure we are of *this* match's average, which is what a match can tell.
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,8 @@ from typing import Iterable, Mapping, Sequence
 from acpcbot.engine import ActionType, State
 from acpcbot.gamedef import GameDef, GameDefError, load_game
 from acpcbot.matchlog import Header, LogError, LoggedHand, iter_log, parse_header_line, parse_score_line, parse_state_line
+
+log = logging.getLogger(__name__)
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 STREETS = ("preflop", "flop", "turn", "river")
@@ -107,7 +110,8 @@ def read_log(path: str | Path, game: GameDef | None = None) -> MatchLog:
         raise StatsError(f"{path}: cannot read: {exc}") from None
     with stream:
         try:
-            for number, kind, line in iter_log(stream):
+            lines = list(iter_log(stream))
+            for number, kind, line in lines:
                 where = f"{path}, line {number}"
                 try:
                     if kind == "comment":
@@ -119,8 +123,12 @@ def read_log(path: str | Path, game: GameDef | None = None) -> MatchLog:
                     elif kind == "score":
                         score = parse_score_line(line)
                     elif kind == "other":
-                        raise StatsError(f"{where}: not a log line: {line.rstrip()[:80]!r}")
+                        raise LogError(f"not a log line: {line.rstrip()[:80]!r}")
                 except LogError as exc:
+                    if number == len(lines) and not line.endswith("\n"):
+                        # a dealer stopped while writing leaves a cut last line: the finished hands stand
+                        log.warning("%s: ignoring the cut-off last line (%s)", where, exc)
+                        continue
                     raise StatsError(f"{where}: {exc}") from None
         except UnicodeDecodeError as exc:
             raise StatsError(f"{path}: not a text log: {exc}") from None

@@ -144,3 +144,27 @@ def test_zero_hands_is_a_finished_match_with_a_zero_score():
         out = asyncio.run(play_match(config, [always_call] * 2, Path(tmp)))
     assert out.stdout.splitlines()[-1] == "SCORE:0|0:A|B"
     assert out.log.splitlines()[-1] == "SCORE:0|0:A|B"
+
+
+def test_a_system_error_while_accepting_players_is_reported_not_raised(monkeypatch):
+    import io
+
+    import dealer.server as server
+    from acpcbot.gamedef import load_game
+    from dealer.logs import Transcript
+    from dealer.match import MatchConfig, open_match_files
+
+    async def refuse(listeners, timeout_ms):
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(server, "accept_seats", refuse)
+    game = load_game("hunl")
+    config = MatchConfig("m", game, "hunl", 3, 0, ["a", "b"], quiet=True)
+    err = io.BytesIO()
+
+    async def main():
+        files = open_match_files(config, use_log=False)
+        return await server.serve_match(config, files, Transcript(err, quiet=True), io.StringIO())
+
+    assert asyncio.run(main()) is None
+    assert b"ERROR: could not accept a player: [Errno 24] Too many open files" in err.getvalue()

@@ -72,3 +72,30 @@ def test_a_strategy_that_only_acts_sees_its_turns_and_the_ends_of_hands(tmp_path
     game = load_game("hunl")
     assert not Client(create("call", game, 1), MatchInfo(game=game)).needs_every_state
     assert Client(create("test-state-spy", game, 1), MatchInfo(game=game)).needs_every_state
+
+
+ENDED: list[str] = []
+
+
+@register
+class EndSpy(Strategy):
+    """Records that its match ended."""
+
+    name = "test-end-spy"
+    description = "test helper"
+    inline = True
+
+    def act(self, view, deadline):
+        return view.fold_or_check()
+
+    def end_match(self):
+        ENDED.append(self.name)
+
+
+def test_strategies_started_before_a_seat_that_fails_still_end_their_match(tmp_path):
+    game = load_game("hunl")
+    config = MatchConfig(match_name="m", game=game, game_arg="hunl", num_hands=5, seed=1, names=["a", "b"])
+    ENDED.clear()
+    with pytest.raises(Exception, match="nosuch"):
+        play_match(config, [("a", "test-end-spy"), ("b", "nosuch")], tmp_path / "m.log")
+    assert ENDED == ["test-end-spy"]

@@ -286,3 +286,20 @@ def test_reference_logs_totals_equal_their_score_lines():
                for h in b.hands]
     per_deal = duplicate_values([a.hands, renamed])
     assert len(per_deal["Alice"]) == 1000
+
+
+def test_a_cut_off_last_line_leaves_the_finished_hands(tmp_path, caplog):
+    # a dealer stopped while writing hand 3: hands 0-2 stand, the cut line is reported, not fatal
+    text = FOUR_HANDS[:FOUR_HANDS.index("STATE:3:") + 20]
+    path = tmp_path / "cut.log"
+    path.write_text(text)
+    log = read_log(path)
+    assert [h.hand_id for h in log.hands] == [0, 1, 2]
+    assert "cut-off last line" in caplog.text
+
+
+def test_a_bad_line_that_is_complete_is_still_an_error(tmp_path):
+    path = tmp_path / "bad.log"
+    path.write_text(FOUR_HANDS.replace("STATE:2:cr400f", "STATE:2:cr400x"))
+    with pytest.raises(StatsError, match="line 7"):
+        read_log(path)
