@@ -12,12 +12,16 @@ the kind of decision and, in no-limit games, the size of the bet it faces:
 No-limit bets are bucketed by their size against the pot before the bet
 (``SIZE_BUCKETS``: up to 0.4 pot, 0.8, 1.5, more).
 
-:class:`ActionStats` keeps (fold, call, raise) counts per spot at three
-levels, kind > kind and street > kind, street and size, and predicts with
-each level shrunk toward the one above (a Dirichlet mean whose prior is the
-parent's estimate), the top level toward a generic opponent
-(``PRIOR_TRIPLES``).  So the first hands against anyone are sane, and a
-spot never seen borrows what the same opponent did in similar spots.
+:class:`ActionStats` keeps (fold, call, raise) counts per spot at four
+levels: family (``free``: nothing to call; ``facing``: a blind, bet or
+raise to call) > kind > kind and street > kind, street and size.  It
+predicts with each level shrunk toward the one above (a Dirichlet mean
+whose prior is the parent's estimate); a kind's prior is its family's
+estimate shifted by how the generic opponent's kind differs from its
+family (``PRIOR_TRIPLES``, ``FAMILY_PRIORS``), so a player seen folding
+to bets is expected to fold to re-raises too.  So the first hands against
+anyone are sane, and a spot never seen borrows what the same opponent did
+in similar spots.
 
 :class:`Informativeness` learns how much a player's actions say about its
 cards: from the showdowns, a posterior over a mixing weight kappa between
@@ -48,8 +52,14 @@ PRIOR_TRIPLES: dict[str, tuple[float, float, float]] = {
     "bet": (0.4, 0.45, 0.15),
     "raise": (0.45, 0.4, 0.15),
 }
-#: pseudo-counts of each level's prior: kind (toward PRIOR_TRIPLES), street, size bucket
-PRIOR_WEIGHTS = (6.0, 4.0, 4.0)
+#: the families of kinds and their generic (fold, call, raise)
+FAMILY = {"open": "free", "stab": "free", "blind": "facing", "bet": "facing", "raise": "facing"}
+FAMILY_PRIORS: dict[str, tuple[float, float, float]] = {
+    "free": (0.0, 0.6, 0.4),
+    "facing": (0.35, 0.42, 0.23),
+}
+#: pseudo-counts of each level's prior: family, kind, street, size bucket
+PRIOR_WEIGHTS = (6.0, 6.0, 4.0, 4.0)
 #: a raise's size as a fraction of the pot after calling: prior mean and weight
 PRIOR_RAISE_FRACTION = (1.0, 3.0)
 
@@ -113,18 +123,26 @@ class ActionStats:
             row[int(action)] += weight
 
     @staticmethod
-    def _keys(spot: Spot) -> tuple[tuple, tuple, tuple]:
-        return (spot.kind,), (spot.kind, spot.street), (spot.kind, spot.street, spot.bucket)
+    def _keys(spot: Spot) -> tuple[tuple, tuple, tuple, tuple]:
+        return ((FAMILY[spot.kind],), (spot.kind,), (spot.kind, spot.street),
+                (spot.kind, spot.street, spot.bucket))
 
-    def seen(self, spot: Spot, level: int = 2) -> float:
-        """Actions counted at ``spot`` (level 0: its kind, 1: kind and street, 2: exactly this spot)."""
+    def seen(self, spot: Spot, level: int = 3) -> float:
+        """Actions counted at ``spot`` (level 0: its family, 1: kind, 2: kind and street, 3: exactly this spot)."""
         row = self.counts.get(self._keys(spot)[level])
         return 0.0 if row is None else float(row.sum())
 
     def predict(self, spot: Spot) -> np.ndarray:
         """Estimated (fold, call, raise) probabilities in ``spot`` (a fresh array summing to 1)."""
-        mean = np.array(PRIOR_TRIPLES[spot.kind], dtype=np.float64)
-        for key, weight in zip(self._keys(spot), PRIOR_WEIGHTS):
+        family = FAMILY[spot.kind]
+        mean = np.array(FAMILY_PRIORS[family], dtype=np.float64)
+        for level, (key, weight) in enumerate(zip(self._keys(spot), PRIOR_WEIGHTS)):
+            if level == 1:
+                # the kind's prior: the family's estimate, shifted as the generic kind differs from its family
+                shifted = np.maximum(mean + np.subtract(PRIOR_TRIPLES[spot.kind], FAMILY_PRIORS[family]), 0.01)
+                if family == "free":
+                    shifted[0] = 0.0  # nobody folds when checking is free
+                mean = shifted / shifted.sum()
             row = self.counts.get(key)
             if row is not None:
                 mean = (row + weight * mean) / (row.sum() + weight)
@@ -144,7 +162,7 @@ class ActionStats:
             try:
                 key, row = item
                 key = tuple(key)
-                if not 1 <= len(key) <= 3 or key[0] not in KINDS or \
+                if not 1 <= len(key) <= 3 or key[0] not in KINDS + tuple(FAMILY_PRIORS) or \
                         not all(isinstance(x, int) and x >= 0 for x in key[1:]):
                     raise ValueError(f"bad spot key {key!r}")
                 arr = np.array(row, dtype=np.float64)
@@ -157,9 +175,10 @@ class ActionStats:
 
 
 #: the mixing weights kappa the informativeness posterior is kept on
-KAPPA_GRID = np.linspace(0.0, 0.9, 19)
-#: prior over the grid: Beta(2.5, 1.5)-shaped, mean about 0.6 (most players' actions do follow their cards)
-_KAPPA_LOG_PRIOR = 1.5 * np.log(np.maximum(KAPPA_GRID, 1e-3)) + 0.5 * np.log(1.0 - KAPPA_GRID)
+KAPPA_GRID = np.linspace(0.0, 0.96, 25)
+#: prior over the grid: Beta(4, 1.2)-shaped, mean about 0.78 (most players' actions do follow their cards;
+#: card-blind players show down often, so their kappa is learnt quickly)
+_KAPPA_LOG_PRIOR = 3.0 * np.log(np.maximum(KAPPA_GRID, 1e-3)) + 0.2 * np.log(1.0 - KAPPA_GRID)
 #: classes of actions whose informativeness is learnt apart: (what, before or after the flop)
 INFO_CLASSES = ("agg0", "agg1", "call0", "call1", "check0", "check1")
 
@@ -225,8 +244,88 @@ class Informativeness:
         return out
 
 
+#: realized pot shares are clipped into this range before fitting (a few huge pots must not rule the fit)
+SHARE_CLIP = (-2.0, 3.0)
+#: the prior line of realization (share = a + b x equity) and its pseudo-counts: overall, per street and position
+PRIOR_REALIZATION = (0.0, 1.0)
+REALIZATION_WEIGHTS = (30.0, 20.0)
+#: equities of the prior's pseudo-observations (half at each)
+_PSEUDO_E = (0.2, 0.8)
+
+
+class Realization:
+    """How much of the pot we end up with when a street starts, as a line in our equity then, per street and position.
+
+    Each street we reach heads-up adds (equity against the range at the
+    street's start, share = (our result + our chips in at the start) / the
+    pot at the start).  The share is above the equity where the opponent
+    gives up pots or pays off our strong hands, below where it pushes us
+    off them.  A least-squares line per (street, we act last) is shrunk
+    toward the line of all streets pooled, which is shrunk toward
+    share = equity (PRIOR_REALIZATION), by pseudo-observations.
+    """
+
+    def __init__(self) -> None:
+        #: sums n, e, e^2, y, e*y per key: "all" and (street, last) as "s1l0"
+        self.sums: dict[str, list[float]] = {}
+
+    @staticmethod
+    def _key(street: int, last: bool) -> str:
+        return f"s{street}l{int(last)}"
+
+    def add(self, street: int, last: bool, e: float, share: float) -> None:
+        """Account for one street reached: our equity at its start and the share of its pot we ended with."""
+        y = min(max(share, SHARE_CLIP[0]), SHARE_CLIP[1])
+        for key in ("all", self._key(street, last)):
+            acc = self.sums.setdefault(key, [0.0] * 5)
+            acc[0] += 1
+            acc[1] += e
+            acc[2] += e * e
+            acc[3] += y
+            acc[4] += e * y
+
+    @staticmethod
+    def _fit(acc: list[float] | None, prior: tuple[float, float], weight: float) -> tuple[float, float]:
+        n, se, see, sy, sey = acc if acc is not None else (0.0,) * 5
+        a0, b0 = prior
+        for e in _PSEUDO_E:
+            k = weight / len(_PSEUDO_E)
+            y = a0 + b0 * e
+            n, se, see, sy, sey = n + k, se + k * e, see + k * e * e, sy + k * y, sey + k * e * y
+        det = n * see - se * se
+        if det <= 1e-12:
+            return prior
+        b = (n * sey - se * sy) / det
+        return (sy - b * se) / n, b
+
+    def line(self, street: int, last: bool) -> tuple[float, float]:
+        """(a, b) of share = a + b x equity for a street and position."""
+        pooled = self._fit(self.sums.get("all"), PRIOR_REALIZATION, REALIZATION_WEIGHTS[0])
+        return self._fit(self.sums.get(self._key(street, last)), pooled, REALIZATION_WEIGHTS[1])
+
+    def to_json(self) -> dict[str, list[float]]:
+        """The sums per key."""
+        return {k: [round(x, 6) for x in v] for k, v in sorted(self.sums.items())}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Realization":
+        """Realization sums from ``to_json`` output; StatsError when malformed."""
+        out = cls()
+        if not isinstance(data, dict):
+            raise StatsError("realization must be an object")
+        for key, acc in data.items():
+            try:
+                vals = [float(x) for x in acc]
+            except (TypeError, ValueError):
+                raise StatsError(f"realization {key!r}: not numbers") from None
+            if len(vals) != 5 or not all(map(math.isfinite, vals)) or vals[0] < 0 or not isinstance(key, str):
+                raise StatsError(f"realization {key!r}: expected five finite sums")
+            out.sums[key] = vals
+        return out
+
+
 class OpponentStats:
-    """Everything learnt about one opponent: action frequencies, raise sizes, informativeness."""
+    """Everything learnt about one opponent: action frequencies, raise sizes, informativeness, realization."""
 
     def __init__(self) -> None:
         self.actions = ActionStats()
@@ -234,6 +333,22 @@ class OpponentStats:
         #: sums and counts of no-limit raise fractions by (kind, preflop 0 / later 1)
         self.raise_sums: dict[tuple[str, int], list[float]] = {}
         self.hands = 0
+        self.realization = Realization()
+        #: our results against this player, in big blinds per hand: count, sum, sum of squares
+        self.results = [0.0, 0.0, 0.0]
+
+    def add_result(self, bb: float) -> None:
+        """Count one hand's result of ours against this player (big blinds)."""
+        self.results[0] += 1
+        self.results[1] += bb
+        self.results[2] += bb * bb
+
+    def result_moments(self, prior_sd: float, prior_hands: float = 20.0) -> tuple[float, float]:
+        """Our mean and variance per hand against this player (big blinds), shrunk toward 0 and ``prior_sd``."""
+        n, total, squares = self.results
+        mean = total / (n + 2 * prior_hands)
+        var = (squares + prior_hands * prior_sd * prior_sd) / (n + prior_hands)
+        return mean, var
 
     def observe(self, state: State, action: Any) -> Spot:
         """Count ``action`` of the player to act in ``state`` (before it is applied); returns its spot."""
@@ -262,7 +377,8 @@ class OpponentStats:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""
         return {"hands": self.hands, "actions": self.actions.to_json(), "info": self.info.to_json(),
-                "raises": [[k, s, v[0], v[1]] for (k, s), v in sorted(self.raise_sums.items())]}
+                "raises": [[k, s, v[0], v[1]] for (k, s), v in sorted(self.raise_sums.items())],
+                "results": list(self.results), "realization": self.realization.to_json()}
 
     @classmethod
     def from_json(cls, data: Any) -> "OpponentStats":
@@ -280,6 +396,11 @@ class OpponentStats:
                 if kind not in KINDS or street not in (0, 1) or not (n >= 0 and math.isfinite(total)):
                     raise StatsError(f"bad raise sizes entry {[kind, street, total, n]!r}")
                 out.raise_sums[(kind, street)] = [float(total), float(n)]
+            results = [float(x) for x in data.get("results", [0, 0, 0])]
+            if len(results) != 3 or results[0] < 0 or results[2] < 0 or not all(map(math.isfinite, results)):
+                raise StatsError(f"bad results entry {data.get('results')!r}")
+            out.results = results
+            out.realization = Realization.from_json(data.get("realization", {}))
         except KeyError as exc:
             raise StatsError(f"opponent statistics: missing field {exc}") from None
         except (TypeError, ValueError) as exc:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -41,7 +41,7 @@ from ..gamedef import GameDef
 from ..oppstats import OpponentStats, StatsError, info_class, size_bucket, spot_of, Spot
 from ..persist import ModelFile, ModelFileError, folder_exists, opponent_key
 from ..world import MatchInfo, View
-from .adaptive_ranges import (action_likelihood, equity_vector, pair_of, pairs_with, percentiles, range_equity,
+from .adaptive_ranges import (PreflopEquities, action_likelihood, equity_vector, pair_of, pairs_with, percentiles, range_equity,
                               strength_scores, threshold_likelihoods)
 from .base import Param, Strategy
 from .common import holdem_only, pot_raise_to
@@ -55,7 +55,9 @@ _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 BET_FRACTIONS = (0.33, 0.5, 0.75, 1.0, 1.5, 2.5)
 #: a size leaving less than this share of the pot behind is replaced by all-in
 SHORT_BEHIND = 0.25
-#: the value of the pot when betting goes on to a later street: equity x pot x REALIZATION
+#: the share of the pot a street's start is worth (learnt a + b x equity) is kept in this range
+SHARE_RANGE = (-1.0, 3.0)
+#: the multiway value of the pot when betting goes on to a later street: equity x pot x REALIZATION
 REALIZATION = 1.0
 #: Monte Carlo deals for the equity against two or more opponents
 MULTIWAY_SAMPLES = 600
@@ -63,6 +65,8 @@ MULTIWAY_SAMPLES = 600
 MULTIWAY_CALLER_DISCOUNT = 0.85
 #: moves within this many big blinds of the best are near-ties, broken at random
 TIE_BB = 0.02
+#: a prior standard deviation of our result per hand, in big blinds (no-limit, limit)
+PRIOR_RESULT_SD = {False: 30.0, True: 4.0}
 #: save the model file every this many hands (and at the end of the match)
 SAVE_EVERY = 1000
 MODEL_KIND, MODEL_VERSION = "adaptive", 1
@@ -85,6 +89,7 @@ class HandTracker:
 
     hand_id: int
     me: int
+    hole: tuple[int, ...]
     replay: State
     ranges: dict[int, np.ndarray]
     done: int = 0
@@ -93,6 +98,8 @@ class HandTracker:
     scores: dict[int, np.ndarray] = field(default_factory=dict)
     equities: dict[int, np.ndarray] = field(default_factory=dict)
     multi: dict[tuple, float] = field(default_factory=dict)
+    #: per street reached heads-up: (opponent, street, we act last, pot and our chips at its start, its range then)
+    starts: list[tuple[int, int, bool, int, int, np.ndarray]] = field(default_factory=list)
 
     def score(self, board: tuple[int, ...]) -> np.ndarray:
         """Strength scores of every pair on ``board`` (cached per street)."""
@@ -107,8 +114,11 @@ class Choice:
     """A decision: the action and the values of the moves considered (chips from now on)."""
 
     action: Action
+    #: each move's score (mean less risk x variance, chips)
     values: dict[Action, float]
     equity: float
+    risk: float = 0.0
+    outcomes: dict[Action, "Outcome"] | None = None
 
 
 @register
@@ -127,11 +137,14 @@ class AdaptiveStrategy(Strategy):
     params: ClassVar[dict[str, Param]] = {
         "model": Param(str, "", "JSON file keeping the opponent statistics across matches (empty: none)",
                        folder_exists, "its folder must exist"),
+        "risk": Param(float, 1.0, "weight of the variance penalty that plays for significance (0: plain EV)",
+                      lambda v: 0 <= v <= 100, "must be in 0..100"),
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.gen = np.random.default_rng(self.rng.getrandbits(64))
+        self.preflop = PreflopEquities(self.gen)
         self.info: MatchInfo | None = None
         self.stats: dict[str, OpponentStats] = {}
         self.hand: HandTracker | None = None
@@ -156,8 +169,10 @@ class AdaptiveStrategy(Strategy):
     # ------------------------------------------------------------- the match
 
     def start_match(self, match: MatchInfo) -> None:
-        """Remember the match (opponents' names key the statistics)."""
+        """Remember the match (opponents' names key the statistics); build the evaluator's tables now."""
         self.info = match
+        # the first ranking of a batch builds lookup tables (a few hundred ms): not inside a timed decision
+        equity_vector((0, 5), (10, 20, 30, 40, 50), self.gen)
 
     def end_hand(self, view: View) -> None:
         """Account for the hand's last actions and learn from the cards shown."""
@@ -167,10 +182,23 @@ class AdaptiveStrategy(Strategy):
             if shown and len(shown) == 2 and event.mean > 0:
                 ratio = float(event.chance[pair_of(shown)]) / event.mean
                 self.opponent_stats(view, event.position).info.add(event.cls, ratio)
+        result = view.result
+        if result is not None:
+            for opp, street, last, pot, mine, w in hand.starts:
+                n = self.game.board_cards_through(street)
+                board = tuple(view.state.board[:n])
+                eqv = hand.equities.get(len(board))
+                if eqv is None:
+                    eqv = equity_vector(view.hole, board, self.gen)
+                stats = self.opponent_stats(view, opp)
+                stats.realization.add(street, last, range_equity(eqv, w), (result + mine) / pot)
         for p in range(self.game.num_players):
             if p != view.position:
                 key = self.key(view, p)
-                self.opponent_stats(view, p).hands += 1
+                stats = self.opponent_stats(view, p)
+                stats.hands += 1
+                if result is not None and self.game.num_players == 2:
+                    stats.add_result(result / self.big_blind)
                 self._dirty.add(key)
         self._unsaved += 1
         if self._unsaved >= SAVE_EVERY:
@@ -210,9 +238,9 @@ class AdaptiveStrategy(Strategy):
     def sync(self, view: View) -> HandTracker:
         """Bring the hand's tracker up to ``view``: count and narrow on every opponent action not yet seen."""
         hand = self.hand
-        if hand is None or hand.hand_id != view.hand_id or hand.me != view.position:
+        if hand is None or hand.hand_id != view.hand_id or hand.me != view.position or hand.hole != view.hole:
             weights = np.where(pairs_with(view.hole), 0.0, 1.0)
-            hand = self.hand = HandTracker(view.hand_id, view.position, State(self.game),
+            hand = self.hand = HandTracker(view.hand_id, view.position, tuple(view.hole), State(self.game),
                                            {p: weights.copy() for p in range(self.game.num_players)
                                             if p != view.position})
         state = view.state
@@ -223,7 +251,14 @@ class AdaptiveStrategy(Strategy):
             self._remove_board(hand, view, replay.round)
             if p != hand.me:
                 self._narrow(hand, view, replay, p, action)
+            before = replay.round
             replay.apply_unchecked(action)
+            if replay.round != before and not replay.finished and self.game.num_players - replay.num_folded == 2:
+                opp = next(q for q in range(self.game.num_players) if q != hand.me and not replay.folded[q])
+                self._remove_board(hand, view, replay.round)
+                last = replay.current_player != hand.me
+                hand.starts.append((opp, replay.round, last, replay.pot, replay.spent[hand.me],
+                                    hand.ranges[opp].copy()))
         hand.done = len(flat)
         self._remove_board(hand, view, state.round)
         return hand
@@ -295,6 +330,20 @@ class AdaptiveStrategy(Strategy):
         near = [a for a, v in values.items() if v >= best - rng_scale]
         return near[int(self.gen.integers(len(near)))] if len(near) > 1 else max(values, key=values.get)
 
+    def risk_aversion(self, view: View, opp: int) -> float:
+        """lambda of ``mean - lambda x variance`` (per chip): our mean over twice our variance per hand so far.
+
+        Maximising a match's significance (total won over its standard
+        deviation) hand by hand means trading a chip of mean for
+        mean / (2 x variance) chips of variance, both per hand against this
+        opponent; a losing or even match gives 0 (plain expected value).
+        ``risk`` scales it (0: always plain expected value).
+        """
+        if self.risk <= 0:
+            return 0.0
+        mean, var = self.opponent_stats(view, opp).result_moments(PRIOR_RESULT_SD[self.game.is_limit])
+        return self.risk * max(0.0, mean) / (2 * var) / self.big_blind
+
     # ------------------------------------------------------------- heads-up
 
     def decide_headsup(self, view: View, hand: HandTracker, opp: int) -> Choice:
@@ -304,17 +353,20 @@ class AdaptiveStrategy(Strategy):
         board = tuple(view.board_cards)
         eqv = hand.equities.get(len(board))
         if eqv is None:
-            eqv = hand.equities[len(board)] = equity_vector(view.hole, board, self.gen)
-        ctx = _Context(self, view, hand, opp, eqv, hand.score(board))
-        values: dict[Action, float] = {}
+            eqv = hand.equities[len(board)] = (equity_vector(view.hole, board, self.gen) if board
+                                               else self.preflop.get(view.hole))
+        risk = self.risk_aversion(view, opp)
+        ctx = _Context(self, view, hand, opp, eqv, hand.score(board), risk)
+        outcomes: dict[Action, Outcome] = {}
         if view.can_fold:
-            values[FOLD] = 0.0
-        values[CALL] = ctx.passive(state)
+            outcomes[FOLD] = Outcome.sure(0.0)
+        outcomes[CALL] = ctx.passive(state)
         for target in self.raise_targets(state):
             action = RAISE if self.game.is_limit else raise_to(target)
-            values[action] = ctx.aggressive(state, action)
+            outcomes[action] = ctx.aggressive(state, action)
+        values = {a: o.score(risk) for a, o in outcomes.items()}
         action = self._pick(values, TIE_BB * self.big_blind)
-        return Choice(action, values, range_equity(eqv, hand.ranges[opp]))
+        return Choice(action, values, range_equity(eqv, hand.ranges[opp]), risk, outcomes)
 
     # ------------------------------------------------------------- multiway
 
@@ -367,17 +419,57 @@ class AdaptiveStrategy(Strategy):
         return Choice(action, values, e)
 
 
+class Outcome(NamedTuple):
+    """A move's result in chips from now on, as a mean and a second moment (so variances add up through mixtures)."""
+
+    mean: float
+    m2: float
+
+    @property
+    def var(self) -> float:
+        """Variance."""
+        return max(0.0, self.m2 - self.mean * self.mean)
+
+    def score(self, risk: float) -> float:
+        """Mean less ``risk`` x variance."""
+        return self.mean - risk * self.var
+
+    def shift(self, x: float) -> "Outcome":
+        """The outcome plus a sure ``x`` chips."""
+        return Outcome(self.mean + x, self.m2 + 2 * x * self.mean + x * x)
+
+    @staticmethod
+    def sure(x: float) -> "Outcome":
+        """Exactly ``x`` chips."""
+        return Outcome(x, x * x)
+
+    @staticmethod
+    def lottery(p: float, win: float, lose: float) -> "Outcome":
+        """``win`` chips with chance ``p``, else ``lose``."""
+        return Outcome(p * win + (1 - p) * lose, p * win * win + (1 - p) * lose * lose)
+
+
+def _mix(parts: list[tuple[float, Outcome]]) -> Outcome:
+    total = sum(p for p, _ in parts)
+    return Outcome(sum(p * o.mean for p, o in parts) / total, sum(p * o.m2 for p, o in parts) / total)
+
+
 class _Context:
-    """One heads-up decision's data: the opponent's range, percentiles, statistics and our equity vector."""
+    """One heads-up decision's data: the opponent's range, percentiles, statistics and our equity vector.
+
+    Moves are valued as :class:`Outcome` (mean and second moment of the
+    chips won from now on) and ranked by ``mean - risk x variance``.
+    """
 
     def __init__(self, player: AdaptiveStrategy, view: View, hand: HandTracker, opp: int,
-                 eqv: np.ndarray, score: np.ndarray) -> None:
+                 eqv: np.ndarray, score: np.ndarray, risk: float) -> None:
         self.player = player
         self.game = view.game
         self.me = view.position
         self.opp = opp
         self.start = view.state
         self.stats = player.opponent_stats(view, opp)
+        self.risk = risk
         w = hand.ranges[opp]
         if w.sum() <= 0:  # the model was wrong about every pair: start again from the live pairs
             w = hand.ranges[opp] = np.where(np.isnan(eqv), 0.0, 1.0)
@@ -405,63 +497,69 @@ class _Context:
             sub.append(self.w * action_likelihood(chances[int(kind)], self.w, kappa))
         return triple, sub
 
-    def settle(self, state: State, e: float) -> float:
+    def settle(self, state: State, e: float) -> Outcome:
         """Chips coming back to us from ``state``'s pot once the round's betting is closed, with equity ``e``.
 
         Chips one side put in beyond what the other could match come back to
-        it; the rest is shared by equity.  While streets remain, the share is
-        scaled by REALIZATION.
+        it; the rest goes to the winner, which we are with chance ``e``.
+        When the state starts a new street, the rest is worth the share of
+        it we have been realizing from such streets against this opponent
+        (``oppstats.Realization``: a + b x equity), its spread that of the
+        showdown.
         """
         me, opp = self.me, self.opp
         matched = min(state.spent[me], state.spent[opp])
         excess = state.spent[me] - matched
         contested = state.pot - excess - (state.spent[opp] - matched)
-        later = not state.finished and state.round < self.last_round
-        return e * contested * (REALIZATION if later else 1.0) + excess
+        if state.finished or state.round == self.start.round:
+            return Outcome.lottery(e, contested + excess, excess)
+        # a new street starts: the share of the pot we realize from here, as learnt against this opponent
+        a, b = self.stats.realization.line(state.round, state.current_player != me)
+        share = min(max(a + b * e, SHARE_RANGE[0]), SHARE_RANGE[1])
+        spread = contested * contested * e * (1 - e)
+        mean = share * contested + excess
+        return Outcome(mean, spread + mean * mean)
 
-    def passive(self, state: State) -> float:
+    def passive(self, state: State) -> Outcome:
         """Value of checking or calling."""
         s2 = state.copy()
         s2.apply_unchecked(CALL)
         added = s2.spent[self.me] - state.spent[self.me]
         if s2.finished or s2.round != state.round or s2.current_player != self.opp:
-            return self.settle(s2, self.equity(self.w)) - added
+            return self.settle(s2, self.equity(self.w)).shift(-added)
         return self._opponent_turn(state, s2, added)
 
-    def aggressive(self, state: State, action: Action) -> float:
+    def aggressive(self, state: State, action: Action) -> Outcome:
         """Value of a raise (``action``), the opponent replying as its statistics say."""
         s2 = state.copy()
         s2.apply_unchecked(action)
         added = s2.spent[self.me] - state.spent[self.me]
         if s2.finished or s2.current_player != self.opp:
-            return self.settle(s2, self.equity(self.w)) - added
+            return self.settle(s2, self.equity(self.w)).shift(-added)
         return self._opponent_turn(state, s2, added)
 
-    def _opponent_turn(self, start: State, s2: State, added: int) -> float:
+    def _opponent_turn(self, start: State, s2: State, added: int) -> Outcome:
         """Value when the opponent is to act in ``s2`` after we added ``added`` chips since ``start``."""
         me = self.me
-        (f, c, r), (w_f, w_c, w_r) = self.replies(s2)
-        total = f + c + r
-        value = 0.0
+        (f, c, r), (_, w_c, w_r) = self.replies(s2)
+        parts: list[tuple[float, Outcome]] = []
         if f > 0:
-            value += f * (s2.pot - added)  # it folds: the pot before our move is ours
+            parts.append((f, Outcome.sure(s2.pot - added)))  # it folds: the pot before our move is ours
         if c > 0:
             s3 = s2.copy()
-            s3.apply_unchecked(CALL)
-            e = self.equity(w_c)
-            if s3.finished or s3.round != s2.round:
-                v = self.settle(s3, e) - added
-            else:
-                v = self.settle(s3, e) - added  # rare: the round goes on (treated as closed)
-            value += c * v
+            s3.apply_unchecked(CALL)  # if the round went on (a limp), it is treated as closed here
+            parts.append((c, self.settle(s3, self.equity(w_c)).shift(-added)))
         if r > 0:
             s3 = s2.copy()
             s3.apply_unchecked(self._opponent_raise(s2))
             s4 = s3.copy()
             s4.apply_unchecked(CALL)
-            call_value = self.settle(s4, self.equity(w_r)) - (s4.spent[me] - start.spent[me])
-            value += r * max(-added, call_value)
-        return value / total if total > 0 else self.settle(s2, self.equity(self.w)) - added
+            call = self.settle(s4, self.equity(w_r)).shift(-(s4.spent[me] - start.spent[me]))
+            fold = Outcome.sure(-added)
+            parts.append((r, call if call.score(self.risk) > fold.score(self.risk) else fold))
+        if not parts:
+            return self.settle(s2, self.equity(self.w)).shift(-added)
+        return _mix(parts)
 
     def _opponent_raise(self, state: State) -> Action:
         """The opponent's typical raise where it acts in ``state``."""

@@ -34,8 +34,10 @@ from ..preflop import CLASSES, PAIR_CLASS, preflop_equity
 #: softness of the threshold model, in percentile units
 SOFTNESS = 0.06
 #: sampled runouts for the flop (of 1081) and boards before the flop
-FLOP_SAMPLES = 300
-PREFLOP_SAMPLES = 400
+FLOP_SAMPLES = 200
+PREFLOP_SAMPLES = 300
+#: a preflop hand's vector is refined on each sight up to this many batches of PREFLOP_SAMPLES boards
+PREFLOP_BATCHES = 4
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 _PAIR_EQUITY = np.array([preflop_equity(c) for c in CLASSES])[PAIR_CLASS]
@@ -170,6 +172,59 @@ def equity_vector(hole: Sequence[int], board: Sequence[int], gen: np.random.Gene
         counts = valid.sum(axis=0)
         eq = np.divide((win * valid).sum(axis=0), counts, out=np.full(NUM_PAIRS, 0.5), where=counts > 0)
     return np.where(dead, np.nan, eq)
+
+
+def canonical_hole(hole: Sequence[int]) -> tuple[tuple[int, int], tuple[int, ...]]:
+    """The suit-canonical form of a hole pair and the suit map to it (first card clubs, second diamonds if offsuit).
+
+    Returns (canonical hole, sigma) with ``sigma[s]`` the canonical suit of suit ``s``.
+    """
+    a, b = int(hole[0]), int(hole[1])
+    order = [a & 3] + ([b & 3] if b & 3 != a & 3 else [])
+    order += [s for s in range(4) if s not in order]
+    sigma = [0] * 4
+    for new, old in enumerate(order):
+        sigma[old] = new
+    return ((a >> 2) * 4 + sigma[a & 3], (b >> 2) * 4 + sigma[b & 3]), tuple(sigma)
+
+
+@lru_cache(maxsize=24)
+def _pair_permutation(sigma: tuple[int, ...]) -> np.ndarray:
+    """perm[i]: index of pair i with its suits mapped by ``sigma``."""
+    c = PAIRS[:, 0] >> 2 << 2 | np.array(sigma)[PAIRS[:, 0] & 3]
+    d = PAIRS[:, 1] >> 2 << 2 | np.array(sigma)[PAIRS[:, 1] & 3]
+    return PAIR_INDEX[c, d]
+
+
+class PreflopEquities:
+    """Preflop equity vectors per suit-canonical hand (169 of them), mapped to the actual suits.
+
+    A hand's first sight costs one batch of PREFLOP_SAMPLES boards; each
+    later sight adds a batch until PREFLOP_BATCHES, so hands met often get
+    precise vectors while no single decision pays much.  The board luck
+    common to all pairs is removed by a control variate: the vector is
+    shifted so that its mean against a random hand is the exact equity
+    (``preflop.preflop_equity``).
+    """
+
+    def __init__(self, gen: np.random.Generator) -> None:
+        self.gen = gen
+        self.sums: dict[tuple[int, int], tuple[np.ndarray, int]] = {}
+        self.vectors: dict[tuple[int, int], np.ndarray] = {}
+
+    def get(self, hole: Sequence[int]) -> np.ndarray:
+        """Our equity against every pair before the flop (NaN for pairs holding one of our cards)."""
+        canon, sigma = canonical_hole(hole)
+        total, batches = self.sums.get(canon, (None, 0))
+        if batches < PREFLOP_BATCHES:
+            vec = equity_vector(canon, (), self.gen)
+            total = vec if total is None else total + vec
+            batches += 1
+            self.sums[canon] = (total, batches)
+            mean = total / batches
+            exact = _PAIR_EQUITY[pair_of(canon)]
+            self.vectors[canon] = mean + (exact - np.nanmean(mean))
+        return self.vectors[canon][_pair_permutation(sigma)]
 
 
 def range_equity(eq: np.ndarray, weights: np.ndarray) -> float:
