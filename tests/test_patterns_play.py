@@ -10,7 +10,6 @@ real dealer over TCP on 127.0.0.1 and returns its transcript.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import statistics
 
@@ -23,10 +22,9 @@ from acpcbot.protocol import format_match_state, parse_action, parse_reply
 from acpcbot.strategies import bayes, patterns  # noqa: F401  (registers maniac, rock, station, bayes)
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
-from dealer.logs import Transcript
-from dealer.match import MatchConfig, open_match_files
+from dealer.match import MatchConfig
 from dealer.rng import Dealer
-from dealer.server import serve_match
+from matchkit import serve
 
 TIMEOUT = 120.0  # no match here may take longer than this
 
@@ -95,33 +93,13 @@ async def _dealer_match(game_name: str, specs: list[str], hands: int, seed: int)
     game = load_game(game_name)
     config = MatchConfig(match_name="m", game=game, game_arg=game_name, num_hands=hands, seed=seed,
                          names=[f"p{s}" for s in range(game.num_players)], quiet=True)
-    files = open_match_files(config, use_log=False, use_tlog=False, append=False)
-    err = io.BytesIO()
-    out = _PortsOut()
-    transcript = Transcript(err, quiet=True)
-    server = asyncio.create_task(serve_match(config, files, transcript, out))
-    ports = await asyncio.wait_for(out.ports, 10)
+    dealer = await serve(config)
     strategies = [create(spec, game, seed + s) for s, spec in enumerate(specs)]
     codes = await asyncio.gather(*(run(st, MatchInfo(game, name=f"p{s}", seed=seed + s), "127.0.0.1", port,
                                        retry_for=5)
-                                   for s, (st, port) in enumerate(zip(strategies, ports))))
-    result = await asyncio.wait_for(server, 10)
-    transcript.flush()
-    return err.getvalue().decode("utf-8", "replace"), list(codes), [result, out.getvalue()]
-
-
-class _PortsOut(io.StringIO):
-    """The dealer's stdout: resolves ``ports`` once the ports line is printed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ports: asyncio.Future[list[int]] = asyncio.get_running_loop().create_future()
-
-    def write(self, text: str) -> int:
-        n = super().write(text)
-        if not self.ports.done() and "\n" in self.getvalue():
-            self.ports.set_result([int(p) for p in self.getvalue().split("\n")[0].split()])
-        return n
+                                   for s, (st, port) in enumerate(zip(strategies, dealer.ports))))
+    result = await dealer.result(10)
+    return dealer.transcript, list(codes), [result, dealer.stdout.getvalue()]
 
 
 def dealer_match(game_name: str, specs: list[str], hands: int, seed: int) -> tuple[str, list[int], str]:

@@ -15,7 +15,6 @@ import contextlib
 import io
 import json
 import logging
-import sys
 
 import pytest
 
@@ -26,6 +25,7 @@ from acpcbot.gamedef import load_game
 from acpcbot.matchlog import parse_score_line
 from acpcbot.strategies import create
 from acpcbot.world import MatchInfo
+from matchkit import dealer_process
 
 HANDS = 2000
 SHORT_HANDS = 300
@@ -38,19 +38,12 @@ async def _match(workdir, game_name: str, spec: str, seed: int, hands: int) -> d
     game = load_game(game_name)
     names = ["study", "random"]
     workdir.mkdir()
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "dealer", "m", game_name, str(hands), str(seed), *names, "-q", "--start_timeout", "60000",
-        cwd=workdir, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    try:
-        ports = [int(p) for p in (await asyncio.wait_for(proc.stdout.readline(), 60)).split()]
+    args = ["m", game_name, str(hands), str(seed), *names, "-q", "--start_timeout", "60000"]
+    async with dealer_process(workdir, args, timeout=60) as (proc, ports):
         players = [create(spec, game, seed=seed), create("random", game, seed=seed + 1)]
         clients = [run(players[s], MatchInfo(game, name=names[s], seed=seed + s), "127.0.0.1", ports[s],
                        retry_for=10.0) for s in range(2)]
         codes, (out, err) = await asyncio.gather(asyncio.gather(*clients), proc.communicate())
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
     values, score_names = parse_score_line(out.decode().splitlines()[-1]) if out else ([], [])
     return {"dealer_code": proc.returncode, "codes": codes, "transcript": err.decode(),
             "score": dict(zip(score_names, map(float, values))),

@@ -10,7 +10,6 @@ TCP dealer (dealer.server) on 127.0.0.1, every seat an in-process client.
 from __future__ import annotations
 
 import asyncio
-import io
 import math
 import statistics
 from dataclasses import dataclass, field
@@ -25,10 +24,9 @@ from acpcbot.protocol import format_match_state, parse_action, parse_reply
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
-from dealer.logs import Transcript
-from dealer.match import MatchConfig, open_match_files
+from dealer.match import MatchConfig
 from dealer.rng import Dealer
-from dealer.server import serve_match
+from matchkit import serve
 
 import acpcbot.strategies.uc3m  # noqa: F401  (registers uc3m, uc3m-simple)
 import acpcbot.strategies.utility  # noqa: F401  (registers utility)
@@ -132,20 +130,12 @@ async def _play_dealer(game_name: str, specs: list[str], hands: int, seed: int, 
     strategies, infos = make_seats(game_name, specs, seed, names, strategies)
     config = MatchConfig(match_name=str(workdir / "m"), game=game, game_arg=game_name, num_hands=hands, seed=seed,
                          names=names, start_timeout=20000)
-    files = open_match_files(config, use_log=False)
-    err = io.BytesIO()
-    stdout = io.StringIO()
-    dealer = asyncio.create_task(serve_match(config, files, Transcript(err), stdout))
-    for _ in range(2000):
-        if "\n" in stdout.getvalue() or dealer.done():
-            break
-        await asyncio.sleep(0.01)
-    ports = [int(p) for p in stdout.getvalue().split("\n")[0].split()]
+    dealer = await serve(config)
     seats = [asyncio.create_task(run(s, i, "127.0.0.1", port, retry_for=5)) for s, i, port in
-             zip(strategies, infos, ports)]
-    await asyncio.wait_for(dealer, TIMEOUT)
+             zip(strategies, infos, dealer.ports)]
+    await dealer.result(TIMEOUT)
     codes = await asyncio.wait_for(asyncio.gather(*seats), TIMEOUT)
-    return DealerOutcome(list(codes), err.getvalue().decode("utf-8", "replace"), stdout.getvalue(), strategies)
+    return DealerOutcome(list(codes), dealer.transcript, dealer.stdout.getvalue(), strategies)
 
 
 def play_dealer(game_name: str, specs: list[str], hands: int, seed: int, workdir: Path,
