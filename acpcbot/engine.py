@@ -174,6 +174,14 @@ class State:
         p = self._player if player is None else player
         return min(self.max_spent, self.game.stack[p]) - self.spent[p]
 
+    def acting_order(self) -> list[int]:
+        """Positions that can still act (neither folded nor all-in), in this round's order from its first player."""
+        n = self.game.num_players
+        first = self.game.first_player[self.round]
+        stack = self.game.stack
+        return [p for p in ((first + k) % n for k in range(n))
+                if not self.folded[p] and self.spent[p] < stack[p]]
+
     def raise_bounds(self) -> tuple[int, int] | None:
         """(min, max) raise-TO for the player to act, or None when no raise is allowed.
 

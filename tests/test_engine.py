@@ -281,3 +281,14 @@ def test_random_hands_conserve_chips_and_respect_legality(name):
             assert pay[q] >= -st.spent[q]
             if st.folded[q]:
                 assert pay[q] == -st.spent[q]
+
+
+def test_acting_order_starts_from_the_rounds_first_player():
+    g = load_game("3pnl")
+    st = State(g)
+    assert st.acting_order() == [2, 0, 1]  # preflop the player after the big blind acts first
+    replay_betting("r300cf/", g, st)  # position 1 (the big blind) folds
+    assert st.round == 1 and st.acting_order() == [0, 2]
+    g = nl_game(3, "20000 300 20000", "50 100 0", "3 1 1 1")
+    st = replay_betting("r1000cc/", g, State(g))
+    assert st.is_all_in(1) and st.acting_order() == [0, 2]

@@ -52,18 +52,9 @@ def hand_value(hole: tuple[int, ...], board: tuple[int, ...]) -> float:
     return postflop_value(tuple(hole) + tuple(board))
 
 
-def acting_order(state: State) -> list[int]:
-    """Positions that can still act, in this round's order (from the round's first player)."""
-    game = state.game
-    n = game.num_players
-    first = game.first_player[state.round]
-    order = [(first + k) % n for k in range(n)]
-    return [p for p in order if not state.folded[p] and not state.is_all_in(p)]
-
-
 def position_value(state: State, player: int) -> float:
     """P: the player's place in this round's acting order (1 = first) over the players who can still act."""
-    order = acting_order(state)
+    order = state.acting_order()
     return (order.index(player) + 1) / len(order) if player in order else 1.0
 
 
