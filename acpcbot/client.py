@@ -114,6 +114,8 @@ class StrategyThread:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        # calls whose caller stopped waiting: skipped when their turn comes
+        self._abandoned: set[asyncio.Future[Any]] = set()
         self._thread = threading.Thread(target=self._main, name="acpcbot-strategy", daemon=True)
         self._thread.start()
 
@@ -122,6 +124,15 @@ class StrategyThread:
         fut = self._loop.create_future() if want_result else None
         self._jobs.put((fut, fn, args))
         return fut
+
+    def abandon(self, fut: asyncio.Future[Any]) -> None:
+        """Skip ``fut``'s call if it has not started: its answer is no longer wanted.
+
+        A call already running cannot be stopped; skipping the stale ones
+        queued behind it lets a strategy that overran catch up.
+        """
+        if not fut.done():
+            self._abandoned.add(fut)
 
     def close(self) -> None:
         """Let the thread end after the queued jobs."""
@@ -133,10 +144,15 @@ class StrategyThread:
             if job is None:
                 return
             fut, fn, args = job
+            if fut is not None and fut in self._abandoned:
+                self._abandoned.discard(fut)
+                continue
             try:
                 result, error = fn(*args), None
             except BaseException as exc:  # noqa: BLE001 - handed to the loop, which logs it
                 result, error = None, exc
+            if fut is not None:
+                self._abandoned.discard(fut)
             if fut is not None:
                 try:
                     self._loop.call_soon_threadsafe(_settle, fut, result, error)
@@ -287,7 +303,9 @@ class Client:
         if view.is_my_turn:
             allowance = self.budget.allowance()
             hard = received + allowance
-            fut = thread.submit(self._observe_and_act, view, strategy_deadline(received, allowance), want_result=True)
+            # observe on its own: a stale act may be skipped, the observation never is
+            thread.submit(self._safe, strategy.observe, view)
+            fut = thread.submit(strategy.act, view, strategy_deadline(received, allowance), want_result=True)
             assert fut is not None
             if strategy.time_limited:
                 await asyncio.wait((fut,), timeout=max(0.0, hard - self.clock()))
@@ -295,6 +313,7 @@ class Client:
                 await asyncio.wait((fut,))
             if not fut.done():
                 fut.add_done_callback(_log_late)
+                thread.abandon(fut)
                 self.fallbacks += 1
                 action = fallback_action(view)
                 log.warning("hand %d: strategy %s did not answer within %.3f s; sending the fallback %s",

@@ -473,9 +473,36 @@ def test_slow_strategy_gets_the_fallback_at_its_deadline(caplog):
                                    "MATCHSTATE:0:32:cc/:9s8h|/8c8d5c:c\r\n",
                                    "MATCHSTATE:0:32:cc/cr300:9s8h|/8c8d5c:f\r\n"]
     assert caplog.text.count("did not answer within") == 4
-    # the late calls still ran, in order, before end_match
-    assert [k for k, _ in strategy.calls].count("act") == 4
+    # the first call ran on past its deadline; the three queued behind it were
+    # abandoned before they started, so the strategy does not fall further behind
+    kinds = [k for k, _ in strategy.calls]
+    assert kinds.count("act") == 1
+    assert kinds.count("observe") >= 5  # every state is still observed
     assert strategy.calls[-1] == ("end_match", "")
+
+
+def test_a_strategy_that_overran_catches_up(caplog):
+    game = load_game("hunl")
+
+    class SlowThenFast(Scripted):
+        slow = {"MATCHSTATE:1:31::|JdTc", "MATCHSTATE:0:32:c:9s8h|"}
+
+        def act(self, view, deadline):
+            self.delay = 0.3 if view.text in self.slow else 0.0
+            return super().act(view, deadline)
+
+    strategy = SlowThenFast(game, [raise_to(300)] * 3, inline=False)
+    script = [("send", "MATCHSTATE:1:31::|JdTc\r\n"), ("recv",), ("send", "MATCHSTATE:1:31:f:|JdTc\r\n"),
+              ("send", "MATCHSTATE:0:32:c:9s8h|\r\n"), ("recv",), ("sleep", 0.45),
+              ("send", "MATCHSTATE:0:32:cc/:9s8h|/8c8d5c\r\n"), ("recv",),
+              ("send", "MATCHSTATE:0:32:cc/r300f:9s8h|/8c8d5c\r\n"), ("sleep", 0.1)]
+    code, dealer = play(script, strategy, game, time_per_hand=0.04)
+    assert code == EXIT_OK
+    # two fallbacks while the first call overran; the second call, queued behind
+    # it and abandoned, never ran, so the third answered in time
+    assert dealer.received[1:] == ["MATCHSTATE:1:31::|JdTc:f\r\n", "MATCHSTATE:0:32:c:9s8h|:c\r\n",
+                                   "MATCHSTATE:0:32:cc/:9s8h|/8c8d5c:r300\r\n"]
+    assert [k for k, _ in strategy.calls].count("act") == 2
 
 
 def test_untimed_strategy_is_waited_for(caplog):
