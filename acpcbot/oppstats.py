@@ -244,88 +244,71 @@ class Informativeness:
         return out
 
 
-#: realized pot shares are clipped into this range before fitting (a few huge pots must not rule the fit)
-SHARE_CLIP = (-2.0, 3.0)
-#: the prior line of realization (share = a + b x equity) and its pseudo-counts: overall, per street and position
-PRIOR_REALIZATION = (0.0, 1.0)
-REALIZATION_WEIGHTS = (30.0, 20.0)
-#: equities of the prior's pseudo-observations (half at each)
-_PSEUDO_E = (0.2, 0.8)
+#: bins of the strength histograms (``strategies.adaptive_ranges.SCORE_BINS``)
+REFERENCE_BINS = 64
+#: weight, in observations, of the current range when it is blended with a spot's reference
+REFERENCE_PRIOR = 3.0
 
 
-class Realization:
-    """How much of the pot we end up with when a street starts, as a line in our equity then, per street and position.
+class StrengthReference:
+    """The strength the player's range usually had in each spot: its thresholds are read against it.
 
-    Each street we reach heads-up adds (equity against the range at the
-    street's start, share = (our result + our chips in at the start) / the
-    pot at the start).  The share is above the equity where the opponent
-    gives up pots or pays off our strong hands, below where it pushes us
-    off them.  A least-squares line per (street, we act last) is shrunk
-    toward the line of all streets pooled, which is shrunk toward
-    share = equity (PRIOR_REALIZATION), by pseudo-observations.
+    A player folding 40% in a spot folds its weakest 40% of the hands it
+    usually holds there, not of whatever it holds now: a stronger range
+    than usual folds less.  Per (street, kind, space) it averages the
+    player's range histograms over strength bins when it acted there;
+    space 0 is that street's strength scores, space 1 the previous
+    street's (what a look-ahead from the previous street can compute).
     """
 
     def __init__(self) -> None:
-        #: sums n, e, e^2, y, e*y per key: "all" and (street, last) as "s1l0"
-        self.sums: dict[str, list[float]] = {}
+        self.sums: dict[tuple[int, str, int], np.ndarray] = {}
+        self.counts: dict[tuple[int, str, int], float] = {}
 
-    @staticmethod
-    def _key(street: int, last: bool) -> str:
-        return f"s{street}l{int(last)}"
+    def add(self, key: tuple[int, str, int], hist: np.ndarray) -> None:
+        """Add one range histogram (summing to 1) seen at ``key``."""
+        acc = self.sums.get(key)
+        if acc is None:
+            self.sums[key] = np.array(hist, dtype=np.float64)
+            self.counts[key] = 1.0
+        else:
+            acc += hist
+            self.counts[key] += 1.0
 
-    def add(self, street: int, last: bool, e: float, share: float) -> None:
-        """Account for one street reached: our equity at its start and the share of its pot we ended with."""
-        y = min(max(share, SHARE_CLIP[0]), SHARE_CLIP[1])
-        for key in ("all", self._key(street, last)):
-            acc = self.sums.setdefault(key, [0.0] * 5)
-            acc[0] += 1
-            acc[1] += e
-            acc[2] += e * e
-            acc[3] += y
-            acc[4] += e * y
+    def blend(self, key: tuple[int, str, int], current: np.ndarray) -> np.ndarray:
+        """The reference distribution at ``key``, with the ``current`` histogram counting REFERENCE_PRIOR times."""
+        acc = self.sums.get(key)
+        if acc is None:
+            return current
+        return (acc + REFERENCE_PRIOR * current) / (self.counts[key] + REFERENCE_PRIOR)
 
-    @staticmethod
-    def _fit(acc: list[float] | None, prior: tuple[float, float], weight: float) -> tuple[float, float]:
-        n, se, see, sy, sey = acc if acc is not None else (0.0,) * 5
-        a0, b0 = prior
-        for e in _PSEUDO_E:
-            k = weight / len(_PSEUDO_E)
-            y = a0 + b0 * e
-            n, se, see, sy, sey = n + k, se + k * e, see + k * e * e, sy + k * y, sey + k * e * y
-        det = n * see - se * se
-        if det <= 1e-12:
-            return prior
-        b = (n * sey - se * sy) / det
-        return (sy - b * se) / n, b
-
-    def line(self, street: int, last: bool) -> tuple[float, float]:
-        """(a, b) of share = a + b x equity for a street and position."""
-        pooled = self._fit(self.sums.get("all"), PRIOR_REALIZATION, REALIZATION_WEIGHTS[0])
-        return self._fit(self.sums.get(self._key(street, last)), pooled, REALIZATION_WEIGHTS[1])
-
-    def to_json(self) -> dict[str, list[float]]:
-        """The sums per key."""
-        return {k: [round(x, 6) for x in v] for k, v in sorted(self.sums.items())}
+    def to_json(self) -> list[list[Any]]:
+        """``[[street, kind, space], count, [bin sums...]]`` items."""
+        return [[list(k), self.counts[k], [round(float(x), 6) for x in v]] for k, v in sorted(self.sums.items())]
 
     @classmethod
-    def from_json(cls, data: Any) -> "Realization":
-        """Realization sums from ``to_json`` output; StatsError when malformed."""
+    def from_json(cls, data: Any) -> "StrengthReference":
+        """References from ``to_json`` output; StatsError when malformed."""
         out = cls()
-        if not isinstance(data, dict):
-            raise StatsError("realization must be an object")
-        for key, acc in data.items():
+        if not isinstance(data, list):
+            raise StatsError("strength references must be a list")
+        for item in data:
             try:
-                vals = [float(x) for x in acc]
-            except (TypeError, ValueError):
-                raise StatsError(f"realization {key!r}: not numbers") from None
-            if len(vals) != 5 or not all(map(math.isfinite, vals)) or vals[0] < 0 or not isinstance(key, str):
-                raise StatsError(f"realization {key!r}: expected five finite sums")
-            out.sums[key] = vals
+                (street, kind, space), count, sums = item
+                arr = np.array(sums, dtype=np.float64)
+                count = float(count)
+                if kind not in KINDS or space not in (0, 1) or not isinstance(street, int) or street < 0 or \
+                        arr.shape != (REFERENCE_BINS,) or not np.isfinite(arr).all() or (arr < 0).any() or count <= 0:
+                    raise ValueError(f"bad reference {item!r:.80}")
+            except (TypeError, ValueError) as exc:
+                raise StatsError(f"strength references: {exc}") from None
+            out.sums[(street, kind, space)] = arr
+            out.counts[(street, kind, space)] = count
         return out
 
 
 class OpponentStats:
-    """Everything learnt about one opponent: action frequencies, raise sizes, informativeness, realization."""
+    """Everything learnt about one opponent: action frequencies, raise sizes, informativeness, our results."""
 
     def __init__(self) -> None:
         self.actions = ActionStats()
@@ -333,7 +316,7 @@ class OpponentStats:
         #: sums and counts of no-limit raise fractions by (kind, preflop 0 / later 1)
         self.raise_sums: dict[tuple[str, int], list[float]] = {}
         self.hands = 0
-        self.realization = Realization()
+        self.reference = StrengthReference()
         #: our results against this player, in big blinds per hand: count, sum, sum of squares
         self.results = [0.0, 0.0, 0.0]
 
@@ -378,7 +361,7 @@ class OpponentStats:
         """JSON-ready data."""
         return {"hands": self.hands, "actions": self.actions.to_json(), "info": self.info.to_json(),
                 "raises": [[k, s, v[0], v[1]] for (k, s), v in sorted(self.raise_sums.items())],
-                "results": list(self.results), "realization": self.realization.to_json()}
+                "results": list(self.results), "reference": self.reference.to_json()}
 
     @classmethod
     def from_json(cls, data: Any) -> "OpponentStats":
@@ -400,7 +383,7 @@ class OpponentStats:
             if len(results) != 3 or results[0] < 0 or results[2] < 0 or not all(map(math.isfinite, results)):
                 raise StatsError(f"bad results entry {data.get('results')!r}")
             out.results = results
-            out.realization = Realization.from_json(data.get("realization", {}))
+            out.reference = StrengthReference.from_json(data.get("reference", []))
         except KeyError as exc:
             raise StatsError(f"opponent statistics: missing field {exc}") from None
         except (TypeError, ValueError) as exc:

@@ -319,8 +319,9 @@ def test_never_folds_when_checking_is_free():
 
 def test_limit_raises_have_no_size():
     player = make_player(HULHE)
-    action = player.act(view("MATCHSTATE:1:2::|AsAd", HULHE), 0.0)
-    assert action.type == _R and action.size == 0  # aces raise, with the limit game's `r`
+    for line in ("MATCHSTATE:0:2:r:AsAd|", "MATCHSTATE:1:3:cc/cc/cc/c:|AsKs/QsJsTs/2c/3d"):
+        action = player.act(view(line, HULHE), 0.0)
+        assert action.type == _R and action.size == 0  # aces re-raise, the royal flush bets: the limit `r`
 
 
 def test_model_file_keeps_statistics(tmp_path):

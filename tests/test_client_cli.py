@@ -24,7 +24,7 @@ def test_list_strategies():
     assert result.returncode == 0
     for name in ("random", "call", "raise", "fold", "human"):
         assert f"\n{name} " in "\n" + result.stdout
-    assert "size: " in result.stdout and "default for hunl: call" in result.stdout
+    assert "size: " in result.stdout and "default for hunl: adaptive" in result.stdout
 
 
 def test_host_and_port_are_required(capsys):
@@ -57,8 +57,9 @@ def test_parser_defaults():
 
 def test_listing_marks_games_a_strategy_cannot_play():
     assert "default for kuhn3p: cfr" in list_strategies("kuhn3p")
+    assert "default for leducnl: call" in list_strategies("leducnl")  # no hold'em player, no shipped policy
     hunl = list_strategies("hunl")
-    assert "(cannot play hunl: no shipped policy" in hunl and "default for hunl: call" in hunl
+    assert "(cannot play hunl: no shipped policy" in hunl and "default for hunl: adaptive" in hunl
 
 
 def test_plays_the_example_match_and_writes_the_history(tmp_path):

@@ -125,7 +125,7 @@ def test_recipe_file_name_is_the_default_run_name(tmp_path):
     assert p.name == "my-run" and p.game.num_rounds == 2
 
 
-@pytest.mark.parametrize("recipe", ["hunl-baselines", "hulhe-baselines", "kuhn3p", "leduc"])
+@pytest.mark.parametrize("recipe", ["hunl-baselines", "hunl-all", "hulhe-baselines", "kuhn3p", "leduc"])
 def test_shipped_recipes_load(recipe):
     from pathlib import Path
     p = load_recipe(Path(__file__).resolve().parents[1] / "matches" / f"{recipe}.toml")

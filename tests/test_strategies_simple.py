@@ -81,7 +81,8 @@ def test_every_strategy_gets_a_seeded_generator():
 
 def test_default_spec_is_the_first_preference_that_plays_the_game():
     for name in SHIPPED_GAMES:
-        expected = "cfr" if name in ("kuhn2p", "kuhn3p", "leduc") else "call"  # games with a shipped policy
+        # cfr where a policy is shipped, adaptive in hold'em, call elsewhere (leducnl)
+        expected = "cfr" if name in ("kuhn2p", "kuhn3p", "leduc") else "call" if name == "leducnl" else "adaptive"
         assert default_spec(load_game(name)) == expected
     for spec in DEFAULT_PREFERENCES:
         resolve(spec)  # every listed spec names a registered strategy with valid parameters
@@ -133,6 +134,9 @@ def test_listing_describes_every_parameter():
     assert text.startswith("raise ") and "size:" in text and "min|pot|allin" in text
     assert "fold: weight of folding (default 0.06" in describe(available()["random"])
     assert {"random", "call", "raise", "fold", "human", "cfr"} <= set(available())
+    # an empty default is left to the help text; a boolean's default is written as it is typed
+    assert Param(str, "", "a file (empty: none)").describe() == "a file (empty: none)"
+    assert Param(parse_bool, True, "look ahead").describe() == "look ahead (default 1)"
 
 
 def test_param_helpers():

@@ -41,9 +41,9 @@ from ..gamedef import GameDef
 from ..oppstats import OpponentStats, StatsError, info_class, size_bucket, spot_of, Spot
 from ..persist import ModelFile, ModelFileError, folder_exists, opponent_key
 from ..world import MatchInfo, View
-from .adaptive_ranges import (PreflopEquities, action_likelihood, equity_vector, pair_of, pairs_with, percentiles, range_equity,
+from .adaptive_ranges import (PreflopEquities, action_likelihood, range_histogram, reference_percentiles, score_bins, equity_vector, pair_of, pairs_with, range_equity,
                               strength_scores, threshold_likelihoods)
-from .base import Param, Strategy
+from .base import Param, Strategy, parse_bool
 from .common import holdem_only, pot_raise_to
 from .registry import register
 
@@ -55,8 +55,8 @@ _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 BET_FRACTIONS = (0.33, 0.5, 0.75, 1.0, 1.5, 2.5)
 #: a size leaving less than this share of the pot behind is replaced by all-in
 SHORT_BEHIND = 0.25
-#: the share of the pot a street's start is worth (learnt a + b x equity) is kept in this range
-SHARE_RANGE = (-1.0, 3.0)
+#: the bets (fractions of the pot) we consider on the street after the one we decide in
+NEXT_STREET_BETS = (0.33, 0.75)
 #: the multiway value of the pot when betting goes on to a later street: equity x pot x REALIZATION
 REALIZATION = 1.0
 #: Monte Carlo deals for the equity against two or more opponents
@@ -95,18 +95,17 @@ class HandTracker:
     done: int = 0
     removed: int = 0
     events: list[Event] = field(default_factory=list)
+    #: strength bins per street (by board size)
     scores: dict[int, np.ndarray] = field(default_factory=dict)
     equities: dict[int, np.ndarray] = field(default_factory=dict)
     multi: dict[tuple, float] = field(default_factory=dict)
-    #: per street reached heads-up: (opponent, street, we act last, pot and our chips at its start, its range then)
-    starts: list[tuple[int, int, bool, int, int, np.ndarray]] = field(default_factory=list)
 
-    def score(self, board: tuple[int, ...]) -> np.ndarray:
-        """Strength scores of every pair on ``board`` (cached per street)."""
-        s = self.scores.get(len(board))
-        if s is None:
-            s = self.scores[len(board)] = strength_scores(board)
-        return s
+    def bins(self, board: tuple[int, ...]) -> np.ndarray:
+        """Strength bins of every pair on ``board`` (cached per street)."""
+        b = self.scores.get(len(board))
+        if b is None:
+            b = self.scores[len(board)] = score_bins(strength_scores(board))
+        return b
 
 
 @dataclass(frozen=True)
@@ -139,6 +138,7 @@ class AdaptiveStrategy(Strategy):
                        folder_exists, "its folder must exist"),
         "risk": Param(float, 1.0, "weight of the variance penalty that plays for significance (0: plain EV)",
                       lambda v: 0 <= v <= 100, "must be in 0..100"),
+        "lookahead": Param(parse_bool, True, "play the next street out in the look-ahead (0: share the pot by equity)"),
     }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -183,15 +183,6 @@ class AdaptiveStrategy(Strategy):
                 ratio = float(event.chance[pair_of(shown)]) / event.mean
                 self.opponent_stats(view, event.position).info.add(event.cls, ratio)
         result = view.result
-        if result is not None:
-            for opp, street, last, pot, mine, w in hand.starts:
-                n = self.game.board_cards_through(street)
-                board = tuple(view.state.board[:n])
-                eqv = hand.equities.get(len(board))
-                if eqv is None:
-                    eqv = equity_vector(view.hole, board, self.gen)
-                stats = self.opponent_stats(view, opp)
-                stats.realization.add(street, last, range_equity(eqv, w), (result + mine) / pot)
         for p in range(self.game.num_players):
             if p != view.position:
                 key = self.key(view, p)
@@ -251,14 +242,7 @@ class AdaptiveStrategy(Strategy):
             self._remove_board(hand, view, replay.round)
             if p != hand.me:
                 self._narrow(hand, view, replay, p, action)
-            before = replay.round
             replay.apply_unchecked(action)
-            if replay.round != before and not replay.finished and self.game.num_players - replay.num_folded == 2:
-                opp = next(q for q in range(self.game.num_players) if q != hand.me and not replay.folded[q])
-                self._remove_board(hand, view, replay.round)
-                last = replay.current_player != hand.me
-                hand.starts.append((opp, replay.round, last, replay.pot, replay.spent[hand.me],
-                                    hand.ranges[opp].copy()))
         hand.done = len(flat)
         self._remove_board(hand, view, state.round)
         return hand
@@ -281,9 +265,17 @@ class AdaptiveStrategy(Strategy):
         stats.observe(replay, action)
         if kind == _F:
             return
-        board = tuple(view.state.board[:self.game.board_cards_through(replay.round)])
+        r = replay.round
+        board = tuple(view.state.board[:self.game.board_cards_through(r)])
+        bins = hand.bins(board)
         w = hand.ranges[p]
-        u = percentiles(hand.score(board), w)
+        current = range_histogram(bins, w)
+        key = (r, spot.kind, 0)
+        u = reference_percentiles(stats.reference.blend(key, current), bins)
+        stats.reference.add(key, current)
+        if r > 0:
+            earlier = hand.bins(tuple(view.state.board[:self.game.board_cards_through(r - 1)]))
+            stats.reference.add((r, spot.kind, 1), range_histogram(earlier, w))
         chance = threshold_likelihoods(u, triple, to_call > 0)[int(kind)]
         cls = info_class(kind, to_call, replay.round)
         total = w.sum()
@@ -318,10 +310,8 @@ class AdaptiveStrategy(Strategy):
         out = {lo, hi}
         for frac in BET_FRACTIONS:
             target = pot_raise_to(state, frac)
-            if lo < target < hi:
-                after = state.pot + (target - state.spent[state.current_player]) + (target - state.max_spent)
-                if hi - target >= SHORT_BEHIND * after:
-                    out.add(target)
+            if lo < target < hi and not leaves_short(state, target, hi):
+                out.add(target)
         return sorted(out)
 
     def _pick(self, values: dict[Action, float], rng_scale: float) -> Action:
@@ -356,7 +346,7 @@ class AdaptiveStrategy(Strategy):
             eqv = hand.equities[len(board)] = (equity_vector(view.hole, board, self.gen) if board
                                                else self.preflop.get(view.hole))
         risk = self.risk_aversion(view, opp)
-        ctx = _Context(self, view, hand, opp, eqv, hand.score(board), risk)
+        ctx = _Context(self, view, hand, opp, eqv, hand.bins(board), risk)
         outcomes: dict[Action, Outcome] = {}
         if view.can_fold:
             outcomes[FOLD] = Outcome.sure(0.0)
@@ -419,6 +409,12 @@ class AdaptiveStrategy(Strategy):
         return Choice(action, values, e)
 
 
+def leaves_short(state: State, target: int, all_in: int) -> bool:
+    """Whether raising to ``target`` (``all_in`` being the all-in raise-to) leaves less than SHORT_BEHIND of the pot behind."""
+    after = state.pot + (target - state.spent[state.current_player]) + (target - state.max_spent)
+    return all_in - target < SHORT_BEHIND * after
+
+
 class Outcome(NamedTuple):
     """A move's result in chips from now on, as a mean and a second moment (so variances add up through mixtures)."""
 
@@ -455,14 +451,18 @@ def _mix(parts: list[tuple[float, Outcome]]) -> Outcome:
 
 
 class _Context:
-    """One heads-up decision's data: the opponent's range, percentiles, statistics and our equity vector.
+    """One heads-up decision's data: the opponent's range, its percentiles, statistics and our equity vector.
 
     Moves are valued as :class:`Outcome` (mean and second moment of the
-    chips won from now on) and ranked by ``mean - risk x variance``.
+    chips won from now on) and ranked by ``mean - risk x variance``.  The
+    look-ahead covers the rest of this betting round (the opponent's reply
+    to our move, and our reply to its raise) and, when the round closes
+    into a new street, that street too (:meth:`next_street`); past that the
+    pot is shared by equity.
     """
 
     def __init__(self, player: AdaptiveStrategy, view: View, hand: HandTracker, opp: int,
-                 eqv: np.ndarray, score: np.ndarray, risk: float) -> None:
+                 eqv: np.ndarray, bins: np.ndarray, risk: float) -> None:
         self.player = player
         self.game = view.game
         self.me = view.position
@@ -473,52 +473,120 @@ class _Context:
         w = hand.ranges[opp]
         if w.sum() <= 0:  # the model was wrong about every pair: start again from the live pairs
             w = hand.ranges[opp] = np.where(np.isnan(eqv), 0.0, 1.0)
-        self.w = w
+        live = ~np.isnan(eqv)
+        # every sub-range below derives from w, so zeroing the dead pairs once lets equity() be a plain dot product
+        self.w = w * live
         self.eqv = eqv
-        self.u = percentiles(score, w)
-        self.last_round = self.game.num_rounds - 1
+        self.eq0 = np.where(live, eqv, 0.0)
+        self.bins = bins
+        self.lookahead = player.lookahead
+        #: replies() per (range, spot): the look-ahead meets the same range in the same spot for many bet sizes
+        self._replies: dict[tuple, tuple[np.ndarray, np.ndarray, list[np.ndarray]]] = {}
 
     def equity(self, w: np.ndarray) -> float:
-        """Our equity against a (sub-)range."""
-        return range_equity(self.eqv, w)
+        """Our equity against a (sub-)range of ``self.w`` (0.5 when empty)."""
+        total = w.sum()
+        return float(np.dot(w, self.eq0) / total) if total > 0 else 0.5
 
-    def replies(self, state: State) -> tuple[np.ndarray, list[np.ndarray]]:
-        """The opponent's (fold, call, raise) chances where it acts in ``state``, and the range taking each."""
+    def replies(self, state: State, w: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The opponent's (fold, call, raise) chances where it acts in ``state`` holding ``w``, and the range taking each."""
         spot = spot_of(state, self.opp)
+        can_raise = state.raise_bounds() is not None
+        key = (id(w), spot, can_raise, state.to_call(self.opp) > 0, min(1, state.round - self.start.round))
+        hit = self._replies.get(key)
+        if hit is None or hit[0] is not w:
+            probs, sub = self._replies_of(state, spot, w)
+            self._replies[key] = (w, probs, sub)  # holding w keeps its id from being reused
+            return probs, sub
+        return hit[1], hit[2]
+
+    def _replies_of(self, state: State, spot: Spot, w: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
         triple = self.stats.predict(spot)
         if state.raise_bounds() is None:
             triple = np.array([triple[0], triple[1] + triple[2], 0.0])
         to_call = state.to_call(self.opp)
-        chances = threshold_likelihoods(self.u, triple, to_call > 0)
+        # its thresholds are read against the ranges it usually holds there (in this street's strength, which is
+        # all a look-ahead into the next street knows: that spot's reference in the previous street's terms)
+        key = (state.round, spot.kind, min(1, state.round - self.start.round))
+        u = reference_percentiles(self.stats.reference.blend(key, range_histogram(self.bins, w)), self.bins)
+        chances = threshold_likelihoods(u, triple, to_call > 0)
         info = self.stats.info
+        total = w.sum()
         sub = []
+        probs = np.empty(3)
         for kind in (_F, _C, _R):
             kappa = info.kappa(info_class(kind, to_call, state.round))
-            sub.append(self.w * action_likelihood(chances[int(kind)], self.w, kappa))
-        return triple, sub
+            t = chances[int(kind)]
+            # a range stronger than the ones it usually holds here folds less and raises more, as far as its
+            # shown cards have borne the threshold model out (kappa)
+            in_range = float(np.dot(w, t) / total) if total > 0 else triple[int(kind)]
+            probs[int(kind)] = kappa * in_range + (1.0 - kappa) * triple[int(kind)]
+            sub.append(w * action_likelihood(t, w, kappa))
+        return probs / probs.sum(), sub
 
-    def settle(self, state: State, e: float) -> Outcome:
-        """Chips coming back to us from ``state``'s pot once the round's betting is closed, with equity ``e``.
+    def best(self, options: list[Outcome]) -> Outcome:
+        """The option we would take: the best score."""
+        return max(options, key=lambda o: o.score(self.risk))
+
+    def settle(self, state: State, w: np.ndarray, deep: bool = False) -> Outcome:
+        """Chips coming back to us from ``state``'s pot (less any we add later) once the round's betting is closed.
 
         Chips one side put in beyond what the other could match come back to
-        it; the rest goes to the winner, which we are with chance ``e``.
-        When the state starts a new street, the rest is worth the share of
-        it we have been realizing from such streets against this opponent
-        (``oppstats.Realization``: a + b x equity), its spread that of the
-        showdown.
+        it; the rest goes to the winner, which we are with our equity against
+        ``w``.  When ``state`` starts a new street (and the look-ahead is not
+        already ``deep``) that street is played out first (``next_street``).
         """
+        if not (deep or state.finished or state.round == self.start.round or not self.lookahead):
+            return self.next_street(state, w)
         me, opp = self.me, self.opp
         matched = min(state.spent[me], state.spent[opp])
         excess = state.spent[me] - matched
         contested = state.pot - excess - (state.spent[opp] - matched)
-        if state.finished or state.round == self.start.round:
-            return Outcome.lottery(e, contested + excess, excess)
-        # a new street starts: the share of the pot we realize from here, as learnt against this opponent
-        a, b = self.stats.realization.line(state.round, state.current_player != me)
-        share = min(max(a + b * e, SHARE_RANGE[0]), SHARE_RANGE[1])
-        spread = contested * contested * e * (1 - e)
-        mean = share * contested + excess
-        return Outcome(mean, spread + mean * mean)
+        return Outcome.lottery(self.equity(w), contested + excess, excess)
+
+    def next_street(self, s: State, w: np.ndarray) -> Outcome:
+        """The value of a new street starting in ``s`` with the opponent holding ``w`` (one round of betting).
+
+        We either check or bet one of NEXT_STREET_BETS; it replies as its
+        statistics say.  Its range keeps this street's percentiles (the next
+        card is unknown); after this street's betting the pot is shared by
+        equity.
+        """
+        if s.current_player == self.me:
+            return self.best(self._our_turn(s, s, w))
+        (_, c, r), (_, w_c, w_r) = self.replies(s, w)
+        parts: list[tuple[float, Outcome]] = []
+        if c > 0:  # it checks: our turn
+            s2 = s.copy()
+            s2.apply_unchecked(CALL)
+            parts.append((c, self.best(self._our_turn(s, s2, w_c))))
+        if r > 0:  # it bets: we fold or call
+            s2 = s.copy()
+            s2.apply_unchecked(self._opponent_raise(s))
+            s3 = s2.copy()
+            s3.apply_unchecked(CALL)
+            call = self.settle(s3, w_r, deep=True).shift(-(s3.spent[self.me] - s.spent[self.me]))
+            parts.append((r, self.best([call, Outcome.sure(0.0)])))
+        return _mix(parts) if parts else self.settle(s, w, deep=True)
+
+    def _our_turn(self, start: State, s: State, w: np.ndarray) -> list[Outcome]:
+        """Our options on the next street where we act in ``s``: check (or call) and the nominal bets."""
+        s2 = s.copy()
+        s2.apply_unchecked(CALL)
+        if s2.finished or s2.round != s.round or s2.current_player != self.opp:
+            options = [self.settle(s2, w, deep=True)]
+        else:
+            options = [self._opponent_turn(start, s2, 0, w, deep=True)]
+        bounds = s.raise_bounds()
+        if bounds is not None:
+            targets = [bounds[0]] if self.game.is_limit else \
+                sorted({min(max(pot_raise_to(s, f), bounds[0]), bounds[1]) for f in NEXT_STREET_BETS})
+            for target in targets:
+                s2 = s.copy()
+                s2.apply_unchecked(RAISE if self.game.is_limit else raise_to(target))
+                added = s2.spent[self.me] - start.spent[self.me]
+                options.append(self._opponent_turn(start, s2, added, w, deep=True))
+        return options
 
     def passive(self, state: State) -> Outcome:
         """Value of checking or calling."""
@@ -526,8 +594,8 @@ class _Context:
         s2.apply_unchecked(CALL)
         added = s2.spent[self.me] - state.spent[self.me]
         if s2.finished or s2.round != state.round or s2.current_player != self.opp:
-            return self.settle(s2, self.equity(self.w)).shift(-added)
-        return self._opponent_turn(state, s2, added)
+            return self.settle(s2, self.w).shift(-added)
+        return self._opponent_turn(state, s2, added, self.w)
 
     def aggressive(self, state: State, action: Action) -> Outcome:
         """Value of a raise (``action``), the opponent replying as its statistics say."""
@@ -535,30 +603,40 @@ class _Context:
         s2.apply_unchecked(action)
         added = s2.spent[self.me] - state.spent[self.me]
         if s2.finished or s2.current_player != self.opp:
-            return self.settle(s2, self.equity(self.w)).shift(-added)
-        return self._opponent_turn(state, s2, added)
+            return self.settle(s2, self.w).shift(-added)
+        return self._opponent_turn(state, s2, added, self.w)
 
-    def _opponent_turn(self, start: State, s2: State, added: int) -> Outcome:
-        """Value when the opponent is to act in ``s2`` after we added ``added`` chips since ``start``."""
+    def _opponent_turn(self, start: State, s2: State, added: int, w: np.ndarray, deep: bool = False,
+                       again: int = 1) -> Outcome:
+        """Value when the opponent (holding ``w``) is to act in ``s2`` after we added ``added`` chips since ``start``.
+
+        When it raises we fold, call or (``again`` times more) raise back:
+        all-in in no-limit games, the fixed raise in limit games.
+        """
         me = self.me
-        (f, c, r), (_, w_c, w_r) = self.replies(s2)
+        (f, c, r), (_, w_c, w_r) = self.replies(s2, w)
         parts: list[tuple[float, Outcome]] = []
         if f > 0:
             parts.append((f, Outcome.sure(s2.pot - added)))  # it folds: the pot before our move is ours
         if c > 0:
             s3 = s2.copy()
             s3.apply_unchecked(CALL)  # if the round went on (a limp), it is treated as closed here
-            parts.append((c, self.settle(s3, self.equity(w_c)).shift(-added)))
+            parts.append((c, self.settle(s3, w_c, deep).shift(-added)))
         if r > 0:
             s3 = s2.copy()
             s3.apply_unchecked(self._opponent_raise(s2))
             s4 = s3.copy()
             s4.apply_unchecked(CALL)
-            call = self.settle(s4, self.equity(w_r)).shift(-(s4.spent[me] - start.spent[me]))
-            fold = Outcome.sure(-added)
-            parts.append((r, call if call.score(self.risk) > fold.score(self.risk) else fold))
+            call = self.settle(s4, w_r, deep).shift(-(s4.spent[me] - start.spent[me]))
+            options = [call, Outcome.sure(-added)]
+            bounds = s3.raise_bounds() if again > 0 else None
+            if bounds is not None:
+                s4 = s3.copy()
+                s4.apply_unchecked(RAISE if self.game.is_limit else raise_to(bounds[1]))
+                options.append(self._opponent_turn(start, s4, s4.spent[me] - start.spent[me], w_r, deep, again - 1))
+            parts.append((r, self.best(options)))
         if not parts:
-            return self.settle(s2, self.equity(self.w)).shift(-added)
+            return self.settle(s2, w, deep).shift(-added)
         return _mix(parts)
 
     def _opponent_raise(self, state: State) -> Action:
@@ -567,5 +645,7 @@ class _Context:
             return RAISE
         lo, hi = state.raise_bounds()  # type: ignore[misc]  # only asked where a raise is possible
         spot = spot_of(state, self.opp)
-        target = pot_raise_to(state, self.stats.raise_size(spot.kind, spot.street), self.opp)
-        return raise_to(min(max(target, lo), hi))
+        target = min(max(pot_raise_to(state, self.stats.raise_size(spot.kind, spot.street), self.opp), lo), hi)
+        # nobody raises to leave a sliver behind: valuing the sliver's later street as a fresh bet-or-fold
+        # fight overrates the fold equity it buys (a 4-bet into a shover looked profitable that way)
+        return raise_to(hi if leaves_short(state, target, hi) else target)

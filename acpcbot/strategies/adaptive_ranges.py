@@ -7,8 +7,10 @@ numpy, so a decision costs a few milliseconds:
   board, judged without knowing our cards (preflop equity against a random
   hand; after the flop the share of random holdings it beats now).  This is
   the order in which an opponent is assumed to rank its hands.
-- :func:`percentiles`: each pair's place (0 weakest .. 1 strongest) among
-  the pairs a range holds, weighted by the range.
+- :func:`percentiles`, :func:`reference_percentiles`: each pair's place
+  (0 weakest .. 1 strongest) among the pairs a range holds, or in a
+  reference distribution of strength (the ranges a player usually holds in
+  a spot), over SCORE_BINS bins of the score.
 - :func:`threshold_likelihoods`: the soft threshold model of an opponent
   whose (fold, call, raise) frequencies in a spot are known: it raises with
   its top ``raise`` share, folds its bottom ``fold`` share and calls with the
@@ -75,15 +77,32 @@ def strength_scores(board: Sequence[int]) -> np.ndarray:
     return np.where(live, score, 0.0)
 
 
+#: strength scores are binned this finely for range histograms and reference percentiles
+SCORE_BINS = 64
+
+
+def score_bins(score: np.ndarray) -> np.ndarray:
+    """The histogram bin (0..SCORE_BINS-1) of each pair's strength score."""
+    return np.minimum((score * SCORE_BINS).astype(np.int64), SCORE_BINS - 1)
+
+
+def range_histogram(bins: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """A range's distribution over the strength bins (sums to 1; uniform when the range is empty)."""
+    hist = np.bincount(bins, weights=weights, minlength=SCORE_BINS)
+    total = hist.sum()
+    return hist / total if total > 0 else np.full(SCORE_BINS, 1.0 / SCORE_BINS)
+
+
+def reference_percentiles(dist: np.ndarray, bins: np.ndarray) -> np.ndarray:
+    """Each pair's percentile (0 weakest .. 1 strongest) in a distribution over strength bins (a bin's middle)."""
+    below = np.cumsum(dist) - dist
+    return (below + 0.5 * dist)[bins]
+
+
 def percentiles(score: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Each pair's weighted percentile of ``score`` within the range ``weights`` (ties share the midpoint)."""
-    values, inverse = np.unique(score, return_inverse=True)
-    per_value = np.bincount(inverse, weights=weights, minlength=len(values))
-    total = per_value.sum()
-    if total <= 0:
-        return np.full(NUM_PAIRS, 0.5)
-    below = np.cumsum(per_value) - per_value
-    return (below[inverse] + 0.5 * per_value[inverse]) / total
+    """Each pair's weighted percentile of ``score`` within the range ``weights`` (binned; ties share the middle)."""
+    bins = score_bins(score)
+    return reference_percentiles(range_histogram(bins, weights), bins)
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -91,13 +110,14 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 
 
 def threshold_likelihoods(u: np.ndarray, triple: Sequence[float], facing: bool,
-                          softness: float = SOFTNESS) -> np.ndarray:
+                          softness: float | None = None) -> np.ndarray:
     """(3, 1326) chance of fold, call, raise per pair under the soft threshold model at percentiles ``u``.
 
     The top ``raise`` share raises, the bottom ``fold`` share folds (only
     when ``facing`` a bet; otherwise a fold is a check), the rest calls.
     """
     f, _, r = (float(x) for x in triple)
+    softness = SOFTNESS if softness is None else softness
     out = np.empty((3, len(u)))
     out[2] = _sigmoid((u - (1.0 - r)) / softness) if r > 0 else 0.0
     if facing and f > 0:

@@ -39,12 +39,16 @@ class Param:
 
     def describe(self) -> str:
         """One line for listings: default, choices and help."""
-        parts = [f"default {self.default}"]
+        # an empty default is said by the help text ("empty: none"); booleans are written as typed: 1/0
+        default = int(self.default) if isinstance(self.default, bool) else self.default
+        parts = [f"default {default}"] if default != "" else []
         if self.choices:
             parts.append("one of " + "|".join(str(c) for c in self.choices))
         elif self.check_help:
             parts.append(self.check_help)
         text = ", ".join(parts)
+        if not text:
+            return self.help
         return f"{self.help} ({text})" if self.help else f"({text})"
 
 

@@ -13,11 +13,14 @@ _REGISTRY: dict[str, type[Strategy]] = {}
 # What ``acpcbot HOST PORT`` plays without --strategy: the first spec whose
 # strategy supports the game.  Strongest first; add new strategies here.
 # ``cfr`` (an equilibrium policy; only games with a shipped policy) beats
-# both baselines.  ``call`` comes before ``random``: head to head they are
-# even, but ``call`` never bloats a pot with a random raise (the random
-# player's no-limit raise averages half a stack) and cannot be bluffed.
+# both baselines.  ``adaptive`` (hold'em) beats every study player and
+# baseline in duplicate heads-up matches (README, *adaptive*).  ``call``
+# comes before ``random``: head to head they are even, but ``call`` never
+# bloats a pot with a random raise (the random player's no-limit raise
+# averages half a stack) and cannot be bluffed.
 DEFAULT_PREFERENCES: tuple[str, ...] = (
     "cfr",
+    "adaptive",
     "call",
     "random",
 )
