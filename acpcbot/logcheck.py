@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .gamedef import GameDef, GameDefError, load_game
-from .matchlog import (Header, LogError, format_value, format_values, iter_log, parse_header_line,
+from .matchlog import (Header, LogError, format_value, format_values, header_game, iter_log, parse_header_line,
                        parse_score_line, parse_state_line)
 
 
@@ -66,12 +66,10 @@ def check_log(path: str | Path, game: GameDef | None = None) -> LogSummary:
         if kind == "other":
             raise LogCheckError(number, f"neither a comment, a STATE nor a SCORE line: {line.rstrip()[:80]!r}")
         if game is None:
-            if header is None:
-                raise LogCheckError(number, "no '# name/game/hands/seed' header names the game; pass --game")
             try:
-                game = load_game(header.game_name)
-            except GameDefError as exc:
-                raise LogCheckError(number, f"cannot load the header's game: {exc}; pass --game") from None
+                game = header_game(header)
+            except LogError as exc:
+                raise LogCheckError(number, f"{exc}; pass --game") from None
         summary.big_blind = game.big_blind
         if kind == "score":
             _check_score(number, line, summary)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence, TextIO
 
 from .engine import State
-from .gamedef import GameDef
+from .gamedef import GameDef, GameDefError, load_game
 from .protocol import ProtocolError, format_betting, format_cards, parse_cards_field, replay_betting
 
 
@@ -134,6 +134,16 @@ def parse_header_line(line: str, header: Header | None) -> Header | None:
             except ValueError:
                 raise LogError(f"malformed header line {text!r}") from None
     return header
+
+
+def header_game(header: Header | None) -> GameDef:
+    """The game a log's header names; LogError when no header names one or it does not load."""
+    if header is None:
+        raise LogError("no '# name/game/hands/seed' header names the game")
+    try:
+        return load_game(header.game_name)
+    except GameDefError as exc:
+        raise LogError(f"cannot load the header's game: {exc}") from None
 
 
 def iter_log(stream: TextIO) -> Iterator[tuple[int, str, str]]:

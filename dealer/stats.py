@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from acpcbot.engine import ActionType, State
-from acpcbot.gamedef import GameDef, GameDefError, load_game
-from acpcbot.matchlog import Header, LogError, LoggedHand, iter_log, parse_header_line, parse_score_line, parse_state_line
+from acpcbot.gamedef import GameDef
+from acpcbot.matchlog import (Header, LogError, LoggedHand, header_game, iter_log, parse_header_line, parse_score_line,
+                              parse_state_line)
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +119,7 @@ def read_log(path: str | Path, game: GameDef | None = None) -> MatchLog:
                         header = parse_header_line(line, header)
                     elif kind == "state":
                         if game is None:
-                            game = _game_of(header, where)
+                            game = header_game(header)
                         hands.append(parse_state_line(line, game))
                     elif kind == "score":
                         score = parse_score_line(line)
@@ -133,17 +134,11 @@ def read_log(path: str | Path, game: GameDef | None = None) -> MatchLog:
         except UnicodeDecodeError as exc:
             raise StatsError(f"{path}: not a text log: {exc}") from None
     if game is None:
-        game = _game_of(header, str(path))
+        try:
+            game = header_game(header)
+        except LogError as exc:
+            raise StatsError(f"{path}: {exc}") from None
     return MatchLog(game, hands, header, score, str(path))
-
-
-def _game_of(header: Header | None, where: str) -> GameDef:
-    if header is None:
-        raise StatsError(f"{where}: no '# name/game/hands/seed' header names the game")
-    try:
-        return load_game(header.game_name)
-    except GameDefError as exc:
-        raise StatsError(f"{where}: {exc}") from None
 
 
 # ------------------------------------------------------------------ per-player results

@@ -112,3 +112,17 @@ def test_reference_logs_check_clean():
     for path in logs:
         summary = check_log(path)
         assert summary.hands == 1000 and summary.score_checked, path
+
+
+def test_the_game_comes_from_the_header_or_a_clear_error(tmp_path):
+    from acpcbot.matchlog import Header, LogError, header_game
+    assert header_game(Header("m", "holdem.limit.2p.reverse_blinds.game", 10, 1)).name == load_game("hulhe").name
+    with pytest.raises(LogError, match="no '# name/game/hands/seed' header names the game"):
+        header_game(None)
+    with pytest.raises(LogError, match="cannot load the header's game: .*nosuch"):
+        header_game(Header("m", "nosuch.game", 10, 1))
+    # logcheck says what to do about it
+    path = tmp_path / "headless.log"
+    path.write_text("STATE:0:cc/cc/cc/cc:5d5c|9hQd/8dAs8s/4h/6d:0|0:a|b\n")
+    with pytest.raises(LogCheckError, match=r"line 1: no '# name/game/hands/seed' header names the game; pass --game"):
+        check_log(path)

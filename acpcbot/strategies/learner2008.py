@@ -47,7 +47,7 @@ import numpy as np
 
 from ..engine import IllegalAction, State
 from ..gamedef import GameDef, GameDefError, load_game
-from ..matchlog import LogError, parse_header_line, parse_state_line
+from ..matchlog import Header, LogError, header_game, parse_header_line, parse_state_line
 from ..protocol import ProtocolError, parse_match_state, replay_betting
 from .base import Param
 from .common import holdem_only, study_blinds
@@ -286,15 +286,13 @@ def _header(line: str, header: Any, where: str) -> tuple[Any, bool]:
         raise TrainingError(f"{where}: {exc}") from None
 
 
-def _game_of(header_game: str | None, override: GameDef | None, where: str) -> GameDef:
+def _game_of(header: Header | None, override: GameDef | None, where: str) -> GameDef:
     if override is not None:
         return override
-    if header_game is None:
-        raise TrainingError(f"{where}: no '# name/game/hands/seed' header names the game; pass --game")
     try:
-        return load_game(header_game)
-    except GameDefError as exc:
-        raise TrainingError(f"{where}: the header's game: {exc}; pass --game") from None
+        return header_game(header)
+    except LogError as exc:
+        raise TrainingError(f"{where}: {exc}; pass --game") from None
 
 
 def file_kind(path: Path) -> str:
@@ -328,7 +326,7 @@ def read_log(path: Path, game: GameDef | None = None) -> Iterator[Hand]:
             if not line.startswith("STATE:"):
                 continue
             if g is None:
-                g = _game_of(header.game_name if header else None, game, where)
+                g = _game_of(header, game, where)
             try:
                 logged = parse_state_line(line, g)
             except LogError as exc:
@@ -364,7 +362,7 @@ def read_transcript(path: Path, game: GameDef | None = None) -> Iterator[Hand]:
             if m is None or m.group(1) != "TO":
                 continue  # FROM lines repeat a state already sent; the next TO lines hold the action applied
             if g is None:
-                g = _game_of(header.game_name if header else None, game, where)
+                g = _game_of(header, game, where)
             try:
                 ms = parse_match_state(m.group(3), g)
             except ProtocolError as exc:
