@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import tempfile
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 try:
     import fcntl
@@ -36,6 +37,8 @@ if TYPE_CHECKING:  # hints only: the world imports the strategies package
     from .world import MatchInfo, View
 
 FORMAT = "acpcbot-model"
+
+log = logging.getLogger(__name__)
 
 
 class ModelFileError(ValueError):
@@ -179,3 +182,44 @@ class ModelFile:
             if isinstance(exc, OSError):
                 raise ModelFileError(f"model file {self.path}: cannot write it: {exc}") from None
             raise
+
+
+class ModelSaver:
+    """Writes a strategy's per-opponent models that changed to its model file, every ``every`` hands and on ``save``.
+
+    ``models`` is the strategy's own dict (key -> an object with
+    ``to_json()``), read at save time so that only saves pay for the JSON.
+    A failing write is logged with ``lost`` (``%s`` is the reason) and the
+    match goes on: losing a model must not lose the match.
+    """
+
+    def __init__(self, store: ModelFile | None, models: Mapping[str, Any], lost: str, every: int = 1000) -> None:
+        self.store = store
+        self.models = models
+        self.lost = lost
+        self.every = every
+        self._changed: set[str] = set()
+        self._hands = 0
+
+    def changed(self, key: str) -> None:
+        """Mark the model of ``key`` for the next save."""
+        self._changed.add(key)
+
+    def hand_done(self) -> None:
+        """Count a hand; save once ``every`` hands have passed since the last save."""
+        self._hands += 1
+        if self._hands >= self.every:
+            self.save()
+
+    def save(self) -> None:
+        """Write the changed models (when there is a model file)."""
+        self._hands = 0
+        if self.store is None or not self._changed:
+            return
+        for key in self._changed:
+            self.store.put(key, self.models[key].to_json())
+        self._changed.clear()
+        try:
+            self.store.save()
+        except ModelFileError as exc:
+            log.error(self.lost, exc)

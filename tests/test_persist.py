@@ -9,7 +9,8 @@ import threading
 import pytest
 
 from acpcbot.gamedef import load_game
-from acpcbot.persist import FORMAT, ModelFile, ModelFileError, folder_exists, opponent_key, seat_key, table_key
+from acpcbot.persist import (FORMAT, ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key, seat_key,
+                             table_key)
 from acpcbot.world import MatchInfo, View
 
 
@@ -174,3 +175,49 @@ def test_three_handed_keys_map_positions_to_names_by_seat():
 def test_folder_exists_checks_file_parameters(tmp_path):
     assert folder_exists("") and folder_exists(str(tmp_path / "m.json")) and folder_exists("m.json")
     assert not folder_exists(str(tmp_path / "no" / "m.json"))
+
+
+class Counter:
+    """A model whose JSON counts how often it was asked for."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def to_json(self) -> int:
+        self.asked += 1
+        return self.asked
+
+
+def test_the_saver_writes_changed_models_every_n_hands_and_at_the_end(tmp_path):
+    path = tmp_path / "m.json"
+    models = {"alice": Counter(), "bob": Counter()}
+    saver = ModelSaver(ModelFile(path, "uc3m", 1), models, "lost: %s", every=3)
+    saver.changed("alice")
+    saver.hand_done()
+    saver.hand_done()
+    assert not path.exists()  # not yet: two hands
+    saver.hand_done()
+    assert ModelFile(path, "uc3m", 1).entries == {"alice": 1}  # bob never changed
+    saver.changed("bob")
+    saver.save()
+    assert ModelFile(path, "uc3m", 1).entries == {"alice": 1, "bob": 1}
+    saver.save()  # nothing changed since: nobody is serialised again
+    assert (models["alice"].asked, models["bob"].asked) == (1, 1)
+
+
+def test_the_saver_logs_a_failed_write_and_the_match_goes_on(tmp_path, caplog):
+    path = tmp_path / "m.json"
+    saver = ModelSaver(ModelFile(path, "uc3m", 1), {"alice": Counter()}, "uc3m: %s; not saved", every=1)
+    saver.changed("alice")
+    path.mkdir()  # the file's place is taken: the rename fails
+    saver.hand_done()
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"][0].startswith("uc3m: model file ")
+
+
+def test_without_a_file_the_saver_does_nothing():
+    models = {"alice": Counter()}
+    saver = ModelSaver(None, models, "lost: %s", every=1)
+    saver.changed("alice")
+    saver.hand_done()
+    saver.save()
+    assert models["alice"].asked == 0

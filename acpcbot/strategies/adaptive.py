@@ -28,18 +28,16 @@ narrowed ranges, fold chances multiplied); that is simpler but sound.
 
 from __future__ import annotations
 
-import logging
-import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
-from ..evaluator import NUM_PAIRS, equity
+from ..evaluator import equity
 from ..gamedef import GameDef
 from ..oppstats import OpponentStats, StatsError, info_class, size_bucket, spot_of, Spot
-from ..persist import ModelFile, ModelFileError, folder_exists, opponent_key
+from ..persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
 from ..world import MatchInfo, View
 from .adaptive_ranges import (PreflopEquities, action_likelihood, range_histogram, reference_percentiles, score_bins, equity_vector, pair_of, pairs_with, range_equity,
                               strength_scores, threshold_likelihoods)
@@ -47,7 +45,6 @@ from .base import Param, Strategy, parse_bool
 from .common import holdem_only, pot_raise_to
 from .registry import register
 
-log = logging.getLogger(__name__)
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
@@ -156,8 +153,8 @@ class AdaptiveStrategy(Strategy):
                     self.stats[key] = OpponentStats.from_json(entry)
                 except StatsError as exc:
                     raise ModelFileError(f"model file {self.model}: entry {key!r}: {exc}") from None
-        self._dirty: set[str] = set()
-        self._unsaved = 0
+        self.saver = ModelSaver(self.store, self.stats, "adaptive: %s; the statistics of this match are not saved",
+                                SAVE_EVERY)
         #: the latest decision (for inspection and tests)
         self.last: Choice | None = None
 
@@ -190,27 +187,12 @@ class AdaptiveStrategy(Strategy):
                 stats.hands += 1
                 if result is not None and self.game.num_players == 2:
                     stats.add_result(result / self.big_blind)
-                self._dirty.add(key)
-        self._unsaved += 1
-        if self._unsaved >= SAVE_EVERY:
-            self.save()
+                self.saver.changed(key)
+        self.saver.hand_done()
 
     def end_match(self) -> None:
         """Save the model file."""
-        self.save()
-
-    def save(self) -> None:
-        """Write the changed statistics to the model file (when there is one)."""
-        self._unsaved = 0
-        if self.store is None or not self._dirty:
-            return
-        for key in self._dirty:
-            self.store.put(key, self.stats[key].to_json())
-        self._dirty.clear()
-        try:
-            self.store.save()
-        except ModelFileError as exc:
-            log.error("adaptive: %s; the statistics of this match are not saved", exc)
+        self.saver.save()
 
     # ------------------------------------------------------------- the opponents
 
@@ -470,13 +452,12 @@ class _Context:
         self.start = view.state
         self.stats = player.opponent_stats(view, opp)
         self.risk = risk
+        live = ~np.isnan(eqv)
         w = hand.ranges[opp]
         if w.sum() <= 0:  # the model was wrong about every pair: start again from the live pairs
-            w = hand.ranges[opp] = np.where(np.isnan(eqv), 0.0, 1.0)
-        live = ~np.isnan(eqv)
+            w = hand.ranges[opp] = live.astype(np.float64)
         # every sub-range below derives from w, so zeroing the dead pairs once lets equity() be a plain dot product
         self.w = w * live
-        self.eqv = eqv
         self.eq0 = np.where(live, eqv, 0.0)
         self.bins = bins
         self.lookahead = player.lookahead
@@ -492,19 +473,19 @@ class _Context:
         """The opponent's (fold, call, raise) chances where it acts in ``state`` holding ``w``, and the range taking each."""
         spot = spot_of(state, self.opp)
         can_raise = state.raise_bounds() is not None
-        key = (id(w), spot, can_raise, state.to_call(self.opp) > 0, min(1, state.round - self.start.round))
+        to_call = state.to_call(self.opp)
+        key = (id(w), spot, can_raise, to_call > 0, min(1, state.round - self.start.round))
         hit = self._replies.get(key)
-        if hit is None or hit[0] is not w:
-            probs, sub = self._replies_of(state, spot, w)
-            self._replies[key] = (w, probs, sub)  # holding w keeps its id from being reused
-            return probs, sub
+        if hit is None:
+            probs, sub = self._replies_of(state, spot, w, can_raise, to_call)
+            hit = self._replies[key] = (w, probs, sub)  # holding w keeps its id from being reused
         return hit[1], hit[2]
 
-    def _replies_of(self, state: State, spot: Spot, w: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    def _replies_of(self, state: State, spot: Spot, w: np.ndarray, can_raise: bool,
+                    to_call: int) -> tuple[np.ndarray, list[np.ndarray]]:
         triple = self.stats.predict(spot)
-        if state.raise_bounds() is None:
+        if not can_raise:
             triple = np.array([triple[0], triple[1] + triple[2], 0.0])
-        to_call = state.to_call(self.opp)
         # its thresholds are read against the ranges it usually holds there (in this street's strength, which is
         # all a look-ahead into the next street knows: that spot's reference in the previous street's terms)
         key = (state.round, spot.kind, min(1, state.round - self.start.round))

@@ -14,7 +14,7 @@ import numpy as np
 from ..engine import CALL, RAISE, Action, ActionType, State
 from ..evaluator import NUM_PAIRS, hand_strength
 from ..opponent import RAISE_FRACTION, ModelError, OpponentModel, line_tokens, miximax, showdown_strength
-from ..persist import ModelFile, ModelFileError, folder_exists, opponent_key, table_key
+from ..persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key, table_key
 from ..preflop import CLASSES, PAIR_CLASS, hand_class, preflop_equity
 from ..world import MatchInfo, View
 from .base import Param, Strategy
@@ -403,8 +403,8 @@ class Uc3mStrategy(Uc3mSimpleStrategy):
                         continue
                     raise ModelFileError(f"model file {self.model}: entry {key!r}: {exc}") from None
                 self.models[key] = model
-        self._dirty: set[str] = set()
-        self._unsaved = 0
+        self.saver = ModelSaver(self.store, self.models, "uc3m: %s; the opponent model of this match is not saved",
+                                SAVE_EVERY)
         #: the EV analyzer's values at the latest decision (None where it did not apply)
         self.last_ev: dict[str, float] | None = None
 
@@ -495,24 +495,10 @@ class Uc3mStrategy(Uc3mSimpleStrategy):
         shown = view.shown.get(pos)
         strength = showdown_strength(shown, view.board_cards) if shown else None
         model.record(view.state, pos, view.result, strength)
-        self._dirty.add(key)
-        self._unsaved += 1
-        if self._unsaved >= SAVE_EVERY:
-            self._save()
+        self.saver.changed(key)
+        self.saver.hand_done()
 
     def end_match(self) -> None:
         """Save the model and close the history file."""
-        self._save()
+        self.saver.save()
         super().end_match()
-
-    def _save(self) -> None:
-        self._unsaved = 0
-        if self.store is None or not self._dirty:
-            return
-        for key in self._dirty:
-            self.store.put(key, self.models[key].to_json())
-        self._dirty.clear()
-        try:
-            self.store.save()
-        except ModelFileError as exc:
-            log.error("uc3m: %s; the opponent model of this match is not saved", exc)
