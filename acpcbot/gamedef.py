@@ -169,23 +169,21 @@ def parse_game(text: str, name: str = "<string>") -> GameDef:
     if not 2 <= num_players <= MAX_PLAYERS:
         raise GameDefError(f"{where('numplayers')}: invalid number of players {num_players}, need 2..{MAX_PLAYERS}")
 
-    def per_player(key: str, default: int | None) -> tuple[int, ...]:
+    def listed(key: str, default: int | None, count: int, each: str) -> tuple[int, ...]:
+        # extra values are ignored, as the reference does
         got = values.get(key)
         if got is None and default is not None:
-            return (default,) * num_players
+            return (default,) * count
         got = got or []
-        if len(got) < num_players:
-            raise GameDefError(f"{where(key)}: only {len(got)} values, need {num_players} (one per player)")
-        return tuple(got[:num_players])
+        if len(got) < count:
+            raise GameDefError(f"{where(key)}: only {len(got)} values, need {count} (one per {each})")
+        return tuple(got[:count])
+
+    def per_player(key: str, default: int | None) -> tuple[int, ...]:
+        return listed(key, default, num_players, "player")
 
     def per_round(key: str, default: int | None) -> tuple[int, ...]:
-        got = values.get(key)
-        if got is None and default is not None:
-            return (default,) * num_rounds
-        got = got or []
-        if len(got) < num_rounds:
-            raise GameDefError(f"{where(key)}: only {len(got)} values, need {num_rounds} (one per round)")
-        return tuple(got[:num_rounds])
+        return listed(key, default, num_rounds, "round")
 
     stack = per_player("stack", INT32_MAX)
     blind = per_player("blind", None)
