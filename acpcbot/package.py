@@ -129,6 +129,8 @@ def build_kit(out_dir: str | os.PathLike[str], options: KitOptions) -> Path:
                     "seed": options.seed, "name": options.name, "python": options.python,
                     "requirements": versions, "wheels": wheels,
                     "acpcbot": _package_version(), "commit": _git_commit(source),
+                    # the kit copies the working tree: say when it differs from the commit
+                    "uncommitted_changes": _git_dirty(source),
                     "built": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
         (kit / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
         (kit / "README").write_text(_readme(game, spec, options, manifest))
@@ -309,6 +311,15 @@ def _git_commit(source: Path) -> str | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def _git_dirty(source: Path) -> bool | None:
+    try:
+        done = subprocess.run(["git", "-C", str(source), "status", "--porcelain", "--", "."],
+                              capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return bool(done.stdout.strip()) if done.returncode == 0 else None
 
 
 # ------------------------------------------------------------------ checking
