@@ -17,7 +17,6 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple, Sequence
 
-from .evaluator import showdown_value
 from .gamedef import GameDef
 
 MAX_NUM_ACTIONS = 64  # the reference engine's per-round action limit
@@ -394,6 +393,7 @@ class State:
         g = self.game
         board = self.board[:g.board_cards_through(self.round)]
         values = []
+        showdown_value = g.ranking_for_showdown
         for p in range(g.num_players):
             if self.folded[p]:
                 values.append(-1)
