@@ -78,10 +78,8 @@ class Spot(NamedTuple):
     bucket: int = 0
 
 
-def size_bucket(to_call: float, pot: float) -> int:
-    """Bucket of a bet of ``to_call`` chips when the pot (the bet included) is ``pot``."""
-    before = pot - to_call
-    ratio = to_call / before if before > 0 else math.inf
+def size_bucket(ratio: float) -> int:
+    """Bucket of a bet that is ``ratio`` times the pot before it (``State.bet_to_pot``)."""
     for i, top in enumerate(SIZE_BUCKETS):
         if ratio <= top:
             return i
@@ -98,14 +96,8 @@ def spot_of(state: State, player: int | None = None) -> Spot:
         return Spot(r, "stab" if state.actions[r] else "open")
     if raises == 0:
         return Spot(r, "blind")
-    bucket = 0 if state.game.is_limit else size_bucket(to_call, state.pot)
+    bucket = 0 if state.game.is_limit else size_bucket(state.bet_to_pot(p))
     return Spot(r, "bet" if raises == 1 else "raise", bucket)
-
-
-def raise_fraction(state: State, size: int) -> float:
-    """A no-limit raise to ``size`` by the player to act, as a fraction of the pot after calling."""
-    after_call = state.pot + state.to_call()
-    return (size - state.max_spent) / after_call if after_call > 0 else 1.0
 
 
 class ActionStats:
@@ -339,7 +331,7 @@ class OpponentStats:
         kind = ActionType(action[0])
         self.actions.add(spot, kind)
         if kind == _R and state.game.is_nolimit:
-            frac = min(max(raise_fraction(state, action[1]), 0.0), 20.0)
+            frac = min(max(state.raise_fraction(action[1]), 0.0), 20.0)
             acc = self.raise_sums.setdefault((spot.kind, min(spot.street, 1)), [0.0, 0.0])
             acc[0] += frac
             acc[1] += 1

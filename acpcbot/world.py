@@ -190,7 +190,7 @@ class View:
     @property
     def seat(self) -> int:
         """This seat's dealer seat, assuming the reference's rotation (position p of hand h is seat (p+h) mod N)."""
-        return (self.position + self.hand_id) % self.game.num_players
+        return self.state.seat_of(self.position)
 
     @property
     def hole(self) -> tuple[int, ...]:
@@ -205,14 +205,7 @@ class View:
     @cached_property
     def board(self) -> tuple[tuple[int, ...], ...]:
         """Board cards per round, through the current round (round 0 usually empty)."""
-        nb = self.game.num_board_cards
-        cards = self.state.board
-        out = []
-        start = 0
-        for r in range(self.state.round + 1):
-            out.append(tuple(cards[start:start + nb[r]]))
-            start += nb[r]
-        return tuple(out)
+        return self.state.board_by_round()
 
     @property
     def board_cards(self) -> tuple[int, ...]:
@@ -238,19 +231,10 @@ class View:
     @cached_property
     def actions(self) -> tuple[BetAction, ...]:
         """The betting so far as structured actions, in order."""
-        state = self.state
-        game = self.game
-        nolimit = game.is_nolimit
-        replay = State(game)
-        spent = replay.spent
-        out = []
-        for r, (acts, actors) in enumerate(zip(state.actions, state.actors)):
-            for action, p in zip(acts, actors):
-                before = spent[p]
-                replay.apply_unchecked(action)
-                size = action[1] if nolimit and action[0] == _R else 0
-                out.append(BetAction(p, action[0], spent[p], r, spent[p] - before, size))
-        return tuple(out)
+        nolimit = self.game.is_nolimit
+        return tuple(BetAction(s.player, s.action[0], s.before.spent[s.player] + s.added, s.round, s.added,
+                               s.action[1] if nolimit and s.action[0] == _R else 0)
+                     for s in self.state.steps())
 
     def actions_in_round(self, round_: int | None = None) -> tuple[BetAction, ...]:
         """The actions of one round (default: the current one)."""

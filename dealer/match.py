@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from acpcbot.cards import card_to_text, cards_to_text
-from acpcbot.engine import CALL, Action, ActionType, State
+from acpcbot.cards import card_to_text
+from acpcbot.engine import CALL, Action, ActionType, State, position_of, seat_of
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import format_header, format_score_line, format_state_line
-from acpcbot.protocol import ProtocolError, format_action, format_betting, format_cards, parse_action, read_action
+from acpcbot.protocol import CardsText, ProtocolError, format_action, format_betting, format_cards, parse_action, read_action
 
 from .logs import (MatchLog, Transaction, TransactionFileError, TransactionLog, Transcript, format_stamp,
                    now_us, read_log_lines, read_transactions, truncate_file)
@@ -118,6 +118,14 @@ class MatchConfig:
     t_hand: int = 600000
     t_per_hand: int = 7000
     start_timeout: int = -1  # < 0: wait for connections forever
+
+    def seat_of(self, hand_id: int, position: int) -> int:
+        """The seat playing ``position`` in hand ``hand_id`` (the engine's rotation, or fixed seats)."""
+        return seat_of(position, hand_id, self.game.num_players, self.fixed_seats)
+
+    def position_of(self, hand_id: int, seat: int) -> int:
+        """The position ``seat`` plays in hand ``hand_id``."""
+        return position_of(seat, hand_id, self.game.num_players, self.fixed_seats)
 
     def header_lines(self) -> list[str]:
         """The reference's four header lines."""
@@ -303,39 +311,6 @@ def interpret_reply(line: bytes, expected: bytes, state: State, position: int) -
     return ACCEPTED, action, warnings
 
 
-# ------------------------------------------------------------------ views
-
-
-class HandText:
-    """Card text of one hand, computed once: each viewer's hole-card field and the board per round."""
-
-    __slots__ = ("hole", "holes", "all_holes", "boards")
-
-    def __init__(self, state: State) -> None:
-        game = state.game
-        n = game.num_players
-        self.hole = hole = [cards_to_text(h) for h in state.hole]
-        self.holes = ["|".join(hole[p] if p == v else "" for p in range(n)) for v in range(n)]
-        self.all_holes = "|".join(hole)
-        nb = game.num_board_cards
-        text = cards_to_text(state.board[:nb[0]])
-        self.boards = [text]
-        start = nb[0]
-        for r in range(1, game.num_rounds):
-            text += "/" + cards_to_text(state.board[start:start + nb[r]])
-            start += nb[r]
-            self.boards.append(text)
-
-    def view(self, viewer: int, round_: int) -> str:
-        """The cards field for ``viewer`` while the hand is being played (nobody has shown yet)."""
-        return self.holes[viewer] + self.boards[round_]
-
-    def final_view(self, viewer: int, round_: int, shown: Sequence[int]) -> str:
-        """The cards field for ``viewer`` once the hand is over and ``shown`` (from the engine) show down."""
-        hole = self.hole
-        return "|".join(h if p == viewer or p in shown else "" for p, h in enumerate(hole)) + self.boards[round_]
-
-
 # ------------------------------------------------------------------ resume
 
 
@@ -370,21 +345,9 @@ class ResumeError(ValueError):
     """A transaction file or log that cannot be resumed from; the message names the file and line."""
 
 
-def seat_of(config: MatchConfig, hand_id: int, position: int) -> int:
-    """The seat playing ``position`` in hand ``hand_id``: seats rotate every hand unless fixed."""
-    n = config.game.num_players
-    return position if config.fixed_seats else (position + hand_id) % n
-
-
-def position_of(config: MatchConfig, hand_id: int, seat: int) -> int:
-    """The position ``seat`` plays in hand ``hand_id`` (the inverse of :func:`seat_of`)."""
-    n = config.game.num_players
-    return seat if config.fixed_seats else (seat - hand_id) % n
-
-
 def names_by_position(config: MatchConfig, hand_id: int) -> list[str]:
     """Player names in position order for one hand, as the log lists them."""
-    return [config.names[seat_of(config, hand_id, p)] for p in range(config.game.num_players)]
+    return [config.names[config.seat_of(hand_id, p)] for p in range(config.game.num_players)]
 
 
 def replay_transactions(config: MatchConfig, transactions: Sequence[Transaction],
@@ -416,7 +379,7 @@ def replay_transactions(config: MatchConfig, transactions: Sequence[Transaction]
             raise ResumeError(f"{where}: cannot read the action: {exc}") from None
         if not state.is_legal(action):
             raise ResumeError(f"{where}: invalid action {t.action_text!r} in hand {state.hand_id}")
-        seat = seat_of(config, state.hand_id, state.current_player)
+        seat = config.seat_of(state.hand_id, state.current_player)
         if progress.budget.charge(seat, t.send_us, t.recv_us):
             raise ResumeError(f"{where}: seat {seat + 1} ran out of time in transaction file")
         state.apply(action)
@@ -430,7 +393,7 @@ def _finish_hand(config: MatchConfig, progress: MatchProgress, state: State) -> 
     values = state.payoffs()
     h = state.hand_id
     for p, v in enumerate(values):
-        progress.totals[seat_of(config, h, p)] += v
+        progress.totals[config.seat_of(h, p)] += v
     line = format_state_line(state, names_by_position(config, h), values)
     progress.next_hand = h + 1
     progress.state = None
@@ -648,10 +611,10 @@ class Match:
         seats = self._seats
         tr = self.transcript
         send_line = tr.sent
-        pos_of_seat = [position_of(config, h, s) for s in range(n)]
+        pos_of_seat = [config.position_of(h, s) for s in range(n)]
         heads = [f"MATCHSTATE:{pos_of_seat[s]}:{h}:" for s in range(n)]
-        text = HandText(state)
-        view = text.view
+        text = CardsText(state)
+        field = text.field
         betting = format_betting(state)  # not empty only when resuming inside a hand
         tlog = self.files.tlog
         pending = self._pending
@@ -663,7 +626,7 @@ class Match:
             asked = b""
             for s in range(n):
                 v = pos_of_seat[s]
-                data = f"{heads[s]}{betting}:{view(v, round_)}\r\n".encode()
+                data = f"{heads[s]}{betting}:{field(state, v)}\r\n".encode()
                 try:
                     if takes_states[s]:
                         seats[s].send_state(data, state, v, betting)
@@ -684,9 +647,9 @@ class Match:
                 if channel.congested:
                     await self._drain(h)
                     break
-            action, recv_us = await self._ask(seat_of(config, h, acting), acting, state, asked, send_us)
+            action, recv_us = await self._ask(config.seat_of(h, acting), acting, state, asked, send_us)
             if tlog is not None:
-                tlog.record(f"STATE:{h}:{betting}:{text.all_holes}{text.boards[round_]}",
+                tlog.record(f"STATE:{h}:{betting}:{field(state, None)}",
                             format_action(action, game), send_us, recv_us)
             state.apply(action)
             betting += format_action(action, game)
@@ -695,9 +658,8 @@ class Match:
         line = _finish_hand(config, progress, state)
         if self.files.log is not None:
             self.files.log.write_lines([line])
-        shown = state.shown_players()
         for s in range(n):
-            data = f"{heads[s]}{betting}:{text.final_view(pos_of_seat[s], state.round, shown)}\r\n".encode()
+            data = f"{heads[s]}{betting}:{field(state, pos_of_seat[s])}\r\n".encode()
             if takes_states[s]:
                 try:
                     seats[s].send_state(data, state, pos_of_seat[s], betting)

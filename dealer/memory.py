@@ -53,11 +53,7 @@ class MemorySeat(SeatChannel):
             raise SeatClosed
         if not self._every_state and viewer != state.current_player and not state.finished:
             return
-        snapshot = state.copy()
-        shown = state.shown_players() if state.finished else ()
-        snapshot.hole = [h if p == viewer or p in shown else () for p, h in enumerate(state.hole)]
-        snapshot.board = state.board[:state.game.board_cards_through(state.round)]
-        self._handle(line.decode("ascii"), MatchState(viewer, state.hand_id, snapshot, betting))
+        self._handle(line.decode("ascii"), MatchState(viewer, state.hand_id, state.view_of(viewer), betting))
 
     def _handle(self, text: str, parsed: MatchState | None) -> None:
         try:

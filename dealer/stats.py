@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from acpcbot.engine import ActionType, State
+from acpcbot.engine import ActionType, State, position_of
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import (Header, LogError, LoggedHand, header_game, iter_log, parse_header_line, parse_score_line,
                               parse_state_line)
@@ -95,8 +95,7 @@ class MatchLog:
             return []
         first = self.hands[0]
         n = len(first.names)
-        # position p of hand h is seat (p + h) mod n
-        return [first.names[(s - first.hand_id) % n] for s in range(n)]
+        return [first.names[position_of(s, first.hand_id, n)] for s in range(n)]
 
 
 def read_log(path: str | Path, game: GameDef | None = None) -> MatchLog:
@@ -278,18 +277,16 @@ def style_stats(hands: Iterable[LoggedHand]) -> dict[str, Style]:
         styles = [out.setdefault(name, Style()) for name in hand.names]
         put_in = [False] * len(styles)
         raised = [False] * len(styles)
-        replay = State(final.game, final.hand_id)
-        for r, (actions, actors) in enumerate(zip(final.actions, final.actors)):
-            for action, p in zip(actions, actors):
-                if action.type == ActionType.RAISE:
-                    styles[p].raises += 1
-                    if r == 0:
-                        put_in[p] = raised[p] = True
-                elif action.type == ActionType.CALL and replay.to_call(p) > 0:
-                    styles[p].calls += 1
-                    if r == 0:
-                        put_in[p] = True
-                replay.apply_unchecked(action)
+        for step in final.steps():
+            p, kind = step.player, step.action.type
+            if kind == ActionType.RAISE:
+                styles[p].raises += 1
+                if step.round == 0:
+                    put_in[p] = raised[p] = True
+            elif kind == ActionType.CALL and step.before.to_call(p) > 0:
+                styles[p].calls += 1
+                if step.round == 0:
+                    put_in[p] = True
         for p, style in enumerate(styles):
             style.hands += 1
             style.vpip_hands += put_in[p]

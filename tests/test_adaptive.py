@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -42,7 +43,7 @@ def test_spots_of_heads_up_no_limit():
     s = State(HUNL)
     assert spot_of(s) == Spot(0, "blind")
     s.apply(raise_to(300))  # a 3x open: 200 more into a pot of 300 after calling... faces 200 into 400
-    assert spot_of(s) == Spot(0, "bet", size_bucket(200, 400))
+    assert spot_of(s) == Spot(0, "bet", size_bucket(200 / 200))
     s.apply(raise_to(900))
     assert spot_of(s).kind == "raise"
     s = state_after(HUNL, [CALL])
@@ -54,11 +55,12 @@ def test_spots_of_heads_up_no_limit():
 
 
 def test_size_buckets():
-    assert size_bucket(40, 140) == 0      # 0.4 pot
-    assert size_bucket(50, 150) == 1      # half pot
-    assert size_bucket(100, 200) == 2     # pot
-    assert size_bucket(300, 400) == 3     # three pots
-    assert size_bucket(10, 10) == 3       # nothing before it
+    # the bet over the pot before it, as State.bet_to_pot gives it
+    assert size_bucket(40 / 100) == 0      # 0.4 pot
+    assert size_bucket(50 / 100) == 1      # half pot
+    assert size_bucket(100 / 100) == 2     # pot
+    assert size_bucket(300 / 100) == 3     # three pots
+    assert size_bucket(math.inf) == 3      # nothing before it
 
 
 def test_limit_bets_have_one_bucket():

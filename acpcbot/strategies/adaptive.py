@@ -87,7 +87,6 @@ class HandTracker:
     hand_id: int
     me: int
     hole: tuple[int, ...]
-    replay: State
     ranges: dict[int, np.ndarray]
     done: int = 0
     removed: int = 0
@@ -213,19 +212,15 @@ class AdaptiveStrategy(Strategy):
         hand = self.hand
         if hand is None or hand.hand_id != view.hand_id or hand.me != view.position or hand.hole != view.hole:
             weights = np.where(pairs_with(view.hole), 0.0, 1.0)
-            hand = self.hand = HandTracker(view.hand_id, view.position, tuple(view.hole), State(self.game),
+            hand = self.hand = HandTracker(view.hand_id, view.position, tuple(view.hole),
                                            {p: weights.copy() for p in range(self.game.num_players)
                                             if p != view.position})
         state = view.state
-        flat = [(r, a, p) for r, (acts, actors) in enumerate(zip(state.actions, state.actors))
-                for a, p in zip(acts, actors)]
-        for r, action, p in flat[hand.done:]:
-            replay = hand.replay
-            self._remove_board(hand, view, replay.round)
-            if p != hand.me:
-                self._narrow(hand, view, replay, p, action)
-            replay.apply_unchecked(action)
-        hand.done = len(flat)
+        for step in state.steps(hand.done):
+            self._remove_board(hand, view, step.round)
+            if step.player != hand.me:
+                self._narrow(hand, view, step.before, step.player, step.action)
+        hand.done = state.num_actions
         self._remove_board(hand, view, state.round)
         return hand
 
@@ -237,17 +232,17 @@ class AdaptiveStrategy(Strategy):
                 w[dead] = 0.0
             hand.removed = len(visible)
 
-    def _narrow(self, hand: HandTracker, view: View, replay: State, p: int, action: Action) -> None:
+    def _narrow(self, hand: HandTracker, view: View, before: State, p: int, action: Action) -> None:
         """Count an opponent's action and narrow its range by the threshold model."""
         stats = self.opponent_stats(view, p)
-        spot = spot_of(replay, p)
+        spot = spot_of(before, p)
         triple = stats.predict(spot)
-        to_call = replay.to_call(p)
+        to_call = before.to_call(p)
         kind = ActionType(action[0])
-        stats.observe(replay, action)
+        stats.observe(before, action)
         if kind == _F:
             return
-        r = replay.round
+        r = before.round
         board = tuple(view.state.board[:self.game.board_cards_through(r)])
         bins = hand.bins(board)
         w = hand.ranges[p]
@@ -259,7 +254,7 @@ class AdaptiveStrategy(Strategy):
             earlier = hand.bins(tuple(view.state.board[:self.game.board_cards_through(r - 1)]))
             stats.reference.add((r, spot.kind, 1), range_histogram(earlier, w))
         chance = threshold_likelihoods(u, triple, to_call > 0)[int(kind)]
-        cls = info_class(kind, to_call, replay.round)
+        cls = info_class(kind, to_call, before.round)
         total = w.sum()
         mean = float(np.dot(w, chance) / total) if total > 0 else 0.0
         new = w * action_likelihood(chance, w, stats.info.kappa(cls))
@@ -367,7 +362,7 @@ class AdaptiveStrategy(Strategy):
         values: dict[Action, float] = {}
         if view.can_fold:
             values[FOLD] = 0.0
-        values[CALL] = e * (state.pot + to_call) * keep - to_call
+        values[CALL] = e * state.pot_after_call(me) * keep - to_call
         for target in self.raise_targets(state):
             action = RAISE if self.game.is_limit else raise_to(target)
             after = state.copy()
@@ -380,7 +375,7 @@ class AdaptiveStrategy(Strategy):
                     continue
                 need = after.to_call(p)
                 kind = "bet" if after.num_raises == 1 else "raise"
-                bucket = 0 if self.game.is_limit else size_bucket(need, after.pot + need)
+                bucket = 0 if self.game.is_limit else size_bucket(need / after.pot)
                 f = float(self.opponent_stats(view, p).predict(Spot(state.round, kind, bucket))[0])
                 fold_all *= f
                 called += (1 - f) * need

@@ -381,7 +381,6 @@ class BayesStrategy(Strategy):
         self._hand_id: int | None = None
         self._position = -1
         self._finished = True
-        self._replay: State | None = None
         self._seen = 0
         self._dead_through = -1  # the last round whose board cards the ranges exclude
         self._buckets: dict[int, np.ndarray] = {}
@@ -410,7 +409,6 @@ class BayesStrategy(Strategy):
         self._hand_id = view.hand_id
         self._position = view.position
         self._finished = False
-        self._replay = State(self.game)
         self._seen = 0
         self._dead_through = 0
         self._buckets = {}
@@ -433,20 +431,16 @@ class BayesStrategy(Strategy):
             self._start_hand(view)
         elif self._finished:
             return
-        actions = view.actions
         game = self.game
-        board = view.state.board
-        replay = self._replay
-        assert replay is not None
-        for a in actions[self._seen:]:
-            self._reveal(a.round, board)
-            if a.player != self._position:
-                legal = replay.legal_actions()
-                buckets = self._pair_buckets(a.round, board[:game.board_cards_through(a.round)])
-                self.model(a.player).observe(a.type, legal, buckets, a.round > 0)
-            replay.apply_unchecked(a.action)
-        self._seen = len(actions)
-        self._reveal(view.state.round, board)
+        state = view.state
+        board = state.board
+        for step in state.steps(self._seen):
+            self._reveal(step.round, board)
+            if step.player != self._position:
+                buckets = self._pair_buckets(step.round, board[:game.board_cards_through(step.round)])
+                self.model(step.player).observe(step.action[0], step.before.legal_actions(), buckets, step.round > 0)
+        self._seen = state.num_actions
+        self._reveal(state.round, board)
 
     def _reveal(self, round_: int, board: Sequence[int]) -> None:
         """Take the board cards dealt through ``round_`` out of every opponent range."""

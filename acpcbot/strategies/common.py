@@ -62,9 +62,7 @@ def pot_raise_to(state: State, fraction: float = 1.0, player: int | None = None)
 
     ``player`` defaults to the one to act.
     """
-    p = state.current_player if player is None else player
-    to_call = state.to_call(p)
-    return state.max_spent + int(round(fraction * (state.pot + to_call)))
+    return state.raise_to_fraction(fraction, player)
 
 
 def sample_triple(rng: random.Random, triple: Sequence[float]) -> ActionType:

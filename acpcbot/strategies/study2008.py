@@ -398,10 +398,4 @@ class RachlinHiggins(Study2008Player):
 
 def decisions_of_hand(state: State) -> Sequence[tuple[int, State, Action]]:
     """(acting position, state before the action, action) for every action of a replayed hand, in order."""
-    replay = State(state.game, state.hand_id, state.hole, state.board)
-    out = []
-    for acts, actors in zip(state.actions, state.actors):
-        for action, p in zip(acts, actors):
-            out.append((p, replay.copy(), action))
-            replay.apply(action)
-    return out
+    return [(s.player, s.before, s.action) for s in state.steps()]

@@ -269,7 +269,7 @@ class Uc3mSimpleStrategy(Strategy):
         if to_call > 0:
             if committed(view):
                 return Plan((0.0, 1.0, 0.0), 0.0, "committed")
-            if equity < to_call / (view.pot + to_call):
+            if equity < to_call / view.state.pot_after_call(view.position):
                 return Plan((1.0, 0.0, 0.0), 0.0, "pot odds")
         for low, triple in PREFLOP_BANDS:
             if equity >= low:
@@ -291,7 +291,7 @@ class Uc3mSimpleStrategy(Strategy):
             plan = Plan((0.0, 1.0, 0.0), 0.0, f"at target {target}")
         elif committed(view):
             plan = Plan((0.0, 1.0, 0.0), 0.0, "committed")
-        elif self.game.is_limit and hs >= view.to_call / (view.pot + view.to_call):
+        elif self.game.is_limit and hs >= view.to_call / view.state.pot_after_call(view.position):
             plan = Plan((0.0, 1.0, 0.0), 0.0, "limit pot odds")
         else:
             plan = Plan((1.0, 0.0, 0.0), 0.0, f"past target {target}")
