@@ -288,6 +288,25 @@ class State:
             return None
         return f"unknown action type {kind!r}"
 
+    def fold_or_check(self) -> Action:
+        """Fold when facing a bet, else check (calling nothing): the safe answer, which never folds for free."""
+        return FOLD if _F in self.legal_actions() else CALL
+
+    def raise_or_call(self, target: float | None = None) -> Action:
+        """A raise to ``target`` chips (for the hand) clamped into the legal range; a call when no raise is allowed.
+
+        In limit games the size is ignored (a raise is ``r``); ``target``
+        None means the minimum raise.
+        """
+        bounds = self.raise_bounds()
+        if bounds is None:
+            return CALL
+        if self.game.is_limit:
+            return RAISE
+        lo, hi = bounds
+        size = lo if target is None else int(round(target))
+        return raise_to(min(max(size, lo), hi))
+
     def fix(self, action: Action) -> tuple[Action, tuple[str, ...]]:
         """The action the reference dealer would play instead, and the warnings it prints.
 

@@ -18,7 +18,6 @@ from .cards import cards_to_text
 from .engine import CALL, Action, ActionType, State
 from .gamedef import GameDef
 from .protocol import MatchState, parse_match_state
-from .strategies import common  # the shared conventions: clamped raises, no free folds
 
 log = logging.getLogger(__name__)
 
@@ -316,7 +315,7 @@ class View:
 
     def fold_or_check(self) -> Action:
         """Fold when facing a bet, else check: a strategy never folds for free."""
-        return common.fold_or_check(self.state) if self.is_my_turn else CALL
+        return self.state.fold_or_check() if self.is_my_turn else CALL
 
     def raise_or_call(self, to: float | None = None) -> Action:
         """A raise to ``to`` clamped into the legal range (default: the minimum), or a call when no raise is allowed.
@@ -325,11 +324,11 @@ class View:
         """
         if not self.is_my_turn:
             return CALL
-        return common.raise_or_call(self.state, to)
+        return self.state.raise_or_call(to)
 
     def pot_raise_to(self, fraction: float = 1.0) -> int:
         """The raise-to of a raise by ``fraction`` of the pot after calling (unclamped; 1.0 = a pot-sized raise)."""
-        return common.pot_raise_to(self.state, fraction, self.position)
+        return self.state.raise_to_fraction(fraction, self.position)
 
     # ------------------------------------------------------------- the end of the hand
 

@@ -12,9 +12,9 @@ from acpcbot.cards import parse_cards
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.evaluator import NUM_PAIRS, equity, pair_index
 from acpcbot.gamedef import load_game
-from acpcbot.oppstats import (KAPPA_GRID, PRIOR_TRIPLES, ActionStats, Informativeness, OpponentStats, Spot,
+from acpcbot.strategies.adaptive_stats import (KAPPA_GRID, PRIOR_TRIPLES, ActionStats, Informativeness, OpponentStats, Spot,
                               StatsError, info_class, size_bucket, spot_of)
-from acpcbot.persist import ModelFileError
+from acpcbot.strategies.persist import ModelFileError
 from acpcbot.preflop import class_range, preflop_equity
 from acpcbot.strategies import adaptive  # noqa: F401  (registers adaptive)
 from acpcbot.strategies.adaptive_ranges import (PreflopEquities, action_likelihood, canonical_hole, equity_vector,

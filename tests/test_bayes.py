@@ -13,7 +13,7 @@ from acpcbot.evaluator import PAIRS, pair_index, showdown_shares
 from acpcbot.gamedef import load_game
 from acpcbot.preflop import chen_score
 from acpcbot.protocol import format_match_state
-from acpcbot.ranges import HandRange
+from acpcbot.strategies.bayes_ranges import HandRange
 from acpcbot.strategies.base import UnsupportedGame
 from acpcbot.strategies.bayes import (LOOSEN, TIGHTEN, TREMBLE, BayesStrategy, OpponentModel, action_table,
                                       adjust_triple, adjustment, bluff, chen_triple, combine_shares, facing_reraise,

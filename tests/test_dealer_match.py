@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from acpcbot.logcheck import check_log
-from dealer.runner import free_ports
+from dealer.arena.tcp import free_ports
 from matchkit import serve
 from test_dealer_players import always_call, config_for, play_match, replay_policy
 
@@ -152,7 +152,8 @@ def test_a_system_error_while_accepting_players_is_reported_not_raised(monkeypat
     import dealer.server as server
     from acpcbot.gamedef import load_game
     from dealer.logs import Transcript
-    from dealer.match import MatchConfig, open_match_files
+    from dealer.config import MatchConfig
+    from dealer.resume import open_match_files
 
     async def refuse(listeners, timeout_ms):
         raise OSError(24, "Too many open files")

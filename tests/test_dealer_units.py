@@ -14,8 +14,10 @@ from acpcbot.engine import ActionType, State, raise_to, CALL, FOLD, RAISE
 from acpcbot.gamedef import SHIPPED_GAMES, load_game
 from acpcbot.protocol import CardsText, format_match_state
 from dealer.logs import Transcript, format_stamp, parse_stamp
-from dealer.match import (MAX_LINE, Match, MatchConfig, SeatChannel, SeatClosed, SeatTimeout, TimeBudget,
-                          _c_int32)
+from dealer.config import MatchConfig, SeatClock
+from dealer.match import Match
+from dealer.replies import _c_int32
+from dealer.seats import MAX_LINE, SeatChannel, SeatClosed, SeatTimeout
 from dealer.rng import Dealer
 from dealer.server import READ_HIGH_WATER, TcpSeat
 
@@ -103,7 +105,7 @@ def test_send_fails_once_the_connection_is_gone_and_drain_waits_for_the_reader()
 
 
 def test_time_budget_charges_every_line_and_names_the_broken_limit():
-    b = TimeBudget(2, t_response_ms=100, t_hand_ms=150, t_per_hand_ms=100, num_hands=3)
+    b = SeatClock(2, t_response_ms=100, t_hand_ms=150, t_per_hand_ms=100, num_hands=3)
     assert b.allowance(0) == (100_000, "t_response")
     assert b.charge(0, 1_000_000, 1_080_000) is None
     assert b.allowance(0) == (70_000, "t_hand")

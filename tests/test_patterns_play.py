@@ -22,7 +22,7 @@ from acpcbot.protocol import format_match_state, parse_action, parse_reply
 from acpcbot.strategies import bayes, patterns  # noqa: F401  (registers maniac, rock, station, bayes)
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
-from dealer.match import MatchConfig
+from dealer.config import MatchConfig
 from dealer.rng import Dealer
 from matchkit import serve
 

@@ -8,7 +8,7 @@ import pytest
 from acpcbot.gamedef import load_game
 from acpcbot.logcheck import check_log
 from acpcbot.matchlog import LoggedHand
-from dealer.stats import (Estimate, StatsError, Z95, bankroll_ranking, crosstable, duplicate_values, ending_stats,
+from dealer.arena.stats import (Estimate, StatsError, Z95, bankroll_ranking, crosstable, duplicate_values, ending_stats,
                           estimate, instant_runoff_ranking, player_totals, player_values, read_log, style_stats,
                           summarize, table_results)
 

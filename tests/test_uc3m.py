@@ -12,8 +12,8 @@ from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.evaluator import NUM_PAIRS, pair_index
 from acpcbot.cards import parse_card
 from acpcbot.gamedef import load_game
-from acpcbot.opponent import OpponentModel
-from acpcbot.persist import ModelFileError
+from acpcbot.strategies.uc3m_tree import OpponentModel
+from acpcbot.strategies.persist import ModelFileError
 from acpcbot.preflop import preflop_equity
 from acpcbot.protocol import replay_betting
 from acpcbot.strategies.base import UnsupportedGame

@@ -24,7 +24,7 @@ from acpcbot.protocol import format_match_state, parse_action, parse_reply
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
-from dealer.match import MatchConfig
+from dealer.config import MatchConfig
 from dealer.rng import Dealer
 from matchkit import serve
 

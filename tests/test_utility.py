@@ -10,7 +10,7 @@ import pytest
 from acpcbot.cards import parse_cards
 from acpcbot.engine import CALL, FOLD, RAISE, State, raise_to
 from acpcbot.gamedef import load_game
-from acpcbot.persist import ModelFileError
+from acpcbot.strategies.persist import ModelFileError
 from acpcbot.protocol import replay_betting
 from acpcbot.strategies.base import UnsupportedGame
 from acpcbot.strategies.registry import create

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 import acpcbot.strategies.learner2008 as learner  # noqa: E402  (registers learner2008)
 import acpcbot.strategies.study2008  # noqa: E402,F401  (registers the static players)
-from dealer.runner import main as acpc_match  # noqa: E402
+from dealer.arena.cli import main as acpc_match  # noqa: E402
 
 POOL = ("random2008", "constant:d=2", "constant:d=3", "constant:d=4", "constant:d=5", "constant:d=6",
         "mfs:t=1", "mfs:t=5", "rh:t=0.1", "rh:t=0.001")

@@ -1,7 +1,7 @@
 """``adaptive``: acpcbot's own exploitative hold'em player (opponent model, ranges, EV choice).
 
 How it decides, in one paragraph: it counts what each opponent does in each
-kind of spot (``acpcbot.oppstats``: fold/call/raise by street, by whether
+kind of spot (``acpcbot.strategies.adaptive_stats``: fold/call/raise by street, by whether
 it faces a bet and how big, shrunk toward a generic opponent while hands
 are few); during a hand it narrows each opponent's range (1326 weights) by
 those frequencies through a soft threshold model (an opponent raising x% of
@@ -36,13 +36,13 @@ import numpy as np
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
 from ..evaluator import equity
 from ..gamedef import GameDef
-from ..oppstats import OpponentStats, StatsError, info_class, size_bucket, spot_of, Spot
-from ..persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
+from .adaptive_stats import OpponentStats, StatsError, info_class, size_bucket, spot_of, Spot
+from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
 from ..world import MatchInfo, View
 from .adaptive_ranges import (PreflopEquities, action_likelihood, range_histogram, reference_percentiles, score_bins, equity_vector, pair_of, pairs_with, range_equity,
                               strength_scores, threshold_likelihoods)
 from .base import Param, Strategy, parse_bool
-from .common import holdem_only, pot_raise_to
+from .common import holdem_only
 from .registry import register
 
 
@@ -121,7 +121,7 @@ class AdaptiveStrategy(Strategy):
     """acpcbot's own hold'em player: per-opponent statistics, narrowed ranges and a one-step EV choice.
 
     See the module docstring for the method.  Parameters: ``model=FILE``
-    keeps the opponent statistics across matches (acpcbot.persist), keyed by
+    keeps the opponent statistics across matches (acpcbot.strategies.persist), keyed by
     the opponent's name when the match names it, else its seat.  The
     random generator is the strategy's seeded ``rng``, so a match replays
     exactly.  Plays every Texas hold'em game (2+ players, limit or no-limit).
@@ -286,7 +286,7 @@ class AdaptiveStrategy(Strategy):
             return [lo]
         out = {lo, hi}
         for frac in BET_FRACTIONS:
-            target = pot_raise_to(state, frac)
+            target = state.raise_to_fraction(frac)
             if lo < target < hi and not leaves_short(state, target, hi):
                 out.add(target)
         return sorted(out)
@@ -556,7 +556,7 @@ class _Context:
         bounds = s.raise_bounds()
         if bounds is not None:
             targets = [bounds[0]] if self.game.is_limit else \
-                sorted({min(max(pot_raise_to(s, f), bounds[0]), bounds[1]) for f in NEXT_STREET_BETS})
+                sorted({min(max(s.raise_to_fraction(f), bounds[0]), bounds[1]) for f in NEXT_STREET_BETS})
             for target in targets:
                 s2 = s.copy()
                 s2.apply_unchecked(RAISE if self.game.is_limit else raise_to(target))
@@ -621,7 +621,7 @@ class _Context:
             return RAISE
         lo, hi = state.raise_bounds()  # type: ignore[misc]  # only asked where a raise is possible
         spot = spot_of(state, self.opp)
-        target = min(max(pot_raise_to(state, self.stats.raise_size(spot.kind, spot.street), self.opp), lo), hi)
+        target = min(max(state.raise_to_fraction(self.stats.raise_size(spot.kind, spot.street), self.opp), lo), hi)
         # nobody raises to leave a sliver behind: valuing the sliver's later street as a fresh bet-or-fold
         # fight overrates the fold equity it buys (a 4-bet into a shover looked profitable that way)
         return raise_to(hi if leaves_short(state, target, hi) else target)

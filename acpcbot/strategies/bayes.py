@@ -74,10 +74,10 @@ from ..evaluator import (PAIR_INDEX, hand_potential, rank, rank_batch, rank_clas
                          showdown_shares)
 from ..gamedef import GameDef
 from ..preflop import chen_score
-from ..ranges import HandRange
+from .bayes_ranges import HandRange
 from ..world import MatchInfo, View
 from .base import Param, Strategy, parse_bool
-from .common import holdem_only, intent_to_action, pot_raise_to, sample_triple
+from .common import holdem_only, intent_to_action, sample_triple
 from .patterns import PAIR_BUCKET, PAIR_PREFLOP_BUCKET, PATTERNS, pair_postflop_buckets, triple_table
 from .registry import register
 
@@ -525,7 +525,7 @@ class BayesStrategy(Strategy):
         self.last["final"] = triple
         kind = sample_triple(self.rng, triple)
         state = view.state
-        target = pot_raise_to(state) if kind == _R and self.game.is_nolimit else None
+        target = state.raise_to_fraction(1.0) if kind == _R and self.game.is_nolimit else None
         return intent_to_action(state, kind, target)
 
 

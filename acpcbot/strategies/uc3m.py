@@ -13,12 +13,12 @@ import numpy as np
 
 from ..engine import CALL, RAISE, Action, ActionType, State
 from ..evaluator import NUM_PAIRS, hand_strength
-from ..opponent import RAISE_FRACTION, ModelError, OpponentModel, line_tokens, miximax, showdown_strength
-from ..persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key, table_key
+from .uc3m_tree import RAISE_FRACTION, ModelError, OpponentModel, line_tokens, miximax, showdown_strength
+from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key, table_key
 from ..preflop import CLASSES, PAIR_CLASS, hand_class, preflop_equity
 from ..world import MatchInfo, View
 from .base import Param, Strategy
-from .common import fold_or_check, holdem_only, pot_raise_to, raise_or_call, sample_triple
+from .common import holdem_only, sample_triple
 from .registry import register
 
 log = logging.getLogger(__name__)
@@ -139,7 +139,7 @@ class Uc3mSimpleStrategy(Strategy):
     """The 2012 study's first, rule-only agent (no opponent model): ``uc3m`` without the tree and EV analyzer.
 
     Decides through a (fold, call, raise) triple plus a raise factor F: a
-    raise is F x the pot after calling (common.pot_raise_to), spread by up
+    raise is F x the pot after calling (State.raise_to_fraction), spread by up
     to RAISE_JITTER either way, clamped into the legal range; ``r`` in limit
     games.  A fold when nothing is to be called is a check.
 
@@ -315,15 +315,15 @@ class Uc3mSimpleStrategy(Strategy):
         if self.game.is_limit:
             return RAISE
         if factor == ALLIN:
-            return raise_or_call(state, bounds[1])
+            return state.raise_or_call(bounds[1])
         jitter = 1 + RAISE_JITTER * (2 * self.rng.random() - 1)
-        return raise_or_call(state, pot_raise_to(state, factor * jitter))
+        return state.raise_or_call(state.raise_to_fraction(factor * jitter))
 
     def play_plan(self, view: View, plan: Plan) -> Action:
         """Sample the plan's triple and turn it into a legal action."""
         kind = sample_triple(self.rng, plan.triple)
         if kind == _F:
-            return fold_or_check(view.state)
+            return view.state.fold_or_check()
         if kind == _R:
             return self.raise_action(view, plan.factor)
         return CALL
@@ -341,7 +341,7 @@ class Uc3mStrategy(Uc3mSimpleStrategy):
 
     Everything of ``uc3m-simple`` (see its docstring), and in heads-up games:
 
-    Opponent model (acpcbot.opponent): per opponent and per position it sat
+    Opponent model (acpcbot.strategies.uc3m_tree): per opponent and per position it sat
     in, a tree of the betting lines seen (raises bucketed by size), every
     node counting visits, who acted with what, the average pot, a 20-cell
     histogram of the hand strength the opponent showed at showdown after the
@@ -364,7 +364,7 @@ class Uc3mStrategy(Uc3mSimpleStrategy):
     all-in), otherwise it samples the rule-based plan, so the agent stays
     hard to read and keeps feeding its tree with varied lines.
 
-    ``model=FILE`` keeps the trees across matches (acpcbot.persist), keyed
+    ``model=FILE`` keeps the trees across matches (acpcbot.strategies.persist), keyed
     by the opponent's name when the match names it, else by its seat
     (``seat:2``); saved every 1000 hands and at the end of the match.
 
@@ -467,12 +467,12 @@ class Uc3mStrategy(Uc3mSimpleStrategy):
     def token_action(self, view: View, token: str) -> Action:
         """The action of a move token: fold, call, or a raise of the bucket's typical size."""
         if token == "f":
-            return fold_or_check(view.state)
+            return view.state.fold_or_check()
         if token == "c":
             return CALL
         if token in ("r", "ra"):
             return self.raise_action(view, ALLIN if token == "ra" else 1.0)
-        return raise_or_call(view.state, pot_raise_to(view.state, RAISE_FRACTION[token]))
+        return view.state.raise_or_call(view.state.raise_to_fraction(RAISE_FRACTION[token]))
 
     def act(self, view: View, deadline: float) -> Action:
         """The EV analyzer's best move (share ``mix``) where it applies, else the rule-based plan."""

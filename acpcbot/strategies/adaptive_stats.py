@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .engine import ActionType, State
+from ..engine import ActionType, State
 
 KINDS = ("open", "stab", "blind", "bet", "raise")
 #: no-limit bet size buckets: upper bounds of the bet (to call) over the pot before it

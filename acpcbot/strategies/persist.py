@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover - not POSIX: saves are not serialised
     fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:  # hints only: the world imports the strategies package
-    from .world import MatchInfo, View
+    from ..world import MatchInfo, View
 
 FORMAT = "acpcbot-model"
 

@@ -14,7 +14,7 @@ hands ended, how many ended there and the sum of the owner's results.
 
 :class:`OpponentModel` groups one opponent's trees by the position it sat
 in, with a few counters (hands, preflop raises).  Models serialise to
-compact JSON for :mod:`acpcbot.persist`.
+compact JSON for :mod:`acpcbot.strategies.persist`.
 
 :func:`miximax` is the 2012 study's EV analyzer over such a tree: the value
 of each of our moves when the opponent replies as often as it did before
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple, Sequence
 
-from .engine import Action, ActionType, State
-from .evaluator import hand_strength
+from ..engine import Action, ActionType, State
+from ..evaluator import hand_strength
 
 HIST_CELLS = 20
 #: a tree stops adding nodes past this many (hands still count along the part that exists)

@@ -3,7 +3,7 @@
 Each seat is an :class:`acpcbot.client.Client` (the very object the TCP
 client drives, so strategies see the same View objects and replies are
 corrected the same way) behind a :class:`MemorySeat`, the
-``dealer.match.SeatChannel`` of this transport.  A line the dealer sends is
+``dealer.seats.SeatChannel`` of this transport.  A line the dealer sends is
 handled at once and the client's reply queued for the dealer to take, so a
 match is one loop on one core: same deals, same decisions, same log bytes
 as over TCP, many times faster.
@@ -25,8 +25,14 @@ from acpcbot.protocol import VERSION_LINE, MatchState
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
 
-from .logs import MatchLog, Transcript
-from .match import Match, MatchConfig, MatchFiles, MatchProgress, SeatChannel, SeatClosed
+from dealer.config import MatchConfig
+from dealer.logs import LogWriter, Transcript
+from dealer.match import Match
+from dealer.progress import MatchProgress
+from dealer.resume import MatchFiles
+from dealer.seats import SeatChannel, SeatClosed
+
+from .folders import Outcome
 from .recipes import Job, strategy_seed
 
 log = logging.getLogger(__name__)
@@ -119,7 +125,7 @@ def play_match(config: MatchConfig, seats: list[tuple[str, str]], log_path: str 
                              spec=strategy.spec)
             strategy.start_match(info)
             clients.append(Client(strategy, info))
-        files = MatchFiles(MatchLog(log_path), None, MatchProgress.fresh(config))
+        files = MatchFiles(LogWriter(log_path), None, MatchProgress.fresh(config))
         stream = open(transcript_path if transcript_path is not None else os.devnull, "wb")
         channels = [MemorySeat(c) for c in clients]
         try:
@@ -142,10 +148,8 @@ def play_match(config: MatchConfig, seats: list[tuple[str, str]], log_path: str 
     return result.finished, error
 
 
-def play_job(job: Job, game_arg: str, run_dir: str) -> "Outcome":
+def play_job(job: Job, game_arg: str, run_dir: str) -> Outcome:
     """Play one runner job in memory into ``run_dir`` (the runner's executor calls this, maybe in another process)."""
-    from .runner import Outcome
-
     start = time.monotonic()
     game = load_game(game_arg)
     names = [e.name for e in job.seats]

@@ -7,8 +7,8 @@ from acpcbot.gamedef import load_game
 from acpcbot.protocol import parse_match_state
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import register
-from dealer.match import MatchConfig
-from dealer.memory import play_match
+from dealer.config import MatchConfig
+from dealer.arena.memory import play_match
 
 CHECKED: list[int] = []
 MISMATCHES: list[str] = []  # the client catches exceptions in observe, so failures are collected here
