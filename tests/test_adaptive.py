@@ -13,7 +13,7 @@ from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.evaluator import NUM_PAIRS, equity, pair_index
 from acpcbot.gamedef import load_game
 from acpcbot.strategies.adaptive_stats import (KAPPA_GRID, PRIOR_TRIPLES, ActionStats, Informativeness, OpponentStats, Spot,
-                              StatsError, info_class, size_bucket, spot_of)
+                              SavedStatsError, info_class, size_bucket, spot_of)
 from acpcbot.strategies.persist import ModelFileError
 from acpcbot.preflop import class_range, preflop_equity
 from acpcbot.strategies import adaptive  # noqa: F401  (registers adaptive)
@@ -124,7 +124,7 @@ def test_statistics_round_trip_through_json():
                                  {"hands": 1, "actions": [], "info": {"agg9": {}}, "raises": []},
                                  {"hands": 1, "actions": []}])
 def test_malformed_statistics_are_refused(bad):
-    with pytest.raises(StatsError):
+    with pytest.raises(SavedStatsError):
         OpponentStats.from_json(bad)
 
 

@@ -58,7 +58,8 @@ def test_memory_states_equal_parsed_lines(tmp_path, game_name):
     config = MatchConfig(match_name="m", game=game, game_arg=game_name, num_hands=200, seed=5, names=names)
     CHECKED.clear()
     MISMATCHES.clear()
-    finished, error = play_match(config, [(n, "test-state-spy") for n in names], tmp_path / "m.log")
+    played = play_match(config, [(n, "test-state-spy") for n in names], tmp_path / "m.log")
+    finished, error = played.finished, played.error
     assert finished and error is None
     assert len(CHECKED) > 200 * game.num_players
     assert MISMATCHES == []

@@ -10,7 +10,7 @@ import pytest
 
 from acpcbot.protocol import format_betting
 from dealer.resume import ResumeError, open_match_files
-from test_dealer_players import config_for, play_match, replay_policy
+from dealerkit import config_for, play_match, replay_policy
 
 FIXTURE = Path(__file__).parent / "fixtures" / "dealer" / "hunl_seed0_random.log"
 HANDS = 8

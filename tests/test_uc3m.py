@@ -22,7 +22,7 @@ from acpcbot.strategies.uc3m import (ALLIN, ALLIN_EQUITY, ALLIN_EQUITY_FLOOR, BL
                                      Uc3mSimpleStrategy, Uc3mStrategy, allin_threshold, preflop_raise_factor,
                                      target_band, top_range)
 from acpcbot.world import MatchInfo, View
-from test_uc3m_matchkit import play_memory
+from playkit import play_memory
 
 HUNL, HULHE, P3 = load_game("hunl"), load_game("hulhe"), load_game("3pnl")
 

@@ -36,14 +36,14 @@ import numpy as np
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
 from ..evaluator import equity
 from ..gamedef import GameDef
-from .adaptive_stats import OpponentStats, StatsError, info_class, size_bucket, spot_of, Spot
+from .adaptive_stats import OpponentStats, SavedStatsError, info_class, size_bucket, spot_of, Spot
 from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
 from ..world import MatchInfo, View
 from .adaptive_ranges import (PreflopEquities, action_likelihood, range_histogram, reference_percentiles, score_bins, equity_vector, pair_of, pairs_with, range_equity,
                               strength_scores, threshold_likelihoods)
 from .base import Param, Strategy, parse_bool
 from .common import holdem_only
-from .registry import register
+from .registration import register
 
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
@@ -113,7 +113,7 @@ class Choice:
     values: dict[Action, float]
     equity: float
     risk: float = 0.0
-    outcomes: dict[Action, "Outcome"] | None = None
+    outcomes: dict[Action, "Moments"] | None = None
 
 
 @register
@@ -150,7 +150,7 @@ class AdaptiveStrategy(Strategy):
             for key, entry in self.store.entries.items():
                 try:
                     self.stats[key] = OpponentStats.from_json(entry)
-                except StatsError as exc:
+                except SavedStatsError as exc:
                     raise ModelFileError(f"model file {self.model}: entry {key!r}: {exc}") from None
         self.saver = ModelSaver(self.store, self.stats, "adaptive: %s; the statistics of this match are not saved",
                                 SAVE_EVERY)
@@ -324,9 +324,9 @@ class AdaptiveStrategy(Strategy):
                                                else self.preflop.get(view.hole))
         risk = self.risk_aversion(view, opp)
         ctx = _Context(self, view, hand, opp, eqv, hand.bins(board), risk)
-        outcomes: dict[Action, Outcome] = {}
+        outcomes: dict[Action, Moments] = {}
         if view.can_fold:
-            outcomes[FOLD] = Outcome.sure(0.0)
+            outcomes[FOLD] = Moments.sure(0.0)
         outcomes[CALL] = ctx.passive(state)
         for target in self.raise_targets(state):
             action = RAISE if self.game.is_limit else raise_to(target)
@@ -392,7 +392,7 @@ def leaves_short(state: State, target: int, all_in: int) -> bool:
     return all_in - target < SHORT_BEHIND * after
 
 
-class Outcome(NamedTuple):
+class Moments(NamedTuple):
     """A move's result in chips from now on, as a mean and a second moment (so variances add up through mixtures)."""
 
     mean: float
@@ -407,30 +407,30 @@ class Outcome(NamedTuple):
         """Mean less ``risk`` x variance."""
         return self.mean - risk * self.var
 
-    def shift(self, x: float) -> "Outcome":
+    def shift(self, x: float) -> "Moments":
         """The outcome plus a sure ``x`` chips."""
-        return Outcome(self.mean + x, self.m2 + 2 * x * self.mean + x * x)
+        return Moments(self.mean + x, self.m2 + 2 * x * self.mean + x * x)
 
     @staticmethod
-    def sure(x: float) -> "Outcome":
+    def sure(x: float) -> "Moments":
         """Exactly ``x`` chips."""
-        return Outcome(x, x * x)
+        return Moments(x, x * x)
 
     @staticmethod
-    def lottery(p: float, win: float, lose: float) -> "Outcome":
+    def lottery(p: float, win: float, lose: float) -> "Moments":
         """``win`` chips with chance ``p``, else ``lose``."""
-        return Outcome(p * win + (1 - p) * lose, p * win * win + (1 - p) * lose * lose)
+        return Moments(p * win + (1 - p) * lose, p * win * win + (1 - p) * lose * lose)
 
 
-def _mix(parts: list[tuple[float, Outcome]]) -> Outcome:
+def _mix(parts: list[tuple[float, Moments]]) -> Moments:
     total = sum(p for p, _ in parts)
-    return Outcome(sum(p * o.mean for p, o in parts) / total, sum(p * o.m2 for p, o in parts) / total)
+    return Moments(sum(p * o.mean for p, o in parts) / total, sum(p * o.m2 for p, o in parts) / total)
 
 
 class _Context:
     """One heads-up decision's data: the opponent's range, its percentiles, statistics and our equity vector.
 
-    Moves are valued as :class:`Outcome` (mean and second moment of the
+    Moves are valued as :class:`Moments` (mean and second moment of the
     chips won from now on) and ranked by ``mean - risk x variance``.  The
     look-ahead covers the rest of this betting round (the opponent's reply
     to our move, and our reply to its raise) and, when the round closes
@@ -500,11 +500,11 @@ class _Context:
             sub.append(w * action_likelihood(t, w, kappa))
         return probs / probs.sum(), sub
 
-    def best(self, options: list[Outcome]) -> Outcome:
+    def best(self, options: list[Moments]) -> Moments:
         """The option we would take: the best score."""
         return max(options, key=lambda o: o.score(self.risk))
 
-    def settle(self, state: State, w: np.ndarray, deep: bool = False) -> Outcome:
+    def settle(self, state: State, w: np.ndarray, deep: bool = False) -> Moments:
         """Chips coming back to us from ``state``'s pot (less any we add later) once the round's betting is closed.
 
         Chips one side put in beyond what the other could match come back to
@@ -518,9 +518,9 @@ class _Context:
         matched = min(state.spent[me], state.spent[opp])
         excess = state.spent[me] - matched
         contested = state.pot - excess - (state.spent[opp] - matched)
-        return Outcome.lottery(self.equity(w), contested + excess, excess)
+        return Moments.lottery(self.equity(w), contested + excess, excess)
 
-    def next_street(self, s: State, w: np.ndarray) -> Outcome:
+    def next_street(self, s: State, w: np.ndarray) -> Moments:
         """The value of a new street starting in ``s`` with the opponent holding ``w`` (one round of betting).
 
         We either check or bet one of NEXT_STREET_BETS; it replies as its
@@ -531,7 +531,7 @@ class _Context:
         if s.current_player == self.me:
             return self.best(self._our_turn(s, s, w))
         (_, c, r), (_, w_c, w_r) = self.replies(s, w)
-        parts: list[tuple[float, Outcome]] = []
+        parts: list[tuple[float, Moments]] = []
         if c > 0:  # it checks: our turn
             s2 = s.copy()
             s2.apply_unchecked(CALL)
@@ -542,10 +542,10 @@ class _Context:
             s3 = s2.copy()
             s3.apply_unchecked(CALL)
             call = self.settle(s3, w_r, deep=True).shift(-(s3.spent[self.me] - s.spent[self.me]))
-            parts.append((r, self.best([call, Outcome.sure(0.0)])))
+            parts.append((r, self.best([call, Moments.sure(0.0)])))
         return _mix(parts) if parts else self.settle(s, w, deep=True)
 
-    def _our_turn(self, start: State, s: State, w: np.ndarray) -> list[Outcome]:
+    def _our_turn(self, start: State, s: State, w: np.ndarray) -> list[Moments]:
         """Our options on the next street where we act in ``s``: check (or call) and the nominal bets."""
         s2 = s.copy()
         s2.apply_unchecked(CALL)
@@ -564,7 +564,7 @@ class _Context:
                 options.append(self._opponent_turn(start, s2, added, w, deep=True))
         return options
 
-    def passive(self, state: State) -> Outcome:
+    def passive(self, state: State) -> Moments:
         """Value of checking or calling."""
         s2 = state.copy()
         s2.apply_unchecked(CALL)
@@ -573,7 +573,7 @@ class _Context:
             return self.settle(s2, self.w).shift(-added)
         return self._opponent_turn(state, s2, added, self.w)
 
-    def aggressive(self, state: State, action: Action) -> Outcome:
+    def aggressive(self, state: State, action: Action) -> Moments:
         """Value of a raise (``action``), the opponent replying as its statistics say."""
         s2 = state.copy()
         s2.apply_unchecked(action)
@@ -583,7 +583,7 @@ class _Context:
         return self._opponent_turn(state, s2, added, self.w)
 
     def _opponent_turn(self, start: State, s2: State, added: int, w: np.ndarray, deep: bool = False,
-                       again: int = 1) -> Outcome:
+                       again: int = 1) -> Moments:
         """Value when the opponent (holding ``w``) is to act in ``s2`` after we added ``added`` chips since ``start``.
 
         When it raises we fold, call or (``again`` times more) raise back:
@@ -591,9 +591,9 @@ class _Context:
         """
         me = self.me
         (f, c, r), (_, w_c, w_r) = self.replies(s2, w)
-        parts: list[tuple[float, Outcome]] = []
+        parts: list[tuple[float, Moments]] = []
         if f > 0:
-            parts.append((f, Outcome.sure(s2.pot - added)))  # it folds: the pot before our move is ours
+            parts.append((f, Moments.sure(s2.pot - added)))  # it folds: the pot before our move is ours
         if c > 0:
             s3 = s2.copy()
             s3.apply_unchecked(CALL)  # if the round went on (a limp), it is treated as closed here
@@ -604,7 +604,7 @@ class _Context:
             s4 = s3.copy()
             s4.apply_unchecked(CALL)
             call = self.settle(s4, w_r, deep).shift(-(s4.spent[me] - start.spent[me]))
-            options = [call, Outcome.sure(-added)]
+            options = [call, Moments.sure(-added)]
             bounds = s3.raise_bounds() if again > 0 else None
             if bounds is not None:
                 s4 = s3.copy()

@@ -79,7 +79,7 @@ from ..world import MatchInfo, View
 from .base import Param, Strategy, parse_bool
 from .common import holdem_only, intent_to_action, sample_triple
 from .patterns import PAIR_BUCKET, PAIR_PREFLOP_BUCKET, PATTERNS, pair_postflop_buckets, triple_table
-from .registry import register
+from .registration import register
 
 Triple = tuple[float, float, float]
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
@@ -264,7 +264,7 @@ def _pair_values(table_row: np.ndarray, buckets: np.ndarray) -> np.ndarray:
     return np.where(buckets >= 0, table_row[np.maximum(buckets, 0)], 0.0)
 
 
-class OpponentModel:
+class PatternBelief:
     """What bayes believes about one opponent: a pattern posterior over the match and its ranges this hand."""
 
     def __init__(self) -> None:
@@ -377,7 +377,7 @@ class BayesStrategy(Strategy):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         #: opponent models by seat offset (position - our position) mod players
-        self.models: dict[int, OpponentModel] = {}
+        self.models: dict[int, PatternBelief] = {}
         self._hand_id: int | None = None
         self._position = -1
         self._finished = True
@@ -395,12 +395,12 @@ class BayesStrategy(Strategy):
         self._hand_id = None
         self._finished = True
 
-    def model(self, position: int) -> OpponentModel:
+    def model(self, position: int) -> PatternBelief:
         """The model of the opponent at ``position`` this hand."""
         key = (position - self._position) % self.game.num_players
         model = self.models.get(key)
         if model is None:
-            model = self.models[key] = OpponentModel()
+            model = self.models[key] = PatternBelief()
         return model
 
     def _start_hand(self, view: View) -> None:
@@ -529,6 +529,6 @@ class BayesStrategy(Strategy):
         return intent_to_action(state, kind, target)
 
 
-__all__ = ["BayesStrategy", "OpponentModel", "chen_triple", "facing_reraise", "postflop_triple", "river_triple",
+__all__ = ["BayesStrategy", "PatternBelief", "chen_triple", "facing_reraise", "postflop_triple", "river_triple",
            "odd_bote", "improving_cards", "combine_shares", "adjustment", "adjust_triple", "loosen", "tighten",
            "bluff", "action_table", "TREMBLE", "UNSURE_MARGIN", "LOOSEN", "TIGHTEN"]

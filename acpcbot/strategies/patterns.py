@@ -37,7 +37,7 @@ from ..preflop import CLASSES, PAIR_CLASS, SM_GROUP, sm_group
 from ..world import View
 from .base import Param, Strategy
 from .common import holdem_only, intent_to_action, sample_triple
-from .registry import register
+from .registration import register
 
 PATTERNS: tuple[str, ...] = ("maniac", "rock", "station")
 #: buckets before the flop (G1..G8, none) and after it (royal flush .. high card)

@@ -56,7 +56,7 @@ from ..gamedef import GameDef
 from ..world import MatchInfo, View
 from .base import Param, Strategy
 from .common import holdem_only, study_blinds
-from .registry import register
+from .registration import register
 
 #: the state variables in the order every table and data file uses
 VARIABLES: tuple[str, ...] = ("POT", "ODDS", "RAISE", "CHANCE", "ROUND", "FOLLOWERS", "INGAME", "NPLAYERS",

@@ -19,7 +19,7 @@ from ..preflop import CLASSES, PAIR_CLASS, hand_class, preflop_equity
 from ..world import MatchInfo, View
 from .base import Param, Strategy
 from .common import holdem_only, sample_triple
-from .registry import register
+from .registration import register
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ MODEL_KIND, MODEL_VERSION = "uc3m", 1
 ALLIN = math.inf  # the raise factor of an all-in
 
 
-class Plan(NamedTuple):
+class Intent(NamedTuple):
     """A decision of the rule-based analyzers: a (fold, call, raise) triple and the raise factor F."""
 
     triple: tuple[float, float, float]
@@ -197,7 +197,7 @@ class Uc3mSimpleStrategy(Strategy):
         self._strength: dict[tuple[int, int, int], float] = {}
         self._strength_hand = -1
         #: the latest rule-based plan and the move played (for inspection)
-        self.last_plan: Plan | None = None
+        self.last_plan: Intent | None = None
         self.last_source = ""
 
     @classmethod
@@ -255,28 +255,28 @@ class Uc3mSimpleStrategy(Strategy):
             hs = self._strength[key] = hand_strength(view.hole, view.board_cards, rng, opponents)
         return hs
 
-    def rules(self, view: View) -> Plan:
+    def rules(self, view: View) -> Intent:
         """The rule-based analyzers' plan for the state."""
         return self.preflop_plan(view) if view.round == 0 else self.postflop_plan(view)
 
-    def preflop_plan(self, view: View) -> Plan:
+    def preflop_plan(self, view: View) -> Intent:
         """Preflop: equity bands, the all-in threshold, pot odds."""
         k = max(1, len(view.opponents))
         equity = preflop_equity(hand_class(*view.hole)) ** k
         if equity >= allin_threshold(self.preflop_raise_rate(view)):
-            return Plan((0.0, 0.0, 1.0), ALLIN, "all-in equity")
+            return Intent((0.0, 0.0, 1.0), ALLIN, "all-in equity")
         to_call = view.to_call
         if to_call > 0:
             if committed(view):
-                return Plan((0.0, 1.0, 0.0), 0.0, "committed")
+                return Intent((0.0, 1.0, 0.0), 0.0, "committed")
             if equity < to_call / view.state.pot_after_call(view.position):
-                return Plan((1.0, 0.0, 0.0), 0.0, "pot odds")
+                return Intent((1.0, 0.0, 0.0), 0.0, "pot odds")
         for low, triple in PREFLOP_BANDS:
             if equity >= low:
-                return Plan(triple, preflop_raise_factor(equity), f"equity band {low}")
+                return Intent(triple, preflop_raise_factor(equity), f"equity band {low}")
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def postflop_plan(self, view: View) -> Plan:
+    def postflop_plan(self, view: View) -> Intent:
         """Postflop: target bets by hand strength, continuation bet, bluff."""
         state = view.state
         hs = self.strength(view, max(1, len(view.opponents)))
@@ -284,24 +284,24 @@ class Uc3mSimpleStrategy(Strategy):
         bets = state.num_raises
         if bets < target:
             if hs >= ALLIN_STRENGTH and bets >= 1:
-                plan = Plan((0.0, 0.0, 1.0), ALLIN, "nuts")
+                plan = Intent((0.0, 0.0, 1.0), ALLIN, "nuts")
             else:
-                plan = Plan((0.0, 1 - RAISE_BELOW_TARGET, RAISE_BELOW_TARGET), factor, f"below target {target}")
+                plan = Intent((0.0, 1 - RAISE_BELOW_TARGET, RAISE_BELOW_TARGET), factor, f"below target {target}")
         elif bets == target or view.to_call == 0:
-            plan = Plan((0.0, 1.0, 0.0), 0.0, f"at target {target}")
+            plan = Intent((0.0, 1.0, 0.0), 0.0, f"at target {target}")
         elif committed(view):
-            plan = Plan((0.0, 1.0, 0.0), 0.0, "committed")
+            plan = Intent((0.0, 1.0, 0.0), 0.0, "committed")
         elif self.game.is_limit and hs >= view.to_call / view.state.pot_after_call(view.position):
-            plan = Plan((0.0, 1.0, 0.0), 0.0, "limit pot odds")
+            plan = Intent((0.0, 1.0, 0.0), 0.0, "limit pot odds")
         else:
-            plan = Plan((1.0, 0.0, 0.0), 0.0, f"past target {target}")
+            plan = Intent((1.0, 0.0, 0.0), 0.0, f"past target {target}")
         if plan.triple[2] == 0.0 and view.can_raise:
             if view.round == 1 and view.to_call == 0 and raised_last_preflop(state, view.position):
-                return Plan((0.0, 1 - CBET_SHARE, CBET_SHARE), CBET_FACTOR, "continuation bet")
+                return Intent((0.0, 1 - CBET_SHARE, CBET_SHARE), CBET_FACTOR, "continuation bet")
             if bets <= 1 and (plan.triple[0] > 0 or view.to_call == 0):
                 f, c, _ = plan.triple
                 keep = 1 - BLUFF_SHARE
-                return Plan((f * keep, c * keep, BLUFF_SHARE), BLUFF_FACTOR, plan.why + ", bluff 10%")
+                return Intent((f * keep, c * keep, BLUFF_SHARE), BLUFF_FACTOR, plan.why + ", bluff 10%")
         return plan
 
     # ------------------------------------------------------------- acting
@@ -319,7 +319,7 @@ class Uc3mSimpleStrategy(Strategy):
         jitter = 1 + RAISE_JITTER * (2 * self.rng.random() - 1)
         return state.raise_or_call(state.raise_to_fraction(factor * jitter))
 
-    def play_plan(self, view: View, plan: Plan) -> Action:
+    def play_plan(self, view: View, plan: Intent) -> Action:
         """Sample the plan's triple and turn it into a legal action."""
         kind = sample_triple(self.rng, plan.triple)
         if kind == _F:

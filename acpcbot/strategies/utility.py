@@ -12,7 +12,7 @@ from ..preflop import hand_class, utility_rank
 from ..world import MatchInfo, View
 from .base import Param, Strategy
 from .common import holdem_only
-from .registry import register
+from .registration import register
 
 log = logging.getLogger(__name__)
 

@@ -16,12 +16,15 @@ import logging
 import os
 import time
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable, Iterator, Sequence
 
 from acpcbot.client import Client, ClientError
 from acpcbot.gamedef import load_game
 from acpcbot.engine import State
 from acpcbot.protocol import VERSION_LINE, MatchState
+from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
 
@@ -107,22 +110,43 @@ class MemorySeat(SeatChannel):
         self.closed = True
 
 
-def play_match(config: MatchConfig, seats: list[tuple[str, str]], log_path: str | Path,
-               transcript_path: str | Path | None = None, time_per_hand: float = 7.0) -> tuple[bool, str | None]:
-    """Play one match in memory; ``seats`` are (name, strategy spec) in seat order.
+@dataclass
+class MemoryMatch:
+    """How an in-memory match went: finished or not, why not, and each seat's client (corrections, fallbacks...)."""
 
-    Writes the dealer log to ``log_path`` (the transcript, problems and score
-    only, to ``transcript_path``).  Returns (finished, error).
+    finished: bool
+    error: str | None
+    clients: list[Client]
+
+
+def seat_players(config: MatchConfig, seats: Sequence[tuple[str, str]],
+                 time_per_hand: float = 7.0) -> Iterator[tuple[Strategy, MatchInfo]]:
+    """The strategy of each seat (seeded from the match seed and its name, as over TCP) and what it is told.
+
+    Made one seat at a time, so a seat that fails to start comes after the earlier ones started.
     """
     game = config.game
+    for seat, (name, spec) in enumerate(seats):
+        seed = strategy_seed(config.seed, name)
+        strategy = create(spec, game, seed)
+        opponents = tuple(n for s, (n, _) in enumerate(seats) if s != seat)
+        yield strategy, MatchInfo(game=game, name=name, seed=seed, time_per_hand=time_per_hand,
+                                  opponents=opponents, spec=strategy.spec)
+
+
+def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: str | Path,
+               transcript_path: str | Path | None = None, time_per_hand: float = 7.0,
+               players: Iterable[tuple[Strategy, MatchInfo]] | None = None) -> MemoryMatch:
+    """Play one match in memory; ``seats`` are (name, strategy spec) in seat order.
+
+    ``players`` gives each seat's strategy and match info ready made
+    (default: :func:`seat_players`).  Writes the dealer log to ``log_path``
+    (the transcript, problems and score only, to ``transcript_path``).
+    """
     clients: list[Client] = []
+    channels: list[MemorySeat] = []
     try:
-        for seat, (name, spec) in enumerate(seats):
-            seed = strategy_seed(config.seed, name)
-            strategy = create(spec, game, seed)
-            opponents = tuple(n for s, (n, _) in enumerate(seats) if s != seat)
-            info = MatchInfo(game=game, name=name, seed=seed, time_per_hand=time_per_hand, opponents=opponents,
-                             spec=strategy.spec)
+        for strategy, info in (players if players is not None else seat_players(config, seats, time_per_hand)):
             strategy.start_match(info)
             clients.append(Client(strategy, info))
         files = MatchFiles(LogWriter(log_path), None, MatchProgress.fresh(config))
@@ -145,7 +169,7 @@ def play_match(config: MatchConfig, seats: list[tuple[str, str]], log_path: str 
     error = result.error
     if errors:
         error = "; ".join(([error] if error else []) + errors)
-    return result.finished, error
+    return MemoryMatch(result.finished, error, clients)
 
 
 def play_job(job: Job, game_arg: str, run_dir: str) -> Outcome:
@@ -166,7 +190,8 @@ def play_job(job: Job, game_arg: str, run_dir: str) -> Outcome:
     root.propagate = False  # the seats' warnings go to the run folder, not the terminal
     try:
         seats = [(e.name, e.strategy or "") for e in job.seats]
-        finished, error = play_match(config, seats, folder / files["log"], folder / files["transcript"])
+        played = play_match(config, seats, folder / files["log"], folder / files["transcript"])
+        finished, error = played.finished, played.error
     except Exception as exc:  # noqa: BLE001 - one broken match must not lose the others
         finished, error = False, f"{type(exc).__name__}: {exc}"
     finally:

@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from acpcbot.gamedef import GameDef
+from acpcbot.matchlog import MatchLog
 
 from . import report
 from .folders import REPORT, RESULTS, RunError
-from .stats import (Z95, Estimate, MatchLog, StatsError, bankroll_ranking, crosstable, instant_runoff_ranking,
-                    player_values, read_log, summarize, table_results)
+from .stats import (Z95, Estimate, StatsError, bankroll_ranking, crosstable, instant_runoff_ranking, player_values,
+                    read_log, summarize, table_results)
 
 SCHEMA = 1
 
