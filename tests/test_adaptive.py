@@ -339,3 +339,26 @@ def test_model_file_keeps_statistics(tmp_path):
                                 "entries": {"p2": {"hands": "x"}}}))
     with pytest.raises(ModelFileError, match="p2"):
         make_player(model=str(path))
+
+
+def test_multiway_reads_the_spot_its_statistics_record_for_the_bets_it_makes(monkeypatch):
+    # 3pnl: position 2 acts first preflop with two opponents behind.  For every raise adaptive weighs,
+    # the spot it looks up for the next opponent must be the spot that opponent's statistics record
+    # (OpponentStats.observe: spot_of the state it acts in) once it faces that raise.
+    game = load_game("3pnl")
+    player = create("adaptive", game, 5)
+    player.start_match(MatchInfo(game, name="p1", seed=5, opponents=("p2", "p3"), spec="adaptive"))
+    asked: list[Spot] = []
+    real = OpponentStats.predict
+    monkeypatch.setattr(OpponentStats, "predict", lambda self, spot: (asked.append(spot), real(self, spot))[1])
+    view = View.parse("MATCHSTATE:2:0::||AsKd", game)
+    hand = player.sync(view)
+    player.decide_multiway(view, hand, view.opponents)
+    targets = player.raise_targets(view.state)
+    assert len(targets) >= 3
+    for target in targets:
+        after = view.state.copy()
+        after.apply(raise_to(target))
+        if after.is_all_in(after.current_player):
+            continue
+        assert spot_of(after) in asked, (target, spot_of(after), asked)

@@ -36,7 +36,7 @@ import numpy as np
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
 from ..evaluator import equity
 from ..gamedef import GameDef
-from .adaptive_stats import OpponentStats, SavedStatsError, info_class, size_bucket, spot_of, Spot
+from .adaptive_stats import OpponentStats, SavedStatsError, Spot, info_class, spot_of
 from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
 from ..world import MatchInfo, View
 from .adaptive_ranges import (PreflopEquities, action_likelihood, range_histogram, reference_percentiles, score_bins, equity_vector, pair_of, pairs_with, range_equity,
@@ -316,7 +316,6 @@ class AdaptiveStrategy(Strategy):
     def decide_headsup(self, view: View, hand: HandTracker, opp: int) -> Choice:
         """Fold, check/call and each raise size valued against one opponent."""
         state = view.state
-        me = view.position
         board = tuple(view.board_cards)
         eqv = hand.equities.get(len(board))
         if eqv is None:
@@ -374,9 +373,8 @@ class AdaptiveStrategy(Strategy):
                 if after.is_all_in(p):
                     continue
                 need = after.to_call(p)
-                kind = "bet" if after.num_raises == 1 else "raise"
-                bucket = 0 if self.game.is_limit else size_bucket(need / after.pot)
-                f = float(self.opponent_stats(view, p).predict(Spot(state.round, kind, bucket))[0])
+                # the spot p will be in, classified as its statistics record it (adaptive_stats.spot_of)
+                f = float(self.opponent_stats(view, p).predict(spot_of(after, p))[0])
                 fold_all *= f
                 called += (1 - f) * need
             win_pot = after.pot + called
