@@ -86,7 +86,8 @@ def play_memory(game_name: str, specs: list[str], hands: int, seed: int, names: 
                       warnings=[ln for ln in transcript.splitlines() if ln.startswith("WARNING")])
     for hand in log.hands:
         row = [0.0] * len(names)
-        for name, value in zip(hand.names, hand.values):
+        # the engine's payoffs, not the log's 6-decimal values: split pots stay exact
+        for name, value in zip(hand.names, hand.state.payoffs()):
             row[seat_of[name]] = value
             out.totals[seat_of[name]] += value
         out.per_hand.append(row)
