@@ -23,7 +23,7 @@ import threading
 import time
 from typing import Any, Callable, TextIO
 
-from .engine import CALL, FOLD, Action, ActionType
+from .engine import CALL, Action, ActionType
 from .protocol import VERSION_LINE, MatchState, ProtocolError, format_reply
 from .strategies.base import Strategy
 from .world import MatchInfo, View, World
@@ -171,7 +171,7 @@ def _settle(fut: asyncio.Future[Any], result: Any, error: BaseException | None) 
 
 def fallback_action(view: View) -> Action:
     """The safe answer: check when free, otherwise fold."""
-    return FOLD if ActionType.FOLD in view.state.legal_actions() else CALL
+    return view.state.fold_or_check()
 
 
 class Client:

@@ -10,6 +10,13 @@ no more betting.
 A :class:`State` is mutable and cheap to apply actions to; ``copy()`` it to
 branch.  Cards are optional: a state may know all of them (the dealer),
 only what one seat sees (the client) or none (tree building).
+
+The state also answers every fact derived from a hand, so that nobody above
+re-derives one: its steps (:meth:`State.steps`: the situation before each
+action), what one position may see (:meth:`State.visible_holes`,
+:meth:`State.view_of`), the board by round, the pots with the positions
+eligible for each (:meth:`State.pots`), the pot after a call and raise
+sizes as fractions of it, and which seat plays a position (:func:`seat_of`).
 """
 
 from __future__ import annotations
@@ -17,8 +24,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple, Sequence
 
-from .evaluator import showdown_value
 from .gamedef import GameDef
+from .hand import HandFacts, Pot, Step, position_of, seat_of  # noqa: F401  (part of the engine's API)
 
 MAX_NUM_ACTIONS = 64  # the reference engine's per-round action limit
 
@@ -70,7 +77,7 @@ def warn_raise_decreased(size: int, new: int) -> str:
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
 
-class State:
+class State(HandFacts):
     """One hand in progress: betting so far, chips spent, cards known, whose turn."""
 
     __slots__ = ("game", "hand_id", "spent", "max_spent", "min_raise_to", "actions", "actors",
@@ -250,6 +257,25 @@ class State:
             return None
         return f"unknown action type {kind!r}"
 
+    def fold_or_check(self) -> Action:
+        """Fold when facing a bet, else check (calling nothing): the safe answer, which never folds for free."""
+        return FOLD if _F in self.legal_actions() else CALL
+
+    def raise_or_call(self, target: float | None = None) -> Action:
+        """A raise to ``target`` chips (for the hand) clamped into the legal range; a call when no raise is allowed.
+
+        In limit games the size is ignored (a raise is ``r``); ``target``
+        None means the minimum raise.
+        """
+        bounds = self.raise_bounds()
+        if bounds is None:
+            return CALL
+        if self.game.is_limit:
+            return RAISE
+        lo, hi = bounds
+        size = lo if target is None else int(round(target))
+        return raise_to(min(max(size, lo), hi))
+
     def fix(self, action: Action) -> tuple[Action, tuple[str, ...]]:
         """The action the reference dealer would play instead, and the warnings it prints.
 
@@ -394,6 +420,7 @@ class State:
         g = self.game
         board = self.board[:g.board_cards_through(self.round)]
         values = []
+        showdown_value = g.ranking_for_showdown
         for p in range(g.num_players):
             if self.folded[p]:
                 values.append(-1)

@@ -1,7 +1,8 @@
 """Game definitions: the ACPC ``.game`` file format, parsed and validated like the reference.
 
 A GameDef is the fixed description of a game (players, rounds, blinds,
-stacks, betting type, deck); the rules of one hand live in ``engine.py``.
+stacks, betting type, deck, and the showdown ranking, poker's unless
+another is plugged in); the rules of one hand live in ``engine.py``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ import os
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Callable, Sequence
+
+from .evaluator.ranking import default_ranking
 
 INT32_MAX = 2**31 - 1
 UNLIMITED_RAISES = 255  # the reference stores maxRaises in a uint8 and defaults to its maximum
@@ -46,6 +50,15 @@ class GameDef:
     num_hole_cards: int
     num_board_cards: tuple[int, ...]
     name: str = field(default="", compare=False)
+    #: the showdown ranking (cards -> value, higher is better); None: poker's, chosen by :attr:`ranking_for_showdown`
+    ranking: Callable[[Sequence[int]], int] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def ranking_for_showdown(self) -> Callable[[Sequence[int]], int]:
+        """The ranking a showdown uses: the one given, else poker's for this game's hand size (no tables below five cards)."""
+        if self.ranking is not None:
+            return self.ranking
+        return default_ranking(self.num_hole_cards + self.total_board_cards)
 
     @property
     def is_limit(self) -> bool:

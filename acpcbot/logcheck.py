@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .gamedef import GameDef, GameDefError, load_game
-from .matchlog import (Header, LogError, format_value, format_values, header_game, iter_log, parse_header_line,
-                       parse_score_line, parse_state_line)
+from .matchlog import Header, LogError, LogLineError, format_value, header_game, read_entries
 
 
 class LogCheckError(Exception):
@@ -48,41 +47,41 @@ def check_log(path: str | Path, game: GameDef | None = None) -> LogSummary:
     summary = LogSummary()
     seen_hands: set[int] = set()
     header: Header | None = None
-    with open(path, encoding="utf-8", errors="strict", newline="") as stream:
+    last = 0
+    entries = read_entries(path, game)
+    while True:
         try:
-            lines = list(iter_log(stream))
-        except UnicodeDecodeError as exc:
-            raise LogCheckError(0, f"not a text log: {exc}") from None
-    for number, kind, line in lines:
+            entry = next(entries)
+        except StopIteration:
+            break
+        except LogLineError as exc:
+            raise LogCheckError(exc.number, f"{exc.reason}; pass --game" if exc.needs_game else exc.reason) from None
+        number, kind, line = entry.number, entry.kind, entry.line
+        last, header = number, entry.header
         if kind in ("comment", "blank"):
-            if kind == "comment":
-                try:
-                    header = parse_header_line(line, header)
-                except LogError as exc:
-                    raise LogCheckError(number, str(exc)) from None
             continue
         if summary.score_checked:
             raise LogCheckError(number, "text after the SCORE line")
         if kind == "other":
             raise LogCheckError(number, f"neither a comment, a STATE nor a SCORE line: {line.rstrip()[:80]!r}")
-        if game is None:
-            try:
-                game = header_game(header)
-            except LogError as exc:
-                raise LogCheckError(number, f"{exc}; pass --game") from None
-        summary.big_blind = game.big_blind
         if kind == "score":
-            _check_score(number, line, summary)
+            if game is None:
+                try:
+                    game = header_game(header)
+                except LogError as exc:
+                    raise LogCheckError(number, f"{exc}; pass --game") from None
+            summary.big_blind = game.big_blind
+            assert entry.score is not None
+            _check_score(number, entry.score, summary)
             continue
-        try:
-            hand = parse_state_line(line, game)
-        except LogError as exc:
-            raise LogCheckError(number, str(exc)) from None
-        what = f"hand {hand.hand_id}"
+        hand = entry.hand
+        assert hand is not None
         state = hand.state
+        summary.big_blind = state.game.big_blind
+        what = f"hand {hand.hand_id}"
         if not state.finished:
             raise LogCheckError(number, f"{what}: the betting stops before the hand is over")
-        if any(len(h) != game.num_hole_cards for h in state.hole):
+        if any(len(h) != state.game.num_hole_cards for h in state.hole):
             raise LogCheckError(number, f"{what}: every player's hole cards must be logged")
         if hand.hand_id in seen_hands:
             raise LogCheckError(number, f"{what}: hand number used twice")
@@ -100,15 +99,12 @@ def check_log(path: str | Path, game: GameDef | None = None) -> LogSummary:
         summary.hands += 1
     summary.header = header
     if header is not None and summary.score_checked and summary.hands != header.num_hands:
-        raise LogCheckError(len(lines), f"the header announces {header.num_hands} hands but the log holds {summary.hands}")
+        raise LogCheckError(last, f"the header announces {header.num_hands} hands but the log holds {summary.hands}")
     return summary
 
 
-def _check_score(number: int, line: str, summary: LogSummary) -> None:
-    try:
-        values, names = parse_score_line(line)
-    except LogError as exc:
-        raise LogCheckError(number, str(exc)) from None
+def _check_score(number: int, score: tuple[list[str], list[str]], summary: LogSummary) -> None:
+    values, names = score
     if set(names) != set(summary.totals) or len(names) != len(summary.totals):
         raise LogCheckError(number, f"SCORE names {'|'.join(names)} differ from the hands' players")
     expected = [format_value(summary.totals[n]) for n in names]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Sequence
 
 from .cards import CardError, cards_to_text, parse_cards
 from .engine import CALL, FOLD, RAISE, Action, ActionType, IllegalAction, State
@@ -203,25 +204,46 @@ def parse_cards_field(text: str, game: GameDef, round_: int, what: str) -> tuple
     return hole, board
 
 
+class CardsText:
+    """The one encoder of a cards field (``h0|h1|...`` then the board by round), for every line of one hand.
+
+    Built once per hand from the state holding its cards; what a position
+    may see comes from the engine (:meth:`State.visible_positions`), the
+    text of each hole-card group and board prefix is computed once.
+    """
+
+    __slots__ = ("hole", "boards", "_groups")
+
+    def __init__(self, state: State) -> None:
+        self.hole = [cards_to_text(h) for h in state.hole]
+        game = state.game
+        nb = game.num_board_cards
+        board = state.board
+        text = cards_to_text(board[:nb[0]])
+        self.boards = [text]
+        start = nb[0]
+        for r in range(1, game.num_rounds):
+            text += "/" + cards_to_text(board[start:start + nb[r]])
+            start += nb[r]
+            self.boards.append(text)
+        self._groups: dict[tuple[int, ...], str] = {}
+
+    def holes(self, seen: Sequence[int]) -> str:
+        """The hole-card groups with the cards of the positions in ``seen``."""
+        key = tuple(seen)
+        text = self._groups.get(key)
+        if text is None:
+            text = self._groups[key] = "|".join(h if p in key else "" for p, h in enumerate(self.hole))
+        return text
+
+    def field(self, state: State, viewer: int | None) -> str:
+        """The cards field ``viewer`` gets of ``state`` (this hand, at any point); None: every hole card, as logs write it."""
+        return self.holes(state.visible_positions(viewer)) + self.boards[state.round]
+
+
 def format_cards(state: State, viewer: int | None) -> str:
     """Card text as ``viewer`` sees it (None: every hole card, as in the log)."""
-    game = state.game
-    shown = set(state.shown_players()) if viewer is not None else None
-    holes = []
-    for p in range(game.num_players):
-        if viewer is None or p == viewer or p in shown:
-            holes.append(cards_to_text(state.hole[p]))
-        else:
-            holes.append("")
-    text = "|".join(holes)
-    nb = game.num_board_cards
-    board = state.board
-    text += cards_to_text(board[:nb[0]])
-    start = nb[0]
-    for r in range(1, state.round + 1):
-        text += "/" + cards_to_text(board[start:start + nb[r]])
-        start += nb[r]
-    return text
+    return CardsText(state).field(state, viewer)
 
 
 # ------------------------------------------------------------------ matchstate

@@ -18,7 +18,6 @@ from .cards import cards_to_text
 from .engine import CALL, Action, ActionType, State
 from .gamedef import GameDef
 from .protocol import MatchState, parse_match_state
-from .strategies import common  # the shared conventions: clamped raises, no free folds
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +189,7 @@ class View:
     @property
     def seat(self) -> int:
         """This seat's dealer seat, assuming the reference's rotation (position p of hand h is seat (p+h) mod N)."""
-        return (self.position + self.hand_id) % self.game.num_players
+        return self.state.seat_of(self.position)
 
     @property
     def hole(self) -> tuple[int, ...]:
@@ -205,14 +204,7 @@ class View:
     @cached_property
     def board(self) -> tuple[tuple[int, ...], ...]:
         """Board cards per round, through the current round (round 0 usually empty)."""
-        nb = self.game.num_board_cards
-        cards = self.state.board
-        out = []
-        start = 0
-        for r in range(self.state.round + 1):
-            out.append(tuple(cards[start:start + nb[r]]))
-            start += nb[r]
-        return tuple(out)
+        return self.state.board_by_round()
 
     @property
     def board_cards(self) -> tuple[int, ...]:
@@ -238,19 +230,10 @@ class View:
     @cached_property
     def actions(self) -> tuple[BetAction, ...]:
         """The betting so far as structured actions, in order."""
-        state = self.state
-        game = self.game
-        nolimit = game.is_nolimit
-        replay = State(game)
-        spent = replay.spent
-        out = []
-        for r, (acts, actors) in enumerate(zip(state.actions, state.actors)):
-            for action, p in zip(acts, actors):
-                before = spent[p]
-                replay.apply_unchecked(action)
-                size = action[1] if nolimit and action[0] == _R else 0
-                out.append(BetAction(p, action[0], spent[p], r, spent[p] - before, size))
-        return tuple(out)
+        nolimit = self.game.is_nolimit
+        return tuple(BetAction(s.player, s.action[0], s.before.spent[s.player] + s.added, s.round, s.added,
+                               s.action[1] if nolimit and s.action[0] == _R else 0)
+                     for s in self.state.steps())
 
     def actions_in_round(self, round_: int | None = None) -> tuple[BetAction, ...]:
         """The actions of one round (default: the current one)."""
@@ -332,7 +315,7 @@ class View:
 
     def fold_or_check(self) -> Action:
         """Fold when facing a bet, else check: a strategy never folds for free."""
-        return common.fold_or_check(self.state) if self.is_my_turn else CALL
+        return self.state.fold_or_check() if self.is_my_turn else CALL
 
     def raise_or_call(self, to: float | None = None) -> Action:
         """A raise to ``to`` clamped into the legal range (default: the minimum), or a call when no raise is allowed.
@@ -341,11 +324,11 @@ class View:
         """
         if not self.is_my_turn:
             return CALL
-        return common.raise_or_call(self.state, to)
+        return self.state.raise_or_call(to)
 
     def pot_raise_to(self, fraction: float = 1.0) -> int:
         """The raise-to of a raise by ``fraction`` of the pot after calling (unclamped; 1.0 = a pot-sized raise)."""
-        return common.pot_raise_to(self.state, fraction, self.position)
+        return self.state.raise_to_fraction(fraction, self.position)
 
     # ------------------------------------------------------------- the end of the hand
 

@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from anywhere without the benchmarks folder shadowing packages
 
-from dealer.recipes import build_plan, make_entries  # noqa: E402
-from dealer.runner import execute  # noqa: E402
+from dealer.arena.recipes import build_plan, make_entries  # noqa: E402
+from dealer.arena.runner import execute  # noqa: E402
 
 TARGET_MEMORY_HANDS_PER_S = 10000
 PAIRS = {"fold-fold": ("fold", "fold"), "call-call": ("call", "call"),

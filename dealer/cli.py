@@ -17,7 +17,8 @@ from typing import NoReturn, Sequence
 from acpcbot.gamedef import GameDefError, load_game
 
 from .logs import Transcript
-from .match import MatchConfig, ResumeError, open_match_files
+from .config import MatchConfig
+from .resume import ResumeError, open_match_files
 from .server import binary_stream, serve_match
 
 USAGE = """usage: dealer matchName gameDefFile #Hands rngSeed p1name p2name ... [options]

@@ -114,8 +114,8 @@ class Transcript:
                 pass  # a closed stderr must not stop the match or lose the log
 
 
-class MatchLog:
-    """The ``<matchName>.log`` file: lines are written and flushed at once."""
+class LogWriter:
+    """The ``<matchName>.log`` file as the dealer writes it: lines are written and flushed at once."""
 
     def __init__(self, path: str | os.PathLike[str], append: bool = False) -> None:
         self.path = Path(path)

@@ -1,6 +1,6 @@
 """The dealer's TCP side: one listening port per seat, one player per port, bounded per-seat line reading.
 
-``TcpSeat`` is the :class:`dealer.match.SeatChannel` over an asyncio
+``TcpSeat`` is the :class:`dealer.seats.SeatChannel` over an asyncio
 connection.  It keeps at most a bounded amount of unread input (reading
 pauses beyond it, so a flooding client is held back by TCP itself) and
 splits lines as the reference's 4096-byte read buffer does.
@@ -12,8 +12,11 @@ import asyncio
 import socket
 from typing import BinaryIO, Sequence, TextIO
 
-from .match import MAX_LINE, Match, MatchConfig, MatchFiles, MatchResult, SeatChannel, SeatClosed, SeatTimeout
+from .config import MatchConfig
 from .logs import Transcript
+from .match import Match, MatchResult
+from .resume import MatchFiles
+from .seats import MAX_LINE, SeatChannel, SeatClosed, SeatTimeout
 
 #: Unread input kept per seat before reading pauses.
 READ_HIGH_WATER = 1 << 16

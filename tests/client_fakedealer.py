@@ -23,6 +23,141 @@ from dealer.rng import Dealer
 
 TIMEOUT = 10.0
 
+# The protocol specification's own example exchanges (S-> from the dealer, <-C the client's reply).
+HULHE_EXCHANGE = """\
+S-> MATCHSTATE:0:0::TdAs|
+S-> MATCHSTATE:0:0:r:TdAs|
+<-C MATCHSTATE:0:0:r:TdAs|:r
+S-> MATCHSTATE:0:0:rr:TdAs|
+S-> MATCHSTATE:0:0:rrc/:TdAs|/2c8c3h
+<-C MATCHSTATE:0:0:rrc/:TdAs|/2c8c3h:r
+S-> MATCHSTATE:0:0:rrc/r:TdAs|/2c8c3h
+S-> MATCHSTATE:0:0:rrc/rc/:TdAs|/2c8c3h/9c
+<-C MATCHSTATE:0:0:rrc/rc/:TdAs|/2c8c3h/9c:c
+S-> MATCHSTATE:0:0:rrc/rc/c:TdAs|/2c8c3h/9c
+S-> MATCHSTATE:0:0:rrc/rc/cr:TdAs|/2c8c3h/9c
+<-C MATCHSTATE:0:0:rrc/rc/cr:TdAs|/2c8c3h/9c:c
+S-> MATCHSTATE:0:0:rrc/rc/crc/:TdAs|/2c8c3h/9c/Kh
+<-C MATCHSTATE:0:0:rrc/rc/crc/:TdAs|/2c8c3h/9c/Kh:c
+S-> MATCHSTATE:0:0:rrc/rc/crc/c:TdAs|/2c8c3h/9c/Kh
+S-> MATCHSTATE:0:0:rrc/rc/crc/cr:TdAs|/2c8c3h/9c/Kh
+<-C MATCHSTATE:0:0:rrc/rc/crc/cr:TdAs|/2c8c3h/9c/Kh:c
+S-> MATCHSTATE:0:0:rrc/rc/crc/crc:TdAs|8hTc/2c8c3h/9c/Kh
+S-> MATCHSTATE:1:1::|Qd7c
+<-C MATCHSTATE:1:1::|Qd7c:r
+S-> MATCHSTATE:1:1:r:|Qd7c
+S-> MATCHSTATE:1:1:rr:|Qd7c
+<-C MATCHSTATE:1:1:rr:|Qd7c:c
+S-> MATCHSTATE:1:1:rrc/:|Qd7c/2h8h5c
+S-> MATCHSTATE:1:1:rrc/r:|Qd7c/2h8h5c
+<-C MATCHSTATE:1:1:rrc/r:|Qd7c/2h8h5c:c
+S-> MATCHSTATE:1:1:rrc/rc/:|Qd7c/2h8h5c/Th
+S-> MATCHSTATE:1:1:rrc/rc/r:|Qd7c/2h8h5c/Th
+<-C MATCHSTATE:1:1:rrc/rc/r:|Qd7c/2h8h5c/Th:f
+S-> MATCHSTATE:1:1:rrc/rc/rf:|Qd7c/2h8h5c/Th
+S-> MATCHSTATE:0:2::9d7s|
+S-> MATCHSTATE:0:2:r:9d7s|
+<-C MATCHSTATE:0:2:r:9d7s|:c
+S-> MATCHSTATE:0:2:rc/:9d7s|/5d2cJc
+<-C MATCHSTATE:0:2:rc/:9d7s|/5d2cJc:c
+S-> MATCHSTATE:0:2:rc/c:9d7s|/5d2cJc
+S-> MATCHSTATE:0:2:rc/cc/:9d7s|/5d2cJc/3d
+<-C MATCHSTATE:0:2:rc/cc/:9d7s|/5d2cJc/3d:c
+S-> MATCHSTATE:0:2:rc/cc/c:9d7s|/5d2cJc/3d
+S-> MATCHSTATE:0:2:rc/cc/cr:9d7s|/5d2cJc/3d
+<-C MATCHSTATE:0:2:rc/cc/cr:9d7s|/5d2cJc/3d:f
+S-> MATCHSTATE:0:2:rc/cc/crf:9d7s|/5d2cJc/3d
+"""
+
+HUNL_EXCHANGE = """\
+S-> MATCHSTATE:0:30::9s8h|
+S-> MATCHSTATE:0:30:c:9s8h|
+<-C MATCHSTATE:0:30:c:9s8h|:c
+S-> MATCHSTATE:0:30:cc/:9s8h|/8c8d5c
+<-C MATCHSTATE:0:30:cc/:9s8h|/8c8d5c:r250
+S-> MATCHSTATE:0:30:cc/r250:9s8h|/8c8d5c
+S-> MATCHSTATE:0:30:cc/r250c/:9s8h|/8c8d5c/6s
+<-C MATCHSTATE:0:30:cc/r250c/:9s8h|/8c8d5c/6s:r500
+S-> MATCHSTATE:0:30:cc/r250c/r500:9s8h|/8c8d5c/6s
+S-> MATCHSTATE:0:30:cc/r250c/r500c/:9s8h|/8c8d5c/6s/2d
+<-C MATCHSTATE:0:30:cc/r250c/r500c/:9s8h|/8c8d5c/6s/2d:r1250
+S-> MATCHSTATE:0:30:cc/r250c/r500c/r1250:9s8h|/8c8d5c/6s/2d
+S-> MATCHSTATE:0:30:cc/r250c/r500c/r1250c:9s8h|9c6h/8c8d5c/6s/2d
+S-> MATCHSTATE:1:31::|JdTc
+<-C MATCHSTATE:1:31::|JdTc:r300
+S-> MATCHSTATE:1:31:r300:|JdTc
+S-> MATCHSTATE:1:31:r300r900:|JdTc
+<-C MATCHSTATE:1:31:r300r900:|JdTc:c
+S-> MATCHSTATE:1:31:r300r900c/:|JdTc/6dJc9c
+S-> MATCHSTATE:1:31:r300r900c/r1800:|JdTc/6dJc9c
+<-C MATCHSTATE:1:31:r300r900c/r1800:|JdTc/6dJc9c:r3600
+S-> MATCHSTATE:1:31:r300r900c/r1800r3600:|JdTc/6dJc9c
+S-> MATCHSTATE:1:31:r300r900c/r1800r3600r9000:|JdTc/6dJc9c
+<-C MATCHSTATE:1:31:r300r900c/r1800r3600r9000:|JdTc/6dJc9c:c
+S-> MATCHSTATE:1:31:r300r900c/r1800r3600r9000c/:|JdTc/6dJc9c/Kh
+S-> MATCHSTATE:1:31:r300r900c/r1800r3600r9000c/r20000:|JdTc/6dJc9c/Kh
+<-C MATCHSTATE:1:31:r300r900c/r1800r3600r9000c/r20000:|JdTc/6dJc9c/Kh:c
+S-> MATCHSTATE:1:31:r300r900c/r1800r3600r9000c/r20000c/:KsJs|JdTc/6dJc9c/Kh/Qc
+"""
+
+THREE_PLAYER_EXCHANGE = """\
+S-> MATCHSTATE:2:55::||AsTs
+<-C MATCHSTATE:2:55::||AsTs:r
+S-> MATCHSTATE:2:55:r:||AsTs
+S-> MATCHSTATE:2:55:rc:||AsTs
+S-> MATCHSTATE:2:55:rcc/:||AsTs/4cJh8h
+S-> MATCHSTATE:2:55:rcc/r:||AsTs/4cJh8h
+S-> MATCHSTATE:2:55:rcc/rf:||AsTs/4cJh8h
+<-C MATCHSTATE:2:55:rcc/rf:||AsTs/4cJh8h:c
+S-> MATCHSTATE:2:55:rcc/rfc/:||AsTs/4cJh8h/Kd
+S-> MATCHSTATE:2:55:rcc/rfc/r:||AsTs/4cJh8h/Kd
+<-C MATCHSTATE:2:55:rcc/rfc/r:||AsTs/4cJh8h/Kd:c
+S-> MATCHSTATE:2:55:rcc/rfc/rc/:||AsTs/4cJh8h/Kd/8c
+S-> MATCHSTATE:2:55:rcc/rfc/rc/r:||AsTs/4cJh8h/Kd/8c
+<-C MATCHSTATE:2:55:rcc/rfc/rc/r:||AsTs/4cJh8h/Kd/8c:f
+S-> MATCHSTATE:2:55:rcc/rfc/rc/rf:||AsTs/4cJh8h/Kd/8c
+S-> MATCHSTATE:0:90::Ad6h||
+S-> MATCHSTATE:0:90:c:Ad6h||
+<-C MATCHSTATE:0:90:c:Ad6h||:r
+S-> MATCHSTATE:0:90:cr:Ad6h||
+S-> MATCHSTATE:0:90:crf:Ad6h||
+S-> MATCHSTATE:0:90:crfc/:Ad6h||/TsKd7h
+<-C MATCHSTATE:0:90:crfc/:Ad6h||/TsKd7h:r
+S-> MATCHSTATE:0:90:crfc/r:Ad6h||/TsKd7h
+S-> MATCHSTATE:0:90:crfc/rc/:Ad6h||/TsKd7h/Kh
+<-C MATCHSTATE:0:90:crfc/rc/:Ad6h||/TsKd7h/Kh:r
+S-> MATCHSTATE:0:90:crfc/rc/r:Ad6h||/TsKd7h/Kh
+S-> MATCHSTATE:0:90:crfc/rc/rc/:Ad6h||/TsKd7h/Kh/6d
+<-C MATCHSTATE:0:90:crfc/rc/rc/:Ad6h||/TsKd7h/Kh/6d:r
+S-> MATCHSTATE:0:90:crfc/rc/rc/r:Ad6h||/TsKd7h/Kh/6d
+S-> MATCHSTATE:0:90:crfc/rc/rc/rc:Ad6h||Td2h/TsKd7h/Kh/6d
+"""
+
+EXCHANGES = {"hulhe": HULHE_EXCHANGE, "hunl": HUNL_EXCHANGE, "3pl": THREE_PLAYER_EXCHANGE}
+
+
+def dealer_lines(exchange: str) -> list[str]:
+    """The dealer's lines (S->) of an exchange."""
+    return [line[4:] for line in exchange.splitlines() if line.startswith("S-> ")]
+
+
+def client_lines(exchange: str) -> list[str]:
+    """The client's lines (<-C) of an exchange."""
+    return [line[4:] for line in exchange.splitlines() if line.startswith("<-C ")]
+
+
+def script_of(exchange: str, eol: str = "\r\n", comments: bool = False) -> list[tuple]:
+    """The dealer's side of an exchange: send each S-> line, read after each one the client answers."""
+    steps: list[tuple] = []
+    for i, line in enumerate(exchange.splitlines()):
+        if line.startswith("S-> "):
+            if comments and i % 3 == 0:
+                steps.append(("send", f"# comment before line {i}{eol};GUI command{eol}"))
+            steps.append(("send", line[4:] + (eol if i % 2 == 0 else "\r\n")))
+        else:
+            steps.append(("recv",))
+    return steps
+
 
 class ScriptedDealer:
     """One connection, one script: ``("send", text)``, ``("recv",)``, ``("sleep", s)``, ``("close",)``, ``("reset",)``.

@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import AsyncIterator, Sequence
 
 from dealer.logs import Transcript
-from dealer.match import MatchConfig, MatchFiles, MatchResult, open_match_files
+from dealer.config import MatchConfig
+from dealer.match import MatchResult
+from dealer.resume import MatchFiles, open_match_files
 from dealer.server import serve_match
 
 TIMEOUT = 30.0  # no helper waits longer than this for the dealer to start or finish

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -11,9 +12,9 @@ from acpcbot.cards import parse_cards
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.evaluator import NUM_PAIRS, equity, pair_index
 from acpcbot.gamedef import load_game
-from acpcbot.oppstats import (KAPPA_GRID, PRIOR_TRIPLES, ActionStats, Informativeness, OpponentStats, Spot,
-                              StatsError, info_class, size_bucket, spot_of)
-from acpcbot.persist import ModelFileError
+from acpcbot.strategies.adaptive_stats import (KAPPA_GRID, PRIOR_TRIPLES, ActionStats, Informativeness, OpponentStats, Spot,
+                              SavedStatsError, info_class, size_bucket, spot_of)
+from acpcbot.strategies.persist import ModelFileError
 from acpcbot.preflop import class_range, preflop_equity
 from acpcbot.strategies import adaptive  # noqa: F401  (registers adaptive)
 from acpcbot.strategies.adaptive_ranges import (PreflopEquities, action_likelihood, canonical_hole, equity_vector,
@@ -42,7 +43,7 @@ def test_spots_of_heads_up_no_limit():
     s = State(HUNL)
     assert spot_of(s) == Spot(0, "blind")
     s.apply(raise_to(300))  # a 3x open: 200 more into a pot of 300 after calling... faces 200 into 400
-    assert spot_of(s) == Spot(0, "bet", size_bucket(200, 400))
+    assert spot_of(s) == Spot(0, "bet", size_bucket(200 / 200))
     s.apply(raise_to(900))
     assert spot_of(s).kind == "raise"
     s = state_after(HUNL, [CALL])
@@ -54,11 +55,12 @@ def test_spots_of_heads_up_no_limit():
 
 
 def test_size_buckets():
-    assert size_bucket(40, 140) == 0      # 0.4 pot
-    assert size_bucket(50, 150) == 1      # half pot
-    assert size_bucket(100, 200) == 2     # pot
-    assert size_bucket(300, 400) == 3     # three pots
-    assert size_bucket(10, 10) == 3       # nothing before it
+    # the bet over the pot before it, as State.bet_to_pot gives it
+    assert size_bucket(40 / 100) == 0      # 0.4 pot
+    assert size_bucket(50 / 100) == 1      # half pot
+    assert size_bucket(100 / 100) == 2     # pot
+    assert size_bucket(300 / 100) == 3     # three pots
+    assert size_bucket(math.inf) == 3      # nothing before it
 
 
 def test_limit_bets_have_one_bucket():
@@ -122,7 +124,7 @@ def test_statistics_round_trip_through_json():
                                  {"hands": 1, "actions": [], "info": {"agg9": {}}, "raises": []},
                                  {"hands": 1, "actions": []}])
 def test_malformed_statistics_are_refused(bad):
-    with pytest.raises(StatsError):
+    with pytest.raises(SavedStatsError):
         OpponentStats.from_json(bad)
 
 
@@ -337,3 +339,26 @@ def test_model_file_keeps_statistics(tmp_path):
                                 "entries": {"p2": {"hands": "x"}}}))
     with pytest.raises(ModelFileError, match="p2"):
         make_player(model=str(path))
+
+
+def test_multiway_reads_the_spot_its_statistics_record_for_the_bets_it_makes(monkeypatch):
+    # 3pnl: position 2 acts first preflop with two opponents behind.  For every raise adaptive weighs,
+    # the spot it looks up for the next opponent must be the spot that opponent's statistics record
+    # (OpponentStats.observe: spot_of the state it acts in) once it faces that raise.
+    game = load_game("3pnl")
+    player = create("adaptive", game, 5)
+    player.start_match(MatchInfo(game, name="p1", seed=5, opponents=("p2", "p3"), spec="adaptive"))
+    asked: list[Spot] = []
+    real = OpponentStats.predict
+    monkeypatch.setattr(OpponentStats, "predict", lambda self, spot: (asked.append(spot), real(self, spot))[1])
+    view = View.parse("MATCHSTATE:2:0::||AsKd", game)
+    hand = player.sync(view)
+    player.decide_multiway(view, hand, view.opponents)
+    targets = player.raise_targets(view.state)
+    assert len(targets) >= 3
+    for target in targets:
+        after = view.state.copy()
+        after.apply(raise_to(target))
+        if after.is_all_in(after.current_player):
+            continue
+        assert spot_of(after) in asked, (target, spot_of(after), asked)

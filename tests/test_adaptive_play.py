@@ -16,9 +16,7 @@ from acpcbot.gamedef import load_game
 from acpcbot.strategies import adaptive  # noqa: F401  (registers adaptive)
 from acpcbot.strategies.registry import create
 from acpcbot.world import View
-from test_patterns_play import play_match
-from test_uc3m_matchkit import duplicate, play_memory
-from test_utility_play import check_dealer_match
+from playkit import check_dealer_match, duplicate, play_match, play_memory
 
 HUNL = load_game("hunl")
 
@@ -36,14 +34,14 @@ def test_every_reply_is_legal_in_every_holdem_game(game_name, specs):
 
 
 @pytest.mark.parametrize("game_name", ["hunl", "hulhe"])
-def test_plays_random_through_the_dealer(game_name, tmp_path, caplog):
-    check_dealer_match(game_name, "adaptive", 200, 41, tmp_path, caplog)
+def test_plays_random_through_the_dealer(game_name, caplog):
+    check_dealer_match(game_name, "adaptive", 200, 41, caplog)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game_name", ["hunl", "hulhe"])
-def test_plays_2000_hands_against_random_through_the_dealer(game_name, tmp_path, caplog):
-    check_dealer_match(game_name, "adaptive", 2000, 42, tmp_path, caplog)
+def test_plays_2000_hands_against_random_through_the_dealer(game_name, caplog):
+    check_dealer_match(game_name, "adaptive", 2000, 42, caplog)
 
 
 def test_a_seeded_match_replays_exactly():

@@ -13,9 +13,9 @@ from acpcbot.evaluator import PAIRS, pair_index, showdown_shares
 from acpcbot.gamedef import load_game
 from acpcbot.preflop import chen_score
 from acpcbot.protocol import format_match_state
-from acpcbot.ranges import HandRange
+from acpcbot.strategies.bayes_ranges import HandRange
 from acpcbot.strategies.base import UnsupportedGame
-from acpcbot.strategies.bayes import (LOOSEN, TIGHTEN, TREMBLE, BayesStrategy, OpponentModel, action_table,
+from acpcbot.strategies.bayes import (LOOSEN, TIGHTEN, TREMBLE, BayesStrategy, PatternBelief, action_table,
                                       adjust_triple, adjustment, bluff, chen_triple, combine_shares, facing_reraise,
                                       improving_cards, loosen, odd_bote, postflop_triple, river_triple, tighten)
 from acpcbot.strategies.patterns import PAIR_PREFLOP_BUCKET, PATTERNS, pair_postflop_buckets, triple_table
@@ -215,7 +215,7 @@ def _brute_likelihood(weights: np.ndarray, buckets: np.ndarray, table_row: np.nd
 
 
 def test_posterior_is_bayes_with_a_mixture_likelihood_over_the_range():
-    m = OpponentModel()
+    m = PatternBelief()
     dead = cards("AsAd")
     m.start_hand(dead)
     live = HandRange()
@@ -247,7 +247,7 @@ def test_posterior_is_bayes_with_a_mixture_likelihood_over_the_range():
 
 
 def test_decision_range_follows_the_most_likely_pattern():
-    m = OpponentModel()
+    m = PatternBelief()
     m.start_hand(cards("2c3d"))
     m.observe(R, (F, C, R), PAIR_PREFLOP_BUCKET, False)
     assert m.likely_pattern() == "maniac"
@@ -261,7 +261,7 @@ def test_decision_range_follows_the_most_likely_pattern():
 
 
 def test_showdown_replaces_the_mixture_by_the_exact_likelihood():
-    m = OpponentModel()
+    m = PatternBelief()
     m.start_hand(cards("2c3d"))
     m.observe(R, (F, C, R), PAIR_PREFLOP_BUCKET, False)
     board = cards("Kh7c2d")
@@ -282,7 +282,7 @@ def test_showdown_replaces_the_mixture_by_the_exact_likelihood():
 
 
 def test_a_pattern_is_not_ruled_out_by_one_impossible_action():
-    m = OpponentModel()
+    m = PatternBelief()
     m.start_hand(())
     board = cards("AsKsQs")
     m.remove_cards(board)

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from test_patterns_play import _check_dealer_match, duplicate_mbb, play_match, slow
+from playkit import check_dealer_match, duplicate_mbb, play_match, slow
 
 
 @pytest.mark.parametrize("game_name", ["hunl", "hulhe"])
 def test_bayes_plays_random_through_the_dealer(game_name, caplog):
-    _check_dealer_match(game_name, "bayes", 500, 14, caplog)
+    check_dealer_match(game_name, "bayes", 500, 14, caplog)
 
 
 @slow
 @pytest.mark.parametrize("game_name", ["hunl", "hulhe"])
 def test_bayes_plays_2000_hands_against_random_through_the_dealer(game_name, caplog):
-    _check_dealer_match(game_name, "bayes", 2000, 13, caplog)
+    check_dealer_match(game_name, "bayes", 2000, 13, caplog)
 
 
 @pytest.mark.parametrize("game_name,specs", [("3pnl", ["bayes", "maniac", "station"]),

@@ -10,9 +10,11 @@ from acpcbot.engine import CALL, FOLD, RAISE
 from acpcbot.gamedef import load_game, parse_game
 from acpcbot.protocol import parse_match_state
 from acpcbot.solve import build_tree, policy_from_strategy, write_policy
+from acpcbot.client import run
 from acpcbot.strategies import UnsupportedGame, create
 from acpcbot.strategies.cfr import CFRStrategy, MissingInfoset, shipped_policy
 from acpcbot.strategies.registry import resolve
+from acpcbot.world import MatchInfo
 
 
 class Line:
@@ -142,16 +144,6 @@ def test_with_the_clients_view():
 MATCH_TIMEOUT = 120.0  # seconds; a whole match here takes a few
 
 
-def _match_modules():
-    try:
-        from acpcbot.client import run
-        from acpcbot.world import MatchInfo
-        import dealer.cli  # noqa: F401
-    except ImportError as exc:  # the dealer and the client are other issues' work
-        pytest.skip(f"dealer or client not available: {exc}")
-    return run, MatchInfo
-
-
 async def _play_match(workdir, game_name, hands, seed, specs, caplog):
     """Our dealer (its command line, over TCP on 127.0.0.1) against our clients; (scores by name, transcript)."""
     import asyncio
@@ -160,7 +152,6 @@ async def _play_match(workdir, game_name, hands, seed, specs, caplog):
     from acpcbot.matchlog import parse_score_line
     from acpcbot.strategies import create
 
-    run, MatchInfo = _match_modules()
     game = load_game(game_name)
     names = [f"{spec.split(':')[0]}{seat}" for seat, spec in enumerate(specs)]
     proc = await asyncio.create_subprocess_exec(
@@ -192,7 +183,6 @@ def _quiet_clients(caplog):
 @pytest.mark.parametrize("game_name, specs", [("kuhn3p", ["cfr", "random", "random"]), ("leduc", ["cfr", "random"])])
 def test_cfr_plays_2000_hands_with_no_warnings(tmp_path, caplog, game_name, specs):
     import asyncio
-    _match_modules()
     scores, transcript = asyncio.run(_play_match(tmp_path, game_name, 2000, 17, specs, caplog))
     assert not [ln for ln in transcript.splitlines() if "WARNING" in ln], transcript[-2000:]
     assert not _quiet_clients(caplog)
@@ -202,7 +192,6 @@ def test_cfr_plays_2000_hands_with_no_warnings(tmp_path, caplog, game_name, spec
 
 def test_cfr_beats_random_in_a_leduc_duplicate_match(tmp_path, caplog):
     import asyncio
-    _match_modules()
     hands = 1000
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()

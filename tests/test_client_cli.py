@@ -11,8 +11,7 @@ import sys
 import pytest
 
 from acpcbot.cli import build_parser, list_strategies, main
-from client_fakedealer import client_process, closed_port
-from test_client import HULHE_EXCHANGE, client_lines, script_of
+from client_fakedealer import HULHE_EXCHANGE, client_lines, client_process, closed_port, script_of
 
 
 def acpcbot(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:

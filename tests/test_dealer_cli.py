@@ -9,7 +9,7 @@ import pytest
 
 from dealer.cli import USAGE, main, parse_args
 from matchkit import dealer_process
-from test_dealer_players import always_call, run_player
+from dealerkit import always_call, run_player
 
 
 @pytest.mark.parametrize("argv,first_line", [

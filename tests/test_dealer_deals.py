@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from test_dealer_players import always_call, config_for, play_match
+from dealerkit import always_call, config_for, play_match
 
 # DESIGN.md's vectors (seed 0) and, for seed 1, vectors checked against an
 # independent MT19937 (numpy's legacy RandomState) dealing from the

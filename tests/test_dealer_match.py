@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 
 from acpcbot.logcheck import check_log
-from dealer.runner import free_ports
+from dealer.arena.tcp import free_ports
 from matchkit import serve
-from test_dealer_players import always_call, config_for, play_match, replay_policy
+from dealerkit import always_call, config_for, play_match, replay_policy
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dealer"
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 
 FIXTURE_GAMES = [("hunl_seed0_random.log", "hunl"), ("3pl_seed0_random.log", "3pl"),
                  ("kuhn3p_seed1_random.log", "kuhn3p"), ("leducnl_seed5_random.log", "leducnl")]
@@ -47,14 +46,13 @@ def test_replaying_a_fixture_log_over_tcp_reproduces_it_byte_for_byte(name, game
     check_log(FIXTURES / name)
 
 
-@pytest.mark.skipif(not (REFERENCE / "matchName.log").exists(), reason="reference material not available")
-def test_replaying_the_reference_match_reproduces_its_log_byte_for_byte():
-    ref = REFERENCE / "matchName.log"
+def test_replaying_the_reference_match_reproduces_its_log_byte_for_byte(reference):
+    ref = reference / "matchName.log"
     out = _replay(ref.read_text(), "hunl")
     assert out.log.encode() == ref.read_bytes()
     # the transcript is the reference's, time stamps and the seconds the players spent aside (they depend
     # on the machine's load: a busy machine makes the players here take over a second per 100 hands)
-    ref_err = (REFERENCE / "matchName.err").read_text().splitlines()
+    ref_err = (reference / "matchName.err").read_text().splitlines()
     ref_err = ref_err[ref_err.index("# name/game/hands/seed matchName holdem.nolimit.2p.reverse_blinds.game 1000 0"):]
     stamp = re.compile(r"(?<= at )\d+\.\d{6}|(?<=^Seconds cumulatively spent in match for seat \d: )\d+$")
 
@@ -64,10 +62,9 @@ def test_replaying_the_reference_match_reproduces_its_log_byte_for_byte():
     assert timeless(out.transcript.splitlines()) == timeless(ref_err)
 
 
-@pytest.mark.skipif(not (REFERENCE / "dealer_logs").exists(), reason="reference material not available")
 @pytest.mark.parametrize("name,game", [("2p.limit.h1000.r0.log", "hulhe"), ("3p.nolimit.h1000.r0.log", "3pnl")])
-def test_replaying_reference_dealer_logs_reproduces_their_hands(name, game):
-    ref = (REFERENCE / "dealer_logs" / name).read_text().splitlines()
+def test_replaying_reference_dealer_logs_reproduces_their_hands(name, game, reference):
+    ref = (reference / "dealer_logs" / name).read_text().splitlines()
     out = _replay("\n".join(ref), game, hands=150)
     mine = out.log.splitlines()
     assert mine[0] == ref[0].replace(" 1000 0", " 150 0")
@@ -152,7 +149,8 @@ def test_a_system_error_while_accepting_players_is_reported_not_raised(monkeypat
     import dealer.server as server
     from acpcbot.gamedef import load_game
     from dealer.logs import Transcript
-    from dealer.match import MatchConfig, open_match_files
+    from dealer.config import MatchConfig
+    from dealer.resume import open_match_files
 
     async def refuse(listeners, timeout_ms):
         raise OSError(24, "Too many open files")

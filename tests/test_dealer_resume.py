@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from acpcbot.protocol import format_betting
-from dealer.match import ResumeError, open_match_files
-from test_dealer_players import config_for, play_match, replay_policy
+from dealer.resume import ResumeError, open_match_files
+from dealerkit import config_for, play_match, replay_policy
 
 FIXTURE = Path(__file__).parent / "fixtures" / "dealer" / "hunl_seed0_random.log"
 HANDS = 8
@@ -124,7 +124,7 @@ def test_the_reference_short_transaction_form_is_read():
         finally:
             os.chdir(cwd)
         assert files.progress.state.hand_id == 0 and format_betting(files.progress.state) == "cc/"
-        assert files.progress.budget.used_match == [1, 1]
+        assert files.progress.clock.used_match == [1, 1]
         files.log.close()
         files.tlog.close()
 

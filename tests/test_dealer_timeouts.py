@@ -6,7 +6,7 @@ import tempfile
 from pathlib import Path
 
 from acpcbot.logcheck import check_log
-from test_dealer_players import always_call, config_for, play_match
+from dealerkit import always_call, config_for, play_match
 
 
 def _run(config, policies, **kw):

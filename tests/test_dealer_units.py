@@ -12,10 +12,12 @@ import pytest
 
 from acpcbot.engine import ActionType, State, raise_to, CALL, FOLD, RAISE
 from acpcbot.gamedef import SHIPPED_GAMES, load_game
-from acpcbot.protocol import format_match_state
+from acpcbot.protocol import CardsText, format_match_state
 from dealer.logs import Transcript, format_stamp, parse_stamp
-from dealer.match import (MAX_LINE, HandText, Match, MatchConfig, SeatChannel, SeatClosed, SeatTimeout, TimeBudget,
-                          _c_int32)
+from dealer.config import MatchConfig, SeatClock
+from dealer.match import Match
+from dealer.replies import _c_int32
+from dealer.seats import MAX_LINE, SeatChannel, SeatClosed, SeatTimeout
 from dealer.rng import Dealer
 from dealer.server import READ_HIGH_WATER, TcpSeat
 
@@ -103,7 +105,7 @@ def test_send_fails_once_the_connection_is_gone_and_drain_waits_for_the_reader()
 
 
 def test_time_budget_charges_every_line_and_names_the_broken_limit():
-    b = TimeBudget(2, t_response_ms=100, t_hand_ms=150, t_per_hand_ms=100, num_hands=3)
+    b = SeatClock(2, t_response_ms=100, t_hand_ms=150, t_per_hand_ms=100, num_hands=3)
     assert b.allowance(0) == (100_000, "t_response")
     assert b.charge(0, 1_000_000, 1_080_000) is None
     assert b.allowance(0) == (70_000, "t_hand")
@@ -127,11 +129,11 @@ def test_fast_views_equal_the_protocol_codec_in_every_state(game_name):
     for h in range(60):
         hole, board = dealer.deal()
         st = State(game, h, hole, board)
-        text = HandText(st)
+        text = CardsText(st)  # built once per hand, as the dealer does
         betting = ""
         while not st.finished:
             for v in range(game.num_players):
-                assert f"MATCHSTATE:{v}:{h}:{betting}:{text.view(v, st.round)}" == format_match_state(st, v)
+                assert f"MATCHSTATE:{v}:{h}:{betting}:{text.field(st, v)}" == format_match_state(st, v)
             legal = st.legal_actions()
             kind = rng.choice(legal)
             if kind == ActionType.RAISE:
@@ -144,9 +146,8 @@ def test_fast_views_equal_the_protocol_codec_in_every_state(game_name):
             betting += ("r%d" % action.size if game.is_nolimit else "r") if kind == ActionType.RAISE else \
                 ("c" if kind == ActionType.CALL else "f")
             betting += "/" * (st.round - before)
-        shown = st.shown_players()
         for v in range(game.num_players):
-            assert f"MATCHSTATE:{v}:{h}:{betting}:{text.final_view(v, st.round, shown)}" == format_match_state(st, v)
+            assert f"MATCHSTATE:{v}:{h}:{betting}:{text.field(st, v)}" == format_match_state(st, v)
 
 
 def test_transcript_lines_and_quiet_mode():

@@ -9,6 +9,7 @@ import pytest
 from treys import Evaluator
 
 from acpcbot import evaluator as ev
+from acpcbot.evaluator import odds
 from acpcbot.cards import TREYS_INT, parse_cards
 
 TREYS = Evaluator()
@@ -180,7 +181,7 @@ def test_fill_sampler_is_uniform_and_avoids_used_cards():
     deck = np.arange(40, dtype=np.int64)
     used = np.full(60_000, ev.KEY_B[3] | ev.KEY_B[17])
     for count in (3, 20):  # rejection path, then the keyed path
-        cards, ok = ev._deal_fill(rng, deck, count, 60_000, used)
+        cards, ok = odds._deal_fill(rng, deck, count, 60_000, used)
         cards = cards[ok]
         assert not np.isin(cards, [3, 17]).any()
         assert all(len(set(row)) == count for row in cards[:500].tolist())

@@ -11,6 +11,7 @@ from treys.card import Card
 from treys.lookup import LookupTable
 
 from acpcbot import evaluator as ev
+from acpcbot.evaluator import tables as ev_tables
 from acpcbot.cards import TREYS_INT, CardError, parse_cards
 
 TREYS = Evaluator()
@@ -243,7 +244,7 @@ def counted_build(monkeypatch):
     def build():
         calls.append(1)
         return {k: v.copy() for k, v in live.items()}
-    monkeypatch.setattr(ev, "build_tables", build)
+    monkeypatch.setattr(ev_tables, "build_tables", build)
     return calls
 
 
@@ -292,6 +293,33 @@ def test_truncated_cache_is_rebuilt(tmp_path, counted_build, keep):
     assert len(counted_build) == 2
     ev.load_tables(tmp_path)  # and the rebuilt cache was written whole
     assert len(counted_build) == 2
+
+
+def test_tampered_cache_is_rebuilt(tmp_path, counted_build):
+    # A cache with the right stamp and shapes but changed ranks (a few payoffs
+    # would flip) is caught by its content digest and rebuilt.
+    good = ev.load_tables(tmp_path)
+    path = next(tmp_path.glob("rank_tables_*.npz"))
+    tables = {k: v.copy() for k, v in good.items()}
+    tables["ranks7"][[5, 500, 5000]] += 1
+    np.savez(path, stamp=np.array(ev.table_stamp()), **tables)
+    assert np.array_equal(ev.load_tables(tmp_path)["ranks7"], good["ranks7"])
+    assert len(counted_build) == 2
+
+
+def test_cache_of_an_unknown_treys_is_spot_checked(monkeypatch, tmp_path, counted_build):
+    # Without a known digest the cache is compared with treys on sample hands:
+    # a flush table of zeros fails, the true tables pass.
+    good = ev.load_tables(tmp_path)
+    monkeypatch.setattr(ev_tables, "KNOWN_DIGESTS", {})
+    assert ev_tables.tables_valid({k: v.copy() for k, v in good.items()})
+    broken = {k: v.copy() for k, v in good.items()}
+    broken["flush"][:] = 0
+    assert not ev_tables.tables_valid(broken)
+
+
+def test_digest_of_the_built_tables_is_the_known_one():
+    assert ev_tables.table_digest(ev_tables.build_tables()) == ev_tables.KNOWN_DIGESTS["0.1.8"]
 
 
 def test_unwritable_cache_builds_in_memory(tmp_path, counted_build):

@@ -14,9 +14,9 @@ from acpcbot.gamedef import load_game
 from acpcbot.matchlog import format_header, format_score_line, format_state_line
 from acpcbot.protocol import format_match_state
 from acpcbot.strategies import UnsupportedGame, create
-from acpcbot.strategies.learner2008 import (SETTINGS, DecisionData, Learner2008, Table, TrainingError,
-                                            default_table_path, discretise, extract, load_tables, main, save_tables,
-                                            train)
+from acpcbot.strategies.learner2008 import (SETTINGS, Learner2008, Table, TrainingError, default_table_path,
+                                            discretise, load_table_file, save_tables)
+from acpcbot.strategies.learner2008_train import DecisionData, extract, main, train
 from acpcbot.strategies.study2008 import VARIABLES, Situation, situation
 from acpcbot.world import View
 
@@ -119,13 +119,13 @@ def test_tables_round_trip(tmp_path):
     g.add(np.array([values()]), np.array([1]), np.array([-1.0]))
     path = tmp_path / "t.npz"
     save_tables(path, {"common": t, "genetic": g}, {"records": 3})
-    tables, meta = load_tables(path)
+    tables, meta = load_table_file(path)
     assert meta == {"records": 3} and set(tables) == {"common", "genetic"}
     assert np.array_equal(tables["common"].sums, t.sums) and np.array_equal(tables["common"].counts, t.counts)
     assert tables["genetic"].setting == GENETIC
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
     with pytest.raises(TrainingError, match="bad.npz: not a learner2008 table file"):
-        load_tables(tmp_path / "bad.npz")
+        load_table_file(tmp_path / "bad.npz")
 
 
 def test_files_cut_short_are_named_errors(tmp_path, capsys):
@@ -141,7 +141,7 @@ def test_files_cut_short_are_named_errors(tmp_path, capsys):
         data = (tmp_path / name).read_bytes()
         (cut / name).write_bytes(data[:len(data) // 2])
     with pytest.raises(TrainingError, match="t.npz: not a learner2008 table file"):
-        load_tables(cut / "t.npz")
+        load_table_file(cut / "t.npz")
     with pytest.raises(TrainingError, match="d.npz: not a learner2008 data file"):
         DecisionData.load(cut / "d.npz")
     with pytest.raises(ValueError, match="t.npz"):
@@ -322,13 +322,13 @@ def test_train_command_and_info(tmp_path, capsys):
     rec = tmp_path / "rec.npz"
     assert main(["train", str(FIXTURES / "hunl_3hands.log"), "--out", str(out), "--save-data", str(rec),
                  "--quiet"]) == 0
-    tables, meta = load_tables(out)
+    tables, meta = load_table_file(out)
     assert set(tables) == {"common", "genetic"} and meta["records"] == 13 and meta["games"] == {"hunl": 3}
     assert tables["common"].records == 13
     # records files train again to the same tables
     out2 = tmp_path / "t2.npz"
     assert main(["train", str(rec), "--out", str(out2), "--settings", "genetic", "--quiet"]) == 0
-    again, _ = load_tables(out2)
+    again, _ = load_table_file(out2)
     assert set(again) == {"genetic"} and np.array_equal(again["genetic"].counts, tables["genetic"].counts)
     capsys.readouterr()
     assert main(["info", str(out)]) == 0
@@ -370,7 +370,7 @@ def test_shipped_tables():
     for game in (HUNL, HULHE, load_game("3pnl"), load_game("6pnl"), load_game("3pl")):
         path = default_table_path(game)
         assert path.is_file() and path.stat().st_size < 4_000_000
-        tables, meta = load_tables(path)
+        tables, meta = load_table_file(path)
         assert set(tables) == {"common", "genetic"}
         assert meta["command"].startswith("python tools/train_learner2008.py")
         assert meta["records"] > 100_000 and tables["common"].records == meta["records"]

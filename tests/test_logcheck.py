@@ -12,7 +12,6 @@ from acpcbot.matchlog import format_header, format_score_line, format_state_line
 from dealer.rng import Dealer
 
 FIXTURE = Path(__file__).parent / "fixtures" / "hunl_3hands.log"
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 
 # The fixture, worked by hand from the seed-0 deals:
 #  hand 0: check-down, 5d5c makes two pair (eights and fives) over 9hQd's pair of eights: Alice +100
@@ -106,9 +105,8 @@ def test_engine_written_logs_check_clean(tmp_path, game_name):
     assert abs(sum(summary.totals.values())) < 1e-6
 
 
-@pytest.mark.skipif(not REFERENCE.is_dir(), reason="the shared reference logs are not on this machine")
-def test_reference_logs_check_clean():
-    logs = [REFERENCE / "matchName.log"] + sorted((REFERENCE / "dealer_logs").glob("*.r0.log"))
+def test_reference_logs_check_clean(reference):
+    logs = [reference / "matchName.log"] + sorted((reference / "dealer_logs").glob("*.r0.log"))
     for path in logs:
         summary = check_log(path)
         assert summary.hands == 1000 and summary.score_checked, path

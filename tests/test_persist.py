@@ -1,4 +1,4 @@
-"""acpcbot.persist: model files (round trips, merging, atomic writes, clear errors) and opponent keys."""
+"""acpcbot.strategies.persist: model files (round trips, merging, atomic writes, clear errors) and opponent keys."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from acpcbot.gamedef import load_game
-from acpcbot.persist import (FORMAT, ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key, seat_key,
+from acpcbot.strategies.persist import (FORMAT, ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key, seat_key,
                              table_key)
 from acpcbot.world import MatchInfo, View
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from dealer.recipes import (Entry, RecipeError, external_name, load_recipe, make_entries, plan_jobs, recipe_plan,
+from dealer.arena.recipes import (Entry, RecipeError, external_name, load_recipe, make_entries, plan_jobs, recipe_plan,
                             safe_name, strategy_name, strategy_seed)
 
 

@@ -12,16 +12,18 @@ from pathlib import Path
 import pytest
 
 from acpcbot.logcheck import check_log
-from dealer.runner import Progress, main
-from dealer.stats import Z95
+from dealer.arena import tcp
+from dealer.arena.cli import main
+from dealer.arena.watch import Progress
+from dealer.arena.stats import Z95
 
 ROOT = Path(__file__).resolve().parents[1]
 TIME_LIMIT = 90  # seconds for one acpc-match command over TCP
 
 
 def acpc_match(*args, timeout=TIME_LIMIT):
-    """Run ``python -m dealer.runner ARGS`` in its own process group, killed whole at the time limit."""
-    proc = subprocess.Popen([sys.executable, "-m", "dealer.runner", *args], cwd=ROOT, stdout=subprocess.PIPE,
+    """Run ``python -m dealer.arena ARGS`` in its own process group, killed whole at the time limit."""
+    proc = subprocess.Popen([sys.executable, "-m", "dealer.arena", *args], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -328,32 +330,30 @@ def test_matches_in_flight_never_share_a_port(monkeypatch):
     # Parallel matches pick their ports at the same moment, before any dealer listens: the operating
     # system may give two of them the same free port (about 3% of 16 two-seat matches here), and a
     # client of one match would then join the other's dealer.
-    import dealer.runner as runner
     offers = iter([[7001, 7002], [7002, 7003], [7004, 7005], [7002, 7006]])
-    monkeypatch.setattr(runner, "_unused_ports", lambda count: next(offers))
-    monkeypatch.setattr(runner, "_in_flight", set())
-    first = runner.free_ports(2)
-    second = runner.free_ports(2)
+    monkeypatch.setattr(tcp, "_unused_ports", lambda count: next(offers))
+    monkeypatch.setattr(tcp, "_in_flight", set())
+    first = tcp.free_ports(2)
+    second = tcp.free_ports(2)
     assert (first, second) == ([7001, 7002], [7004, 7005])
-    runner.release_ports(first)
-    assert runner.free_ports(2) == [7002, 7006]
+    tcp.release_ports(first)
+    assert tcp.free_ports(2) == [7002, 7006]
 
 
 def test_a_port_taken_before_the_dealer_listens_is_retried(capsys, tmp_path, monkeypatch):
     import socket
-    import dealer.runner as runner
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen(1)
     calls = []
-    real = runner.free_ports
+    real = tcp.free_ports
 
     def clashing(count):
         calls.append(count)
         ports = real(count)
         return [taken.getsockname()[1]] + ports[1:] if len(calls) == 1 else ports
 
-    monkeypatch.setattr(runner, "free_ports", clashing)
+    monkeypatch.setattr(tcp, "free_ports", clashing)
     try:
         status, doc = run_json(capsys, "play", "--game", "kuhn2p", "--hands", "5", "call", "fold",
                                "--runs-dir", str(tmp_path))

@@ -5,8 +5,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from dealer.report import cumulative_band, cumulative_svg, heatmap_svg
-from dealer.stats import Z95, Estimate
+from dealer.arena.report import cumulative_band, cumulative_svg, heatmap_svg
+from dealer.arena.stats import Z95, Estimate
 
 SVG = "{http://www.w3.org/2000/svg}"
 

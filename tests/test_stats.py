@@ -8,7 +8,7 @@ import pytest
 from acpcbot.gamedef import load_game
 from acpcbot.logcheck import check_log
 from acpcbot.matchlog import LoggedHand
-from dealer.stats import (Estimate, StatsError, Z95, bankroll_ranking, crosstable, duplicate_values, ending_stats,
+from dealer.arena.stats import (Estimate, StatsError, Z95, bankroll_ranking, crosstable, duplicate_values, ending_stats,
                           estimate, instant_runoff_ranking, player_totals, player_values, read_log, style_stats,
                           summarize, table_results)
 
@@ -263,13 +263,9 @@ def test_crosstable_of_a_duplicate_pair_is_over_deals(dup):
     assert paired.se == pytest.approx(500.0)
 
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
-
-
-@pytest.mark.skipif(not (REFERENCE / "matchName.log").exists(), reason="the reference logs are not on this machine")
-def test_reference_logs_totals_equal_their_score_lines():
+def test_reference_logs_totals_equal_their_score_lines(reference):
     from acpcbot.matchlog import format_value
-    logs = [REFERENCE / "matchName.log", *sorted((REFERENCE / "dealer_logs").glob("*.r0.log"))]
+    logs = [reference / "matchName.log", *sorted((reference / "dealer_logs").glob("*.r0.log"))]
     assert len(logs) == 5
     for path in logs:
         log = read_log(path)
@@ -281,7 +277,7 @@ def test_reference_logs_totals_equal_their_score_lines():
             # the reference example player: fold .06, call .47, raise .47
             assert 0.4 < summary.style.pfr < 0.6 and 0.75 < summary.style.vpip < 0.95
     # both seed-0 heads-up no-limit logs were dealt the same cards: a duplicate pair would compare them
-    a, b = read_log(REFERENCE / "matchName.log"), read_log(REFERENCE / "dealer_logs" / "2p.nolimit.h1000.r0.log")
+    a, b = read_log(reference / "matchName.log"), read_log(reference / "dealer_logs" / "2p.nolimit.h1000.r0.log")
     renamed = [LoggedHand(h.hand_id, h.state, h.values_text, [{"p1": "Alice", "p2": "Bob"}[n] for n in h.names])
                for h in b.hands]
     per_deal = duplicate_values([a.hands, renamed])

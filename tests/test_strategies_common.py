@@ -5,8 +5,7 @@ import random
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import replay_betting
-from acpcbot.strategies.common import (fold_or_check, holdem_only, intent_to_action, pot_raise_to, raise_or_call,
-                                       sample_triple, study_blinds)
+from acpcbot.strategies.common import holdem_only, intent_to_action, sample_triple, study_blinds
 
 
 def test_study_blinds():
@@ -24,35 +23,35 @@ def test_holdem_only():
 
 def test_never_fold_when_checking_is_free():
     st = replay_betting("c", load_game("hunl"), State(load_game("hunl")))
-    assert fold_or_check(st) == CALL
+    assert st.fold_or_check() == CALL
     assert intent_to_action(st, ActionType.FOLD) == CALL
     st = State(load_game("hunl"))
-    assert fold_or_check(st) == FOLD
+    assert st.fold_or_check() == FOLD
 
 
 def test_raises_are_clamped_into_the_legal_range():
     st = State(load_game("hunl"))
-    assert raise_or_call(st, 120) == raise_to(200)
-    assert raise_or_call(st, 10 ** 9) == raise_to(20000)
-    assert raise_or_call(st, 777.4) == raise_to(777)
-    assert raise_or_call(st) == raise_to(200)
+    assert st.raise_or_call(120) == raise_to(200)
+    assert st.raise_or_call(10 ** 9) == raise_to(20000)
+    assert st.raise_or_call(777.4) == raise_to(777)
+    assert st.raise_or_call() == raise_to(200)
 
 
 def test_limit_raise_and_capped_round():
     g = load_game("hulhe")
     st = State(g)
-    assert raise_or_call(st, 5000) == RAISE
+    assert st.raise_or_call(5000) == RAISE
     replay_betting("rrr", g, st)
-    assert raise_or_call(st, 5000) == CALL
+    assert st.raise_or_call(5000) == CALL
 
 
 def test_pot_sized_raise():
     st = State(load_game("hunl"))
     # the small blind calls 50 more, the pot is then 200: raise by 200 to 300
-    assert pot_raise_to(st) == 300
+    assert st.raise_to_fraction(1.0) == 300
     st.apply(raise_to(300))
     # the big blind calls 200 more (pot 600) then raises 600: to 900
-    assert pot_raise_to(st) == 900
+    assert st.raise_to_fraction(1.0) == 900
 
 
 def test_sample_triple_frequencies():

@@ -10,7 +10,7 @@ import pytest
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.gamedef import SHIPPED_GAMES, load_game
 from acpcbot.protocol import format_match_state
-from acpcbot.strategies import registry
+from acpcbot.strategies import registration, registry
 from acpcbot.strategies.base import Param, Strategy, UnsupportedGame, parse_bool
 from acpcbot.strategies.registry import (DEFAULT_PREFERENCES, StrategySpecError, available, create, default_spec,
                                          describe, parse_spec, register, resolve)
@@ -98,7 +98,7 @@ def test_default_spec_skips_strategies_that_cannot_play(monkeypatch):
             return None if game.is_limit else "limit games only"
 
     available()
-    monkeypatch.setitem(registry._REGISTRY, OnlyLimit.name, OnlyLimit)  # registered for this test only
+    monkeypatch.setitem(registration._REGISTRY, OnlyLimit.name, OnlyLimit)  # registered for this test only
     monkeypatch.setattr(registry, "DEFAULT_PREFERENCES", ("test-only-limit", "fold"))
     assert default_spec(load_game("hulhe")) == "test-only-limit"
     assert default_spec(load_game("hunl")) == "fold"

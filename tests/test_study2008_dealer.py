@@ -114,7 +114,7 @@ def test_2000_hands_against_random_through_the_dealer(matches, game_name, spec):
 
 def duplicate(game: str, hands: int, seed: int, a: str, b: str, tmp_path) -> dict:
     """mbb/hand and 95% interval of ``a`` against ``b`` over a duplicate match in memory."""
-    from dealer.runner import main
+    from dealer.arena.cli import main
 
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):

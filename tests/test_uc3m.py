@@ -12,8 +12,8 @@ from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.evaluator import NUM_PAIRS, pair_index
 from acpcbot.cards import parse_card
 from acpcbot.gamedef import load_game
-from acpcbot.opponent import OpponentModel
-from acpcbot.persist import ModelFileError
+from acpcbot.strategies.uc3m_tree import OpponentModel
+from acpcbot.strategies.persist import ModelFileError
 from acpcbot.preflop import preflop_equity
 from acpcbot.protocol import replay_betting
 from acpcbot.strategies.base import UnsupportedGame
@@ -22,7 +22,7 @@ from acpcbot.strategies.uc3m import (ALLIN, ALLIN_EQUITY, ALLIN_EQUITY_FLOOR, BL
                                      Uc3mSimpleStrategy, Uc3mStrategy, allin_threshold, preflop_raise_factor,
                                      target_band, top_range)
 from acpcbot.world import MatchInfo, View
-from test_uc3m_matchkit import play_memory
+from playkit import play_memory
 
 HUNL, HULHE, P3 = load_game("hunl"), load_game("hulhe"), load_game("3pnl")
 

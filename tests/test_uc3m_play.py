@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from test_uc3m_matchkit import duplicate
-from test_utility_play import check_dealer_match
+from playkit import check_dealer_match, duplicate
 
 
 @pytest.mark.parametrize("game_name", ["hunl", "hulhe"])
 @pytest.mark.parametrize("spec", ["uc3m", "uc3m-simple"])
-def test_plays_random_through_the_dealer(spec, game_name, tmp_path, caplog):
-    check_dealer_match(game_name, spec, 300, 31, tmp_path, caplog)
+def test_plays_random_through_the_dealer(spec, game_name, caplog):
+    check_dealer_match(game_name, spec, 300, 31, caplog)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game_name", ["hunl", "hulhe"])
 @pytest.mark.parametrize("spec", ["uc3m", "uc3m-simple"])
-def test_plays_2000_hands_against_random_through_the_dealer(spec, game_name, tmp_path, caplog):
-    check_dealer_match(game_name, spec, 2000, 32, tmp_path, caplog)
+def test_plays_2000_hands_against_random_through_the_dealer(spec, game_name, caplog):
+    check_dealer_match(game_name, spec, 2000, 32, caplog)
 
 
 @pytest.mark.parametrize("opponent", ["call", "raise:size=pot"])

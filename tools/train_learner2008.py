@@ -7,7 +7,7 @@ static players (random2008, constant:d=2..6, mfs:t=1, mfs:t=5, rh:t=0.1,
 rh:t=0.001: 45 pairings, table i dealt with seed SEED+i) through the
 bundled dealer's in-memory transport (``acpc-match tournament --transport
 memory``), then trains both settings on every decision of every player in
-the dealer logs (``python -m acpcbot.strategies.learner2008 train``).
+the dealer logs (``python -m acpcbot.strategies.learner2008_train train``).
 Everything is seeded, so the same code gives the same tables.
 """
 
@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import acpcbot.strategies.learner2008 as learner  # noqa: E402  (registers learner2008)
+import acpcbot.strategies.learner2008_train as learner  # noqa: E402
 import acpcbot.strategies.study2008  # noqa: E402,F401  (registers the static players)
-from dealer.runner import main as acpc_match  # noqa: E402
+from dealer.arena.cli import main as acpc_match  # noqa: E402
 
 POOL = ("random2008", "constant:d=2", "constant:d=3", "constant:d=4", "constant:d=5", "constant:d=6",
         "mfs:t=1", "mfs:t=5", "rh:t=0.1", "rh:t=0.001")

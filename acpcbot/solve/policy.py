@@ -38,9 +38,7 @@ def infoset_key(state: State, position: int) -> str:
     Only ``position``'s own hole cards and the board are used, whatever
     else ``state`` knows.
     """
-    view = state.copy()
-    view.hole = [tuple(h) if p == position else () for p, h in enumerate(state.hole)]
-    return key_of_match_state(format_match_state(view, position))
+    return key_of_match_state(format_match_state(state.view_of(position), position))
 
 
 def key_of_match_state(line: str) -> str:
@@ -66,10 +64,10 @@ def tree_infosets(tree: PublicTree) -> list[tuple[int, int, str]]:
         state = tree.states[node]
         player = int(tree.dec_player[d])
         for i in np.flatnonzero(tree.compat[node]):
-            view = state.copy()
-            view.hole = [tree.hands[i] if p == player else () for p in range(tree.num_players)]
-            view.board = list(tree.boards[node])
-            out.append((d, int(i), infoset_key(view, player)))
+            dealt = state.copy()
+            dealt.hole[player] = tree.hands[i]
+            dealt.board = list(tree.boards[node])
+            out.append((d, int(i), infoset_key(dealt, player)))
     return out
 
 

@@ -21,7 +21,6 @@ import numpy as np
 
 from ..cards import card_to_text, deck
 from ..engine import CALL, FOLD, RAISE, ActionType, State
-from ..evaluator import showdown_value
 from ..gamedef import GameDef
 
 #: largest tree solved: betting sequences times deals (Leduc is 10,200)
@@ -305,6 +304,7 @@ def _terminal_utilities(tree: PublicTree) -> list[np.ndarray]:
               if len(frozenset().union(*(hand_sets[i] for i in c))) == n * game.num_hole_cards]
     util = np.zeros((len(tree.term_node), n) + (h,) * n)
     value_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+    showdown_value = game.ranking_for_showdown
     for t, node in enumerate(tree.term_node):
         state = tree.states[node]
         board = tree.boards[node]

@@ -1,7 +1,7 @@
 """``adaptive``: acpcbot's own exploitative hold'em player (opponent model, ranges, EV choice).
 
 How it decides, in one paragraph: it counts what each opponent does in each
-kind of spot (``acpcbot.oppstats``: fold/call/raise by street, by whether
+kind of spot (``acpcbot.strategies.adaptive_stats``: fold/call/raise by street, by whether
 it faces a bet and how big, shrunk toward a generic opponent while hands
 are few); during a hand it narrows each opponent's range (1326 weights) by
 those frequencies through a soft threshold model (an opponent raising x% of
@@ -36,14 +36,14 @@ import numpy as np
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
 from ..evaluator import equity
 from ..gamedef import GameDef
-from ..oppstats import OpponentStats, StatsError, info_class, size_bucket, spot_of, Spot
-from ..persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
+from .adaptive_stats import OpponentStats, SavedStatsError, Spot, info_class, spot_of
+from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
 from ..world import MatchInfo, View
 from .adaptive_ranges import (PreflopEquities, action_likelihood, range_histogram, reference_percentiles, score_bins, equity_vector, pair_of, pairs_with, range_equity,
                               strength_scores, threshold_likelihoods)
 from .base import Param, Strategy, parse_bool
-from .common import holdem_only, pot_raise_to
-from .registry import register
+from .common import holdem_only
+from .registration import register
 
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
@@ -87,7 +87,6 @@ class HandTracker:
     hand_id: int
     me: int
     hole: tuple[int, ...]
-    replay: State
     ranges: dict[int, np.ndarray]
     done: int = 0
     removed: int = 0
@@ -114,7 +113,7 @@ class Choice:
     values: dict[Action, float]
     equity: float
     risk: float = 0.0
-    outcomes: dict[Action, "Outcome"] | None = None
+    outcomes: dict[Action, "Moments"] | None = None
 
 
 @register
@@ -122,7 +121,7 @@ class AdaptiveStrategy(Strategy):
     """acpcbot's own hold'em player: per-opponent statistics, narrowed ranges and a one-step EV choice.
 
     See the module docstring for the method.  Parameters: ``model=FILE``
-    keeps the opponent statistics across matches (acpcbot.persist), keyed by
+    keeps the opponent statistics across matches (acpcbot.strategies.persist), keyed by
     the opponent's name when the match names it, else its seat.  The
     random generator is the strategy's seeded ``rng``, so a match replays
     exactly.  Plays every Texas hold'em game (2+ players, limit or no-limit).
@@ -151,7 +150,7 @@ class AdaptiveStrategy(Strategy):
             for key, entry in self.store.entries.items():
                 try:
                     self.stats[key] = OpponentStats.from_json(entry)
-                except StatsError as exc:
+                except SavedStatsError as exc:
                     raise ModelFileError(f"model file {self.model}: entry {key!r}: {exc}") from None
         self.saver = ModelSaver(self.store, self.stats, "adaptive: %s; the statistics of this match are not saved",
                                 SAVE_EVERY)
@@ -213,19 +212,15 @@ class AdaptiveStrategy(Strategy):
         hand = self.hand
         if hand is None or hand.hand_id != view.hand_id or hand.me != view.position or hand.hole != view.hole:
             weights = np.where(pairs_with(view.hole), 0.0, 1.0)
-            hand = self.hand = HandTracker(view.hand_id, view.position, tuple(view.hole), State(self.game),
+            hand = self.hand = HandTracker(view.hand_id, view.position, tuple(view.hole),
                                            {p: weights.copy() for p in range(self.game.num_players)
                                             if p != view.position})
         state = view.state
-        flat = [(r, a, p) for r, (acts, actors) in enumerate(zip(state.actions, state.actors))
-                for a, p in zip(acts, actors)]
-        for r, action, p in flat[hand.done:]:
-            replay = hand.replay
-            self._remove_board(hand, view, replay.round)
-            if p != hand.me:
-                self._narrow(hand, view, replay, p, action)
-            replay.apply_unchecked(action)
-        hand.done = len(flat)
+        for step in state.steps(hand.done):
+            self._remove_board(hand, view, step.round)
+            if step.player != hand.me:
+                self._narrow(hand, view, step.before, step.player, step.action)
+        hand.done = state.num_actions
         self._remove_board(hand, view, state.round)
         return hand
 
@@ -237,17 +232,17 @@ class AdaptiveStrategy(Strategy):
                 w[dead] = 0.0
             hand.removed = len(visible)
 
-    def _narrow(self, hand: HandTracker, view: View, replay: State, p: int, action: Action) -> None:
+    def _narrow(self, hand: HandTracker, view: View, before: State, p: int, action: Action) -> None:
         """Count an opponent's action and narrow its range by the threshold model."""
         stats = self.opponent_stats(view, p)
-        spot = spot_of(replay, p)
+        spot = spot_of(before, p)
         triple = stats.predict(spot)
-        to_call = replay.to_call(p)
+        to_call = before.to_call(p)
         kind = ActionType(action[0])
-        stats.observe(replay, action)
+        stats.observe(before, action)
         if kind == _F:
             return
-        r = replay.round
+        r = before.round
         board = tuple(view.state.board[:self.game.board_cards_through(r)])
         bins = hand.bins(board)
         w = hand.ranges[p]
@@ -259,7 +254,7 @@ class AdaptiveStrategy(Strategy):
             earlier = hand.bins(tuple(view.state.board[:self.game.board_cards_through(r - 1)]))
             stats.reference.add((r, spot.kind, 1), range_histogram(earlier, w))
         chance = threshold_likelihoods(u, triple, to_call > 0)[int(kind)]
-        cls = info_class(kind, to_call, replay.round)
+        cls = info_class(kind, to_call, before.round)
         total = w.sum()
         mean = float(np.dot(w, chance) / total) if total > 0 else 0.0
         new = w * action_likelihood(chance, w, stats.info.kappa(cls))
@@ -291,7 +286,7 @@ class AdaptiveStrategy(Strategy):
             return [lo]
         out = {lo, hi}
         for frac in BET_FRACTIONS:
-            target = pot_raise_to(state, frac)
+            target = state.raise_to_fraction(frac)
             if lo < target < hi and not leaves_short(state, target, hi):
                 out.add(target)
         return sorted(out)
@@ -321,7 +316,6 @@ class AdaptiveStrategy(Strategy):
     def decide_headsup(self, view: View, hand: HandTracker, opp: int) -> Choice:
         """Fold, check/call and each raise size valued against one opponent."""
         state = view.state
-        me = view.position
         board = tuple(view.board_cards)
         eqv = hand.equities.get(len(board))
         if eqv is None:
@@ -329,9 +323,9 @@ class AdaptiveStrategy(Strategy):
                                                else self.preflop.get(view.hole))
         risk = self.risk_aversion(view, opp)
         ctx = _Context(self, view, hand, opp, eqv, hand.bins(board), risk)
-        outcomes: dict[Action, Outcome] = {}
+        outcomes: dict[Action, Moments] = {}
         if view.can_fold:
-            outcomes[FOLD] = Outcome.sure(0.0)
+            outcomes[FOLD] = Moments.sure(0.0)
         outcomes[CALL] = ctx.passive(state)
         for target in self.raise_targets(state):
             action = RAISE if self.game.is_limit else raise_to(target)
@@ -367,7 +361,7 @@ class AdaptiveStrategy(Strategy):
         values: dict[Action, float] = {}
         if view.can_fold:
             values[FOLD] = 0.0
-        values[CALL] = e * (state.pot + to_call) * keep - to_call
+        values[CALL] = e * state.pot_after_call(me) * keep - to_call
         for target in self.raise_targets(state):
             action = RAISE if self.game.is_limit else raise_to(target)
             after = state.copy()
@@ -379,9 +373,8 @@ class AdaptiveStrategy(Strategy):
                 if after.is_all_in(p):
                     continue
                 need = after.to_call(p)
-                kind = "bet" if after.num_raises == 1 else "raise"
-                bucket = 0 if self.game.is_limit else size_bucket(need, after.pot + need)
-                f = float(self.opponent_stats(view, p).predict(Spot(state.round, kind, bucket))[0])
+                # the spot p will be in, classified as its statistics record it (adaptive_stats.spot_of)
+                f = float(self.opponent_stats(view, p).predict(spot_of(after, p))[0])
                 fold_all *= f
                 called += (1 - f) * need
             win_pot = after.pot + called
@@ -397,7 +390,7 @@ def leaves_short(state: State, target: int, all_in: int) -> bool:
     return all_in - target < SHORT_BEHIND * after
 
 
-class Outcome(NamedTuple):
+class Moments(NamedTuple):
     """A move's result in chips from now on, as a mean and a second moment (so variances add up through mixtures)."""
 
     mean: float
@@ -412,30 +405,30 @@ class Outcome(NamedTuple):
         """Mean less ``risk`` x variance."""
         return self.mean - risk * self.var
 
-    def shift(self, x: float) -> "Outcome":
+    def shift(self, x: float) -> "Moments":
         """The outcome plus a sure ``x`` chips."""
-        return Outcome(self.mean + x, self.m2 + 2 * x * self.mean + x * x)
+        return Moments(self.mean + x, self.m2 + 2 * x * self.mean + x * x)
 
     @staticmethod
-    def sure(x: float) -> "Outcome":
+    def sure(x: float) -> "Moments":
         """Exactly ``x`` chips."""
-        return Outcome(x, x * x)
+        return Moments(x, x * x)
 
     @staticmethod
-    def lottery(p: float, win: float, lose: float) -> "Outcome":
+    def lottery(p: float, win: float, lose: float) -> "Moments":
         """``win`` chips with chance ``p``, else ``lose``."""
-        return Outcome(p * win + (1 - p) * lose, p * win * win + (1 - p) * lose * lose)
+        return Moments(p * win + (1 - p) * lose, p * win * win + (1 - p) * lose * lose)
 
 
-def _mix(parts: list[tuple[float, Outcome]]) -> Outcome:
+def _mix(parts: list[tuple[float, Moments]]) -> Moments:
     total = sum(p for p, _ in parts)
-    return Outcome(sum(p * o.mean for p, o in parts) / total, sum(p * o.m2 for p, o in parts) / total)
+    return Moments(sum(p * o.mean for p, o in parts) / total, sum(p * o.m2 for p, o in parts) / total)
 
 
 class _Context:
     """One heads-up decision's data: the opponent's range, its percentiles, statistics and our equity vector.
 
-    Moves are valued as :class:`Outcome` (mean and second moment of the
+    Moves are valued as :class:`Moments` (mean and second moment of the
     chips won from now on) and ranked by ``mean - risk x variance``.  The
     look-ahead covers the rest of this betting round (the opponent's reply
     to our move, and our reply to its raise) and, when the round closes
@@ -505,11 +498,11 @@ class _Context:
             sub.append(w * action_likelihood(t, w, kappa))
         return probs / probs.sum(), sub
 
-    def best(self, options: list[Outcome]) -> Outcome:
+    def best(self, options: list[Moments]) -> Moments:
         """The option we would take: the best score."""
         return max(options, key=lambda o: o.score(self.risk))
 
-    def settle(self, state: State, w: np.ndarray, deep: bool = False) -> Outcome:
+    def settle(self, state: State, w: np.ndarray, deep: bool = False) -> Moments:
         """Chips coming back to us from ``state``'s pot (less any we add later) once the round's betting is closed.
 
         Chips one side put in beyond what the other could match come back to
@@ -523,9 +516,9 @@ class _Context:
         matched = min(state.spent[me], state.spent[opp])
         excess = state.spent[me] - matched
         contested = state.pot - excess - (state.spent[opp] - matched)
-        return Outcome.lottery(self.equity(w), contested + excess, excess)
+        return Moments.lottery(self.equity(w), contested + excess, excess)
 
-    def next_street(self, s: State, w: np.ndarray) -> Outcome:
+    def next_street(self, s: State, w: np.ndarray) -> Moments:
         """The value of a new street starting in ``s`` with the opponent holding ``w`` (one round of betting).
 
         We either check or bet one of NEXT_STREET_BETS; it replies as its
@@ -536,7 +529,7 @@ class _Context:
         if s.current_player == self.me:
             return self.best(self._our_turn(s, s, w))
         (_, c, r), (_, w_c, w_r) = self.replies(s, w)
-        parts: list[tuple[float, Outcome]] = []
+        parts: list[tuple[float, Moments]] = []
         if c > 0:  # it checks: our turn
             s2 = s.copy()
             s2.apply_unchecked(CALL)
@@ -547,10 +540,10 @@ class _Context:
             s3 = s2.copy()
             s3.apply_unchecked(CALL)
             call = self.settle(s3, w_r, deep=True).shift(-(s3.spent[self.me] - s.spent[self.me]))
-            parts.append((r, self.best([call, Outcome.sure(0.0)])))
+            parts.append((r, self.best([call, Moments.sure(0.0)])))
         return _mix(parts) if parts else self.settle(s, w, deep=True)
 
-    def _our_turn(self, start: State, s: State, w: np.ndarray) -> list[Outcome]:
+    def _our_turn(self, start: State, s: State, w: np.ndarray) -> list[Moments]:
         """Our options on the next street where we act in ``s``: check (or call) and the nominal bets."""
         s2 = s.copy()
         s2.apply_unchecked(CALL)
@@ -561,7 +554,7 @@ class _Context:
         bounds = s.raise_bounds()
         if bounds is not None:
             targets = [bounds[0]] if self.game.is_limit else \
-                sorted({min(max(pot_raise_to(s, f), bounds[0]), bounds[1]) for f in NEXT_STREET_BETS})
+                sorted({min(max(s.raise_to_fraction(f), bounds[0]), bounds[1]) for f in NEXT_STREET_BETS})
             for target in targets:
                 s2 = s.copy()
                 s2.apply_unchecked(RAISE if self.game.is_limit else raise_to(target))
@@ -569,7 +562,7 @@ class _Context:
                 options.append(self._opponent_turn(start, s2, added, w, deep=True))
         return options
 
-    def passive(self, state: State) -> Outcome:
+    def passive(self, state: State) -> Moments:
         """Value of checking or calling."""
         s2 = state.copy()
         s2.apply_unchecked(CALL)
@@ -578,7 +571,7 @@ class _Context:
             return self.settle(s2, self.w).shift(-added)
         return self._opponent_turn(state, s2, added, self.w)
 
-    def aggressive(self, state: State, action: Action) -> Outcome:
+    def aggressive(self, state: State, action: Action) -> Moments:
         """Value of a raise (``action``), the opponent replying as its statistics say."""
         s2 = state.copy()
         s2.apply_unchecked(action)
@@ -588,7 +581,7 @@ class _Context:
         return self._opponent_turn(state, s2, added, self.w)
 
     def _opponent_turn(self, start: State, s2: State, added: int, w: np.ndarray, deep: bool = False,
-                       again: int = 1) -> Outcome:
+                       again: int = 1) -> Moments:
         """Value when the opponent (holding ``w``) is to act in ``s2`` after we added ``added`` chips since ``start``.
 
         When it raises we fold, call or (``again`` times more) raise back:
@@ -596,9 +589,9 @@ class _Context:
         """
         me = self.me
         (f, c, r), (_, w_c, w_r) = self.replies(s2, w)
-        parts: list[tuple[float, Outcome]] = []
+        parts: list[tuple[float, Moments]] = []
         if f > 0:
-            parts.append((f, Outcome.sure(s2.pot - added)))  # it folds: the pot before our move is ours
+            parts.append((f, Moments.sure(s2.pot - added)))  # it folds: the pot before our move is ours
         if c > 0:
             s3 = s2.copy()
             s3.apply_unchecked(CALL)  # if the round went on (a limp), it is treated as closed here
@@ -609,7 +602,7 @@ class _Context:
             s4 = s3.copy()
             s4.apply_unchecked(CALL)
             call = self.settle(s4, w_r, deep).shift(-(s4.spent[me] - start.spent[me]))
-            options = [call, Outcome.sure(-added)]
+            options = [call, Moments.sure(-added)]
             bounds = s3.raise_bounds() if again > 0 else None
             if bounds is not None:
                 s4 = s3.copy()
@@ -626,7 +619,7 @@ class _Context:
             return RAISE
         lo, hi = state.raise_bounds()  # type: ignore[misc]  # only asked where a raise is possible
         spot = spot_of(state, self.opp)
-        target = min(max(pot_raise_to(state, self.stats.raise_size(spot.kind, spot.street), self.opp), lo), hi)
+        target = min(max(state.raise_to_fraction(self.stats.raise_size(spot.kind, spot.street), self.opp), lo), hi)
         # nobody raises to leave a sliver behind: valuing the sliver's later street as a fresh bet-or-fold
         # fight overrates the fold equity it buys (a 4-bet into a shover looked profitable that way)
         return raise_to(hi if leaves_short(state, target, hi) else target)

@@ -74,12 +74,12 @@ from ..evaluator import (PAIR_INDEX, hand_potential, rank, rank_batch, rank_clas
                          showdown_shares)
 from ..gamedef import GameDef
 from ..preflop import chen_score
-from ..ranges import HandRange
+from .bayes_ranges import HandRange
 from ..world import MatchInfo, View
 from .base import Param, Strategy, parse_bool
-from .common import holdem_only, intent_to_action, pot_raise_to, sample_triple
+from .common import holdem_only, intent_to_action, sample_triple
 from .patterns import PAIR_BUCKET, PAIR_PREFLOP_BUCKET, PATTERNS, pair_postflop_buckets, triple_table
-from .registry import register
+from .registration import register
 
 Triple = tuple[float, float, float]
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
@@ -264,7 +264,7 @@ def _pair_values(table_row: np.ndarray, buckets: np.ndarray) -> np.ndarray:
     return np.where(buckets >= 0, table_row[np.maximum(buckets, 0)], 0.0)
 
 
-class OpponentModel:
+class PatternBelief:
     """What bayes believes about one opponent: a pattern posterior over the match and its ranges this hand."""
 
     def __init__(self) -> None:
@@ -377,11 +377,10 @@ class BayesStrategy(Strategy):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         #: opponent models by seat offset (position - our position) mod players
-        self.models: dict[int, OpponentModel] = {}
+        self.models: dict[int, PatternBelief] = {}
         self._hand_id: int | None = None
         self._position = -1
         self._finished = True
-        self._replay: State | None = None
         self._seen = 0
         self._dead_through = -1  # the last round whose board cards the ranges exclude
         self._buckets: dict[int, np.ndarray] = {}
@@ -396,12 +395,12 @@ class BayesStrategy(Strategy):
         self._hand_id = None
         self._finished = True
 
-    def model(self, position: int) -> OpponentModel:
+    def model(self, position: int) -> PatternBelief:
         """The model of the opponent at ``position`` this hand."""
         key = (position - self._position) % self.game.num_players
         model = self.models.get(key)
         if model is None:
-            model = self.models[key] = OpponentModel()
+            model = self.models[key] = PatternBelief()
         return model
 
     def _start_hand(self, view: View) -> None:
@@ -410,7 +409,6 @@ class BayesStrategy(Strategy):
         self._hand_id = view.hand_id
         self._position = view.position
         self._finished = False
-        self._replay = State(self.game)
         self._seen = 0
         self._dead_through = 0
         self._buckets = {}
@@ -433,20 +431,16 @@ class BayesStrategy(Strategy):
             self._start_hand(view)
         elif self._finished:
             return
-        actions = view.actions
         game = self.game
-        board = view.state.board
-        replay = self._replay
-        assert replay is not None
-        for a in actions[self._seen:]:
-            self._reveal(a.round, board)
-            if a.player != self._position:
-                legal = replay.legal_actions()
-                buckets = self._pair_buckets(a.round, board[:game.board_cards_through(a.round)])
-                self.model(a.player).observe(a.type, legal, buckets, a.round > 0)
-            replay.apply_unchecked(a.action)
-        self._seen = len(actions)
-        self._reveal(view.state.round, board)
+        state = view.state
+        board = state.board
+        for step in state.steps(self._seen):
+            self._reveal(step.round, board)
+            if step.player != self._position:
+                buckets = self._pair_buckets(step.round, board[:game.board_cards_through(step.round)])
+                self.model(step.player).observe(step.action[0], step.before.legal_actions(), buckets, step.round > 0)
+        self._seen = state.num_actions
+        self._reveal(state.round, board)
 
     def _reveal(self, round_: int, board: Sequence[int]) -> None:
         """Take the board cards dealt through ``round_`` out of every opponent range."""
@@ -531,10 +525,10 @@ class BayesStrategy(Strategy):
         self.last["final"] = triple
         kind = sample_triple(self.rng, triple)
         state = view.state
-        target = pot_raise_to(state) if kind == _R and self.game.is_nolimit else None
+        target = state.raise_to_fraction(1.0) if kind == _R and self.game.is_nolimit else None
         return intent_to_action(state, kind, target)
 
 
-__all__ = ["BayesStrategy", "OpponentModel", "chen_triple", "facing_reraise", "postflop_triple", "river_triple",
+__all__ = ["BayesStrategy", "PatternBelief", "chen_triple", "facing_reraise", "postflop_triple", "river_triple",
            "odd_bote", "improving_cards", "combine_shares", "adjustment", "adjust_triple", "loosen", "tighten",
            "bluff", "action_table", "TREMBLE", "UNSURE_MARGIN", "LOOSEN", "TIGHTEN"]

@@ -16,7 +16,7 @@ from ..engine import CALL, FOLD, RAISE, Action
 from ..gamedef import GameDef, load_game
 from ..solve.policy import Policy, PolicyError, infoset_key, key_of_match_state, read_policy
 from .base import Param, Strategy
-from .registry import register
+from .registration import register
 
 if TYPE_CHECKING:
     from ..world import View

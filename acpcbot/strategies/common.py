@@ -1,10 +1,11 @@
 """Conventions shared by the studies' players (STRATEGIES.md, "Common conventions").
 
 Every player decides in its own terms (fold / call / raise to some amount,
-or a probability triple); these helpers turn such an intent into a legal
-engine action the same way for all of them: never fold when a check is
-free, raise-to amounts clamped into the engine's legal range, ``r`` in
-limit games, and a call when no raise is allowed.
+or a probability triple); :func:`intent_to_action` turns such an intent
+into a legal engine action the same way for all of them, with the engine's
+``fold_or_check`` (never fold when a check is free) and ``raise_or_call``
+(raise-to amounts clamped into the legal range, ``r`` in limit games, a
+call when no raise is allowed).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
+from ..engine import CALL, Action, ActionType, State
 from ..gamedef import GameDef
 
 
@@ -36,37 +37,6 @@ def holdem_only(game: GameDef) -> str | None:
     return None
 
 
-def fold_or_check(state: State) -> Action:
-    """Fold, or check when there is nothing to call (a strategy never folds for free)."""
-    return FOLD if ActionType.FOLD in state.legal_actions() else CALL
-
-
-def raise_or_call(state: State, target: float | None = None) -> Action:
-    """A raise to ``target`` chips (for the hand) clamped into the legal range; a call when no raise is allowed.
-
-    In limit games the size is ignored (a raise is ``r``); ``target`` None
-    means the minimum raise.
-    """
-    bounds = state.raise_bounds()
-    if bounds is None:
-        return CALL
-    if state.game.is_limit:
-        return RAISE
-    lo, hi = bounds
-    size = lo if target is None else int(round(target))
-    return raise_to(min(max(size, lo), hi))
-
-
-def pot_raise_to(state: State, fraction: float = 1.0, player: int | None = None) -> int:
-    """Raise-to of a raise by ``fraction`` of the pot after calling (1.0 = a pot-sized raise).
-
-    ``player`` defaults to the one to act.
-    """
-    p = state.current_player if player is None else player
-    to_call = state.to_call(p)
-    return state.max_spent + int(round(fraction * (state.pot + to_call)))
-
-
 def sample_triple(rng: random.Random, triple: Sequence[float]) -> ActionType:
     """Draw fold, call or raise from a (fold, call, raise) probability triple (renormalised)."""
     f, c, r = (max(0.0, float(x)) for x in triple)
@@ -84,7 +54,7 @@ def sample_triple(rng: random.Random, triple: Sequence[float]) -> ActionType:
 def intent_to_action(state: State, kind: ActionType, target: float | None = None) -> Action:
     """The legal action for an intent: fold (check if free), call, or raise to ``target``."""
     if kind == ActionType.FOLD:
-        return fold_or_check(state)
+        return state.fold_or_check()
     if kind == ActionType.RAISE:
-        return raise_or_call(state, target)
+        return state.raise_or_call(target)
     return CALL

@@ -15,7 +15,7 @@ from ..cards import cards_to_text
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, raise_to
 from ..world import MatchInfo, View
 from .base import Strategy
-from .registry import register
+from .registration import register
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 _WORD = {"f": _F, "fold": _F, "c": _C, "call": _C, "k": _C, "check": _C,

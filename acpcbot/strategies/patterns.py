@@ -36,8 +36,8 @@ from ..gamedef import GameDef
 from ..preflop import CLASSES, PAIR_CLASS, SM_GROUP, sm_group
 from ..world import View
 from .base import Param, Strategy
-from .common import holdem_only, intent_to_action, pot_raise_to, sample_triple
-from .registry import register
+from .common import holdem_only, intent_to_action, sample_triple
+from .registration import register
 
 PATTERNS: tuple[str, ...] = ("maniac", "rock", "station")
 #: buckets before the flop (G1..G8, none) and after it (royal flush .. high card)
@@ -141,7 +141,7 @@ class PatternStrategy(Strategy):
     """A patterned player: the triple of its bucket, sampled; raises are pot-sized in no-limit.
 
     Deviation from the study: it left the raise size open; here a raise is a
-    pot-sized raise (``common.pot_raise_to``) clamped into the legal range,
+    pot-sized raise (``State.raise_to_fraction``) clamped into the legal range,
     ``r`` in limit games; ``pot=F`` raises by F times the pot instead.  A sampled fold when checking is free is a check,
     and a sampled raise where no raise is allowed a call (the common
     conventions).  The rule ignores the number of players, so it plays any
@@ -171,7 +171,7 @@ class PatternStrategy(Strategy):
         """Sample the bucket's triple; a raise is pot-sized (no-limit) or ``r`` (limit)."""
         kind = sample_triple(self.rng, self.triple(view))
         state = view.state
-        target = pot_raise_to(state, self.pot) if kind == ActionType.RAISE and self.game.is_nolimit else None
+        target = state.raise_to_fraction(self.pot) if kind == ActionType.RAISE and self.game.is_nolimit else None
         return intent_to_action(state, kind, target)
 
 

@@ -1,4 +1,4 @@
-"""Strategies by name, with parameters from specs such as ``mfs:t=1`` or ``raise:size=pot``."""
+"""Strategies by name, with parameters from specs such as ``mfs:t=1`` or ``raise:size=pot``: the shipped ones and any registered."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import random
 from typing import Any
 
 from ..gamedef import GameDef
+from . import builtin  # noqa: F401  (importing the shipped strategy modules registers them)
 from .base import Strategy
-
-_REGISTRY: dict[str, type[Strategy]] = {}
+from .registration import register, registered  # noqa: F401  (register is re-exported)
 
 # What ``acpcbot HOST PORT`` plays without --strategy: the first spec whose
 # strategy supports the game.  Strongest first; add new strategies here.
@@ -30,25 +30,9 @@ class StrategySpecError(ValueError):
     """A strategy spec naming an unknown strategy or a bad parameter."""
 
 
-def register(cls: type[Strategy]) -> type[Strategy]:
-    """Class decorator adding a strategy under its ``name``."""
-    if not cls.name:
-        raise ValueError(f"{cls.__name__} has no name")
-    if cls.name in _REGISTRY and _REGISTRY[cls.name] is not cls:
-        raise ValueError(f"two strategies are named {cls.name!r}")
-    _REGISTRY[cls.name] = cls
-    return cls
-
-
-def _load_builtins() -> None:
-    # Importing the package modules registers the built-in strategies.
-    from . import builtin  # noqa: F401
-
-
 def available() -> dict[str, type[Strategy]]:
     """Every registered strategy by name."""
-    _load_builtins()
-    return dict(sorted(_REGISTRY.items()))
+    return dict(sorted(registered().items()))
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

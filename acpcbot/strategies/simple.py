@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, raise_to
 from ..world import View
 from .base import Param, Strategy
-from .registry import register
+from .registration import register
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 

@@ -36,7 +36,7 @@ The six decisions: 1 fold (a check when checking is free), 2 check/call,
 6..18 SB), 5 large raise (call + uniform 20..40 SB), 6 all-in.  A raise
 is a raise-TO for the hand (``max_spent`` + the drawn amount, the size
 drawn as a real number and rounded to chips), clamped into the engine's
-legal range by ``common.raise_or_call``; when no raise is allowed it is a
+legal range by ``State.raise_or_call``; when no raise is allowed it is a
 call.  In limit games every raise decision (3 to 6) is the fixed ``r``:
 "all-in" there means raising whenever a raise is allowed.
 """
@@ -55,8 +55,8 @@ from ..evaluator import equity
 from ..gamedef import GameDef
 from ..world import MatchInfo, View
 from .base import Param, Strategy
-from .common import fold_or_check, holdem_only, raise_or_call, study_blinds
-from .registry import register
+from .common import holdem_only, study_blinds
+from .registration import register
 
 #: the state variables in the order every table and data file uses
 VARIABLES: tuple[str, ...] = ("POT", "ODDS", "RAISE", "CHANCE", "ROUND", "FOLLOWERS", "INGAME", "NPLAYERS",
@@ -171,21 +171,21 @@ def situation(state: State, player: int | None = None, with_chance: bool = True)
 def decision_action(state: State, decision: int, rng: random.Random) -> Action:
     """The legal action of a decision 1..6 for the player to act (raise sizes drawn with ``rng``)."""
     if decision == FOLD_DECISION:
-        return fold_or_check(state)
+        return state.fold_or_check()
     if decision == CALL_DECISION:
         return CALL
     if decision == ALL_IN:
         bounds = state.raise_bounds()
-        return CALL if bounds is None else raise_or_call(state, bounds[1])
+        return CALL if bounds is None else state.raise_or_call(bounds[1])
     band = RAISE_BANDS.get(decision)
     if band is None:
         raise ValueError(f"decision {decision!r} is not one of 1..6")
     if state.raise_bounds() is None:
         return CALL
     if state.game.is_limit:
-        return raise_or_call(state)
+        return state.raise_or_call()
     sb = study_blinds(state.game)[0]
-    return raise_or_call(state, state.max_spent + rng.uniform(*band) * sb)
+    return state.raise_or_call(state.max_spent + rng.uniform(*band) * sb)
 
 
 def action_decision(state: State, action: Action) -> int:
@@ -398,10 +398,4 @@ class RachlinHiggins(Study2008Player):
 
 def decisions_of_hand(state: State) -> Sequence[tuple[int, State, Action]]:
     """(acting position, state before the action, action) for every action of a replayed hand, in order."""
-    replay = State(state.game, state.hand_id, state.hole, state.board)
-    out = []
-    for acts, actors in zip(state.actions, state.actors):
-        for action, p in zip(acts, actors):
-            out.append((p, replay.copy(), action))
-            replay.apply(action)
-    return out
+    return [(s.player, s.before, s.action) for s in state.steps()]

@@ -13,13 +13,13 @@ import numpy as np
 
 from ..engine import CALL, RAISE, Action, ActionType, State
 from ..evaluator import NUM_PAIRS, hand_strength
-from ..opponent import RAISE_FRACTION, ModelError, OpponentModel, line_tokens, miximax, showdown_strength
-from ..persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key, table_key
+from .uc3m_tree import RAISE_FRACTION, ModelError, OpponentModel, line_tokens, miximax, showdown_strength
+from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key, table_key
 from ..preflop import CLASSES, PAIR_CLASS, hand_class, preflop_equity
 from ..world import MatchInfo, View
 from .base import Param, Strategy
-from .common import fold_or_check, holdem_only, pot_raise_to, raise_or_call, sample_triple
-from .registry import register
+from .common import holdem_only, sample_triple
+from .registration import register
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ MODEL_KIND, MODEL_VERSION = "uc3m", 1
 ALLIN = math.inf  # the raise factor of an all-in
 
 
-class Plan(NamedTuple):
+class Intent(NamedTuple):
     """A decision of the rule-based analyzers: a (fold, call, raise) triple and the raise factor F."""
 
     triple: tuple[float, float, float]
@@ -139,7 +139,7 @@ class Uc3mSimpleStrategy(Strategy):
     """The 2012 study's first, rule-only agent (no opponent model): ``uc3m`` without the tree and EV analyzer.
 
     Decides through a (fold, call, raise) triple plus a raise factor F: a
-    raise is F x the pot after calling (common.pot_raise_to), spread by up
+    raise is F x the pot after calling (State.raise_to_fraction), spread by up
     to RAISE_JITTER either way, clamped into the legal range; ``r`` in limit
     games.  A fold when nothing is to be called is a check.
 
@@ -197,7 +197,7 @@ class Uc3mSimpleStrategy(Strategy):
         self._strength: dict[tuple[int, int, int], float] = {}
         self._strength_hand = -1
         #: the latest rule-based plan and the move played (for inspection)
-        self.last_plan: Plan | None = None
+        self.last_plan: Intent | None = None
         self.last_source = ""
 
     @classmethod
@@ -255,28 +255,28 @@ class Uc3mSimpleStrategy(Strategy):
             hs = self._strength[key] = hand_strength(view.hole, view.board_cards, rng, opponents)
         return hs
 
-    def rules(self, view: View) -> Plan:
+    def rules(self, view: View) -> Intent:
         """The rule-based analyzers' plan for the state."""
         return self.preflop_plan(view) if view.round == 0 else self.postflop_plan(view)
 
-    def preflop_plan(self, view: View) -> Plan:
+    def preflop_plan(self, view: View) -> Intent:
         """Preflop: equity bands, the all-in threshold, pot odds."""
         k = max(1, len(view.opponents))
         equity = preflop_equity(hand_class(*view.hole)) ** k
         if equity >= allin_threshold(self.preflop_raise_rate(view)):
-            return Plan((0.0, 0.0, 1.0), ALLIN, "all-in equity")
+            return Intent((0.0, 0.0, 1.0), ALLIN, "all-in equity")
         to_call = view.to_call
         if to_call > 0:
             if committed(view):
-                return Plan((0.0, 1.0, 0.0), 0.0, "committed")
-            if equity < to_call / (view.pot + to_call):
-                return Plan((1.0, 0.0, 0.0), 0.0, "pot odds")
+                return Intent((0.0, 1.0, 0.0), 0.0, "committed")
+            if equity < to_call / view.state.pot_after_call(view.position):
+                return Intent((1.0, 0.0, 0.0), 0.0, "pot odds")
         for low, triple in PREFLOP_BANDS:
             if equity >= low:
-                return Plan(triple, preflop_raise_factor(equity), f"equity band {low}")
+                return Intent(triple, preflop_raise_factor(equity), f"equity band {low}")
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def postflop_plan(self, view: View) -> Plan:
+    def postflop_plan(self, view: View) -> Intent:
         """Postflop: target bets by hand strength, continuation bet, bluff."""
         state = view.state
         hs = self.strength(view, max(1, len(view.opponents)))
@@ -284,24 +284,24 @@ class Uc3mSimpleStrategy(Strategy):
         bets = state.num_raises
         if bets < target:
             if hs >= ALLIN_STRENGTH and bets >= 1:
-                plan = Plan((0.0, 0.0, 1.0), ALLIN, "nuts")
+                plan = Intent((0.0, 0.0, 1.0), ALLIN, "nuts")
             else:
-                plan = Plan((0.0, 1 - RAISE_BELOW_TARGET, RAISE_BELOW_TARGET), factor, f"below target {target}")
+                plan = Intent((0.0, 1 - RAISE_BELOW_TARGET, RAISE_BELOW_TARGET), factor, f"below target {target}")
         elif bets == target or view.to_call == 0:
-            plan = Plan((0.0, 1.0, 0.0), 0.0, f"at target {target}")
+            plan = Intent((0.0, 1.0, 0.0), 0.0, f"at target {target}")
         elif committed(view):
-            plan = Plan((0.0, 1.0, 0.0), 0.0, "committed")
-        elif self.game.is_limit and hs >= view.to_call / (view.pot + view.to_call):
-            plan = Plan((0.0, 1.0, 0.0), 0.0, "limit pot odds")
+            plan = Intent((0.0, 1.0, 0.0), 0.0, "committed")
+        elif self.game.is_limit and hs >= view.to_call / view.state.pot_after_call(view.position):
+            plan = Intent((0.0, 1.0, 0.0), 0.0, "limit pot odds")
         else:
-            plan = Plan((1.0, 0.0, 0.0), 0.0, f"past target {target}")
+            plan = Intent((1.0, 0.0, 0.0), 0.0, f"past target {target}")
         if plan.triple[2] == 0.0 and view.can_raise:
             if view.round == 1 and view.to_call == 0 and raised_last_preflop(state, view.position):
-                return Plan((0.0, 1 - CBET_SHARE, CBET_SHARE), CBET_FACTOR, "continuation bet")
+                return Intent((0.0, 1 - CBET_SHARE, CBET_SHARE), CBET_FACTOR, "continuation bet")
             if bets <= 1 and (plan.triple[0] > 0 or view.to_call == 0):
                 f, c, _ = plan.triple
                 keep = 1 - BLUFF_SHARE
-                return Plan((f * keep, c * keep, BLUFF_SHARE), BLUFF_FACTOR, plan.why + ", bluff 10%")
+                return Intent((f * keep, c * keep, BLUFF_SHARE), BLUFF_FACTOR, plan.why + ", bluff 10%")
         return plan
 
     # ------------------------------------------------------------- acting
@@ -315,15 +315,15 @@ class Uc3mSimpleStrategy(Strategy):
         if self.game.is_limit:
             return RAISE
         if factor == ALLIN:
-            return raise_or_call(state, bounds[1])
+            return state.raise_or_call(bounds[1])
         jitter = 1 + RAISE_JITTER * (2 * self.rng.random() - 1)
-        return raise_or_call(state, pot_raise_to(state, factor * jitter))
+        return state.raise_or_call(state.raise_to_fraction(factor * jitter))
 
-    def play_plan(self, view: View, plan: Plan) -> Action:
+    def play_plan(self, view: View, plan: Intent) -> Action:
         """Sample the plan's triple and turn it into a legal action."""
         kind = sample_triple(self.rng, plan.triple)
         if kind == _F:
-            return fold_or_check(view.state)
+            return view.state.fold_or_check()
         if kind == _R:
             return self.raise_action(view, plan.factor)
         return CALL
@@ -341,7 +341,7 @@ class Uc3mStrategy(Uc3mSimpleStrategy):
 
     Everything of ``uc3m-simple`` (see its docstring), and in heads-up games:
 
-    Opponent model (acpcbot.opponent): per opponent and per position it sat
+    Opponent model (acpcbot.strategies.uc3m_tree): per opponent and per position it sat
     in, a tree of the betting lines seen (raises bucketed by size), every
     node counting visits, who acted with what, the average pot, a 20-cell
     histogram of the hand strength the opponent showed at showdown after the
@@ -364,7 +364,7 @@ class Uc3mStrategy(Uc3mSimpleStrategy):
     all-in), otherwise it samples the rule-based plan, so the agent stays
     hard to read and keeps feeding its tree with varied lines.
 
-    ``model=FILE`` keeps the trees across matches (acpcbot.persist), keyed
+    ``model=FILE`` keeps the trees across matches (acpcbot.strategies.persist), keyed
     by the opponent's name when the match names it, else by its seat
     (``seat:2``); saved every 1000 hands and at the end of the match.
 
@@ -467,12 +467,12 @@ class Uc3mStrategy(Uc3mSimpleStrategy):
     def token_action(self, view: View, token: str) -> Action:
         """The action of a move token: fold, call, or a raise of the bucket's typical size."""
         if token == "f":
-            return fold_or_check(view.state)
+            return view.state.fold_or_check()
         if token == "c":
             return CALL
         if token in ("r", "ra"):
             return self.raise_action(view, ALLIN if token == "ra" else 1.0)
-        return raise_or_call(view.state, pot_raise_to(view.state, RAISE_FRACTION[token]))
+        return view.state.raise_or_call(view.state.raise_to_fraction(RAISE_FRACTION[token]))
 
     def act(self, view: View, deadline: float) -> Action:
         """The EV analyzer's best move (share ``mix``) where it applies, else the rule-based plan."""

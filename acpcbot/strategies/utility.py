@@ -7,12 +7,12 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..engine import CALL, Action, ActionType, State
 from ..evaluator import CLASS_WORST_RANKS, rank, rank_class
-from ..persist import ModelFile, ModelFileError, folder_exists, table_key
+from .persist import ModelFile, ModelFileError, folder_exists, table_key
 from ..preflop import hand_class, utility_rank
 from ..world import MatchInfo, View
 from .base import Param, Strategy
-from .common import fold_or_check, holdem_only, raise_or_call
-from .registry import register
+from .common import holdem_only
+from .registration import register
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +148,7 @@ class UtilityStrategy(Strategy):
     R − F >= 0.01.
 
     ``model=FILE`` keeps the thresholds across matches (JSON, see
-    acpcbot.persist), keyed by the table: the other seats' names joined by
+    acpcbot.strategies.persist), keyed by the table: the other seats' names joined by
     ``+`` when the match names them, else their seats (``seat:2``,
     ``seat:2+3``); with several opponents the key is the whole table, since
     the thresholds answer to the table as a whole.  The file is written
@@ -219,7 +219,7 @@ class UtilityStrategy(Strategy):
         if view.to_call == 0:
             wants_raise = u.u >= r
         elif u.u < f:
-            return fold_or_check(state)
+            return state.fold_or_check()
         else:
             wants_raise = u.u > r
         if not wants_raise:
@@ -229,7 +229,7 @@ class UtilityStrategy(Strategy):
             return CALL
         lo, hi = bounds
         share = 1.0 if r >= 1 else min(1.0, max(0.0, (u.u - r) / (1 - r)))
-        return raise_or_call(state, lo + (hi - lo) * share)
+        return state.raise_or_call(lo + (hi - lo) * share)
 
     def end_hand(self, view: View) -> None:
         """Keep the hand for learning; learn every ``n`` hands."""

@@ -15,7 +15,6 @@ sure we are of *this* match's average, which is what a match can tell.
 
 from __future__ import annotations
 
-import logging
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,10 +22,7 @@ from typing import Iterable, Mapping, Sequence
 
 from acpcbot.engine import ActionType, State
 from acpcbot.gamedef import GameDef
-from acpcbot.matchlog import (Header, LogError, LoggedHand, header_game, iter_log, parse_header_line, parse_score_line,
-                              parse_state_line)
-
-log = logging.getLogger(__name__)
+from acpcbot.matchlog import LogError, LoggedHand, MatchLog, read_match_log
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 STREETS = ("preflop", "flop", "turn", "river")
@@ -76,69 +72,14 @@ def mbb_scale(game: GameDef) -> float:
 
 # ------------------------------------------------------------------ reading logs
 
-@dataclass
-class MatchLog:
-    """A parsed dealer log: the game, its header, its hands in log order and the SCORE line if any."""
-
-    game: GameDef
-    hands: list[LoggedHand]
-    header: Header | None = None
-    score: tuple[list[str], list[str]] | None = None
-    path: str = ""
-
-    @property
-    def players(self) -> list[str]:
-        """Player names in the order the first hand's seats give them (seat order)."""
-        if self.score is not None:
-            return list(self.score[1])
-        if not self.hands:
-            return []
-        first = self.hands[0]
-        n = len(first.names)
-        # position p of hand h is seat (p + h) mod n
-        return [first.names[(s - first.hand_id) % n] for s in range(n)]
-
-
 def read_log(path: str | Path, game: GameDef | None = None) -> MatchLog:
-    """Parse a dealer log; the game comes from ``game`` or the header. A missing SCORE line is allowed."""
-    path = Path(path)
-    hands: list[LoggedHand] = []
-    header: Header | None = None
-    score = None
+    """A dealer log as the statistics read it (``matchlog.read_match_log``); StatsError naming the file and line."""
     try:
-        stream = open(path, encoding="utf-8", newline="")
+        return read_match_log(path, game)
     except OSError as exc:
         raise StatsError(f"{path}: cannot read: {exc}") from None
-    with stream:
-        try:
-            lines = list(iter_log(stream))
-            for number, kind, line in lines:
-                where = f"{path}, line {number}"
-                try:
-                    if kind == "comment":
-                        header = parse_header_line(line, header)
-                    elif kind == "state":
-                        if game is None:
-                            game = header_game(header)
-                        hands.append(parse_state_line(line, game))
-                    elif kind == "score":
-                        score = parse_score_line(line)
-                    elif kind == "other":
-                        raise LogError(f"not a log line: {line.rstrip()[:80]!r}")
-                except LogError as exc:
-                    if number == len(lines) and not line.endswith("\n"):
-                        # a dealer stopped while writing leaves a cut last line: the finished hands stand
-                        log.warning("%s: ignoring the cut-off last line (%s)", where, exc)
-                        continue
-                    raise StatsError(f"{where}: {exc}") from None
-        except UnicodeDecodeError as exc:
-            raise StatsError(f"{path}: not a text log: {exc}") from None
-    if game is None:
-        try:
-            game = header_game(header)
-        except LogError as exc:
-            raise StatsError(f"{path}: {exc}") from None
-    return MatchLog(game, hands, header, score, str(path))
+    except LogError as exc:
+        raise StatsError(str(exc)) from None
 
 
 # ------------------------------------------------------------------ per-player results
@@ -278,18 +219,16 @@ def style_stats(hands: Iterable[LoggedHand]) -> dict[str, Style]:
         styles = [out.setdefault(name, Style()) for name in hand.names]
         put_in = [False] * len(styles)
         raised = [False] * len(styles)
-        replay = State(final.game, final.hand_id)
-        for r, (actions, actors) in enumerate(zip(final.actions, final.actors)):
-            for action, p in zip(actions, actors):
-                if action.type == ActionType.RAISE:
-                    styles[p].raises += 1
-                    if r == 0:
-                        put_in[p] = raised[p] = True
-                elif action.type == ActionType.CALL and replay.to_call(p) > 0:
-                    styles[p].calls += 1
-                    if r == 0:
-                        put_in[p] = True
-                replay.apply_unchecked(action)
+        for step in final.steps():
+            p, kind = step.player, step.action.type
+            if kind == ActionType.RAISE:
+                styles[p].raises += 1
+                if step.round == 0:
+                    put_in[p] = raised[p] = True
+            elif kind == ActionType.CALL and step.before.to_call(p) > 0:
+                styles[p].calls += 1
+                if step.round == 0:
+                    put_in[p] = True
         for p, style in enumerate(styles):
             style.hands += 1
             style.vpip_hands += put_in[p]

@@ -21,7 +21,7 @@ from typing import Iterable
 
 import numpy as np
 
-from .evaluator import NUM_PAIRS, PAIR_INDEX
+from ..evaluator import NUM_PAIRS, PAIR_INDEX
 
 _RESCALE_BELOW = 1e-200  # rescale before products of small probabilities underflow
 

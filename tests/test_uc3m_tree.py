@@ -1,4 +1,4 @@
-"""acpcbot.opponent: betting tokens, the betting tree, its JSON form, and the miximax EV analyzer."""
+"""acpcbot.strategies.uc3m_tree: betting tokens, the betting tree, its JSON form, and the miximax EV analyzer."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from acpcbot.cards import parse_cards
 from acpcbot.engine import CALL, FOLD, State, raise_to
 from acpcbot.evaluator import hand_strength
 from acpcbot.gamedef import load_game
-from acpcbot.opponent import (HIST_CELLS, BettingTree, ModelError, Node, OpponentModel, action_token, betting_line,
+from acpcbot.strategies.uc3m_tree import (HIST_CELLS, BettingTree, ModelError, Node, OpponentModel, action_token, betting_line,
                               line_tokens, miximax, showdown_strength, strength_cell, win_probability)
 from acpcbot.protocol import replay_betting
 

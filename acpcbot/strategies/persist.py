@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover - not POSIX: saves are not serialised
     fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:  # hints only: the world imports the strategies package
-    from .world import MatchInfo, View
+    from ..world import MatchInfo, View
 
 FORMAT = "acpcbot-model"
 
@@ -71,7 +71,7 @@ def opponent_key(info: MatchInfo | None, view: View, position: int) -> str:
     this seat left out.
     """
     n = view.game.num_players
-    seat = (position + view.hand_id) % n
+    seat = view.state.seat_of(position)
     if info is not None and len(info.opponents) == n - 1:
         mine = view.seat
         if seat != mine:

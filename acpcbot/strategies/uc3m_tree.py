@@ -14,7 +14,7 @@ hands ended, how many ended there and the sum of the owner's results.
 
 :class:`OpponentModel` groups one opponent's trees by the position it sat
 in, with a few counters (hands, preflop raises).  Models serialise to
-compact JSON for :mod:`acpcbot.persist`.
+compact JSON for :mod:`acpcbot.strategies.persist`.
 
 :func:`miximax` is the 2012 study's EV analyzer over such a tree: the value
 of each of our moves when the opponent replies as often as it did before
@@ -24,11 +24,10 @@ visits at most ``max_nodes`` nodes, so memory and time stay bounded.
 
 from __future__ import annotations
 
-import math
 from typing import Any, NamedTuple, Sequence
 
-from .engine import Action, ActionType, State
-from .evaluator import hand_strength
+from ..engine import Action, ActionType, State
+from ..evaluator import hand_strength
 
 HIST_CELLS = 20
 #: a tree stops adding nodes past this many (hands still count along the part that exists)
@@ -73,8 +72,7 @@ def action_token(state: State, action: Action) -> str:
         if action[1] >= state.game.stack[p]:
             token = "ra"
         else:
-            after_call = state.pot + state.to_call(p)
-            frac = (action[1] - state.max_spent) / after_call if after_call > 0 else math.inf
+            frac = state.raise_fraction(action[1])
             token = "rh" if frac < SMALL_RAISE else ("rp" if frac <= BIG_RAISE else "ro")
     if state.round > 0 and not state.actions[state.round]:
         token = "/" + token
@@ -92,14 +90,10 @@ class Step(NamedTuple):
 
 
 def betting_line(state: State) -> tuple[list[Step], State]:
-    """The betting of ``state`` as steps, and a replay of it (cards left out) for the situation after the last."""
-    replay = State(state.game)
-    steps = []
-    for acts, actors in zip(state.actions, state.actors):
-        for action, p in zip(acts, actors):
-            steps.append(Step(action_token(replay, action), p, replay.pot, tuple(replay.spent)))
-            replay.apply_unchecked(action)
-    return steps, replay
+    """The betting of ``state`` as steps, and the state itself: the situation after the last step."""
+    steps = [Step(action_token(s.before, s.action), s.player, s.before.pot, tuple(s.before.spent))
+             for s in state.steps()]
+    return steps, state
 
 
 def line_tokens(state: State) -> list[str]:

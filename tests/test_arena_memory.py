@@ -7,8 +7,8 @@ from acpcbot.gamedef import load_game
 from acpcbot.protocol import parse_match_state
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import register
-from dealer.match import MatchConfig
-from dealer.memory import play_match
+from dealer.config import MatchConfig
+from dealer.arena.memory import play_match
 
 CHECKED: list[int] = []
 MISMATCHES: list[str] = []  # the client catches exceptions in observe, so failures are collected here
@@ -58,7 +58,8 @@ def test_memory_states_equal_parsed_lines(tmp_path, game_name):
     config = MatchConfig(match_name="m", game=game, game_arg=game_name, num_hands=200, seed=5, names=names)
     CHECKED.clear()
     MISMATCHES.clear()
-    finished, error = play_match(config, [(n, "test-state-spy") for n in names], tmp_path / "m.log")
+    played = play_match(config, [(n, "test-state-spy") for n in names], tmp_path / "m.log")
+    finished, error = played.finished, played.error
     assert finished and error is None
     assert len(CHECKED) > 200 * game.num_players
     assert MISMATCHES == []

@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .engine import ActionType, State
+from ..engine import ActionType, State
 
 KINDS = ("open", "stab", "blind", "bet", "raise")
 #: no-limit bet size buckets: upper bounds of the bet (to call) over the pot before it
@@ -66,7 +66,7 @@ PRIOR_RAISE_FRACTION = (1.0, 3.0)
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
 
-class StatsError(ValueError):
+class SavedStatsError(ValueError):
     """Serialised statistics that do not have the expected shape."""
 
 
@@ -78,10 +78,8 @@ class Spot(NamedTuple):
     bucket: int = 0
 
 
-def size_bucket(to_call: float, pot: float) -> int:
-    """Bucket of a bet of ``to_call`` chips when the pot (the bet included) is ``pot``."""
-    before = pot - to_call
-    ratio = to_call / before if before > 0 else math.inf
+def size_bucket(ratio: float) -> int:
+    """Bucket of a bet that is ``ratio`` times the pot before it (``State.bet_to_pot``)."""
     for i, top in enumerate(SIZE_BUCKETS):
         if ratio <= top:
             return i
@@ -98,14 +96,8 @@ def spot_of(state: State, player: int | None = None) -> Spot:
         return Spot(r, "stab" if state.actions[r] else "open")
     if raises == 0:
         return Spot(r, "blind")
-    bucket = 0 if state.game.is_limit else size_bucket(to_call, state.pot)
+    bucket = 0 if state.game.is_limit else size_bucket(state.bet_to_pot(p))
     return Spot(r, "bet" if raises == 1 else "raise", bucket)
-
-
-def raise_fraction(state: State, size: int) -> float:
-    """A no-limit raise to ``size`` by the player to act, as a fraction of the pot after calling."""
-    after_call = state.pot + state.to_call()
-    return (size - state.max_spent) / after_call if after_call > 0 else 1.0
 
 
 class ActionStats:
@@ -154,10 +146,10 @@ class ActionStats:
 
     @classmethod
     def from_json(cls, data: Any) -> "ActionStats":
-        """Statistics from ``to_json`` output; StatsError when malformed."""
+        """Statistics from ``to_json`` output; SavedStatsError when malformed."""
         out = cls()
         if not isinstance(data, list):
-            raise StatsError("action counts must be a list")
+            raise SavedStatsError("action counts must be a list")
         for item in data:
             try:
                 key, row = item
@@ -169,7 +161,7 @@ class ActionStats:
                 if arr.shape != (3,) or not np.isfinite(arr).all() or (arr < 0).any():
                     raise ValueError(f"bad counts {row!r}")
             except (TypeError, ValueError) as exc:
-                raise StatsError(f"action counts: {exc}") from None
+                raise SavedStatsError(f"action counts: {exc}") from None
             out.counts[key] = arr
         return out
 
@@ -225,20 +217,20 @@ class Informativeness:
 
     @classmethod
     def from_json(cls, data: Any) -> "Informativeness":
-        """The posterior from ``to_json`` output; StatsError when malformed."""
+        """The posterior from ``to_json`` output; SavedStatsError when malformed."""
         out = cls()
         if not isinstance(data, dict):
-            raise StatsError("informativeness must be an object")
+            raise SavedStatsError("informativeness must be an object")
         for c, entry in data.items():
             if c not in INFO_CLASSES:
-                raise StatsError(f"informativeness: unknown class {c!r}")
+                raise SavedStatsError(f"informativeness: unknown class {c!r}")
             try:
                 ll = np.array(entry["ll"], dtype=np.float64)
                 n = entry["n"]
                 if ll.shape != KAPPA_GRID.shape or not np.isfinite(ll).all() or not isinstance(n, int) or n < 0:
                     raise ValueError("bad shape or values")
             except (KeyError, TypeError, ValueError) as exc:
-                raise StatsError(f"informativeness {c}: {exc}") from None
+                raise SavedStatsError(f"informativeness {c}: {exc}") from None
             out.loglik[c] = ll
             out.events[c] = n
         return out
@@ -288,10 +280,10 @@ class StrengthReference:
 
     @classmethod
     def from_json(cls, data: Any) -> "StrengthReference":
-        """References from ``to_json`` output; StatsError when malformed."""
+        """References from ``to_json`` output; SavedStatsError when malformed."""
         out = cls()
         if not isinstance(data, list):
-            raise StatsError("strength references must be a list")
+            raise SavedStatsError("strength references must be a list")
         for item in data:
             try:
                 (street, kind, space), count, sums = item
@@ -301,7 +293,7 @@ class StrengthReference:
                         arr.shape != (REFERENCE_BINS,) or not np.isfinite(arr).all() or (arr < 0).any() or count <= 0:
                     raise ValueError(f"bad reference {item!r:.80}")
             except (TypeError, ValueError) as exc:
-                raise StatsError(f"strength references: {exc}") from None
+                raise SavedStatsError(f"strength references: {exc}") from None
             out.sums[(street, kind, space)] = arr
             out.counts[(street, kind, space)] = count
         return out
@@ -339,7 +331,7 @@ class OpponentStats:
         kind = ActionType(action[0])
         self.actions.add(spot, kind)
         if kind == _R and state.game.is_nolimit:
-            frac = min(max(raise_fraction(state, action[1]), 0.0), 20.0)
+            frac = min(max(state.raise_fraction(action[1]), 0.0), 20.0)
             acc = self.raise_sums.setdefault((spot.kind, min(spot.street, 1)), [0.0, 0.0])
             acc[0] += frac
             acc[1] += 1
@@ -365,29 +357,29 @@ class OpponentStats:
 
     @classmethod
     def from_json(cls, data: Any) -> "OpponentStats":
-        """Statistics from ``to_json`` output; StatsError when malformed."""
+        """Statistics from ``to_json`` output; SavedStatsError when malformed."""
         if not isinstance(data, dict):
-            raise StatsError("opponent statistics must be an object")
+            raise SavedStatsError("opponent statistics must be an object")
         out = cls()
         try:
             out.hands = data["hands"]
             if not isinstance(out.hands, int) or out.hands < 0:
-                raise StatsError(f"hands must be a count, got {out.hands!r}")
+                raise SavedStatsError(f"hands must be a count, got {out.hands!r}")
             out.actions = ActionStats.from_json(data["actions"])
             out.info = Informativeness.from_json(data["info"])
             for kind, street, total, n in data["raises"]:
                 if kind not in KINDS or street not in (0, 1) or not (n >= 0 and math.isfinite(total)):
-                    raise StatsError(f"bad raise sizes entry {[kind, street, total, n]!r}")
+                    raise SavedStatsError(f"bad raise sizes entry {[kind, street, total, n]!r}")
                 out.raise_sums[(kind, street)] = [float(total), float(n)]
             results = [float(x) for x in data.get("results", [0, 0, 0])]
             if len(results) != 3 or results[0] < 0 or results[2] < 0 or not all(map(math.isfinite, results)):
-                raise StatsError(f"bad results entry {data.get('results')!r}")
+                raise SavedStatsError(f"bad results entry {data.get('results')!r}")
             out.results = results
             out.reference = StrengthReference.from_json(data.get("reference", []))
         except KeyError as exc:
-            raise StatsError(f"opponent statistics: missing field {exc}") from None
+            raise SavedStatsError(f"opponent statistics: missing field {exc}") from None
         except (TypeError, ValueError) as exc:
-            if isinstance(exc, StatsError):
+            if isinstance(exc, SavedStatsError):
                 raise
-            raise StatsError(f"opponent statistics: {exc}") from None
+            raise SavedStatsError(f"opponent statistics: {exc}") from None
         return out

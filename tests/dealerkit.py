@@ -17,7 +17,9 @@ from typing import Awaitable, Callable
 from acpcbot.gamedef import load_game
 from acpcbot.matchlog import parse_state_line
 from acpcbot.protocol import MatchState, format_betting, parse_match_state, read_action
-from dealer.match import MatchConfig, MatchFiles, MatchResult, open_match_files
+from dealer.config import MatchConfig
+from dealer.match import MatchResult
+from dealer.resume import MatchFiles, open_match_files
 from matchkit import serve
 
 TIMEOUT = 30.0  # no test waits longer than this for anything

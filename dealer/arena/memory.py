@@ -3,7 +3,7 @@
 Each seat is an :class:`acpcbot.client.Client` (the very object the TCP
 client drives, so strategies see the same View objects and replies are
 corrected the same way) behind a :class:`MemorySeat`, the
-``dealer.match.SeatChannel`` of this transport.  A line the dealer sends is
+``dealer.seats.SeatChannel`` of this transport.  A line the dealer sends is
 handled at once and the client's reply queued for the dealer to take, so a
 match is one loop on one core: same deals, same decisions, same log bytes
 as over TCP, many times faster.
@@ -16,17 +16,26 @@ import logging
 import os
 import time
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable, Iterator, Sequence
 
 from acpcbot.client import Client, ClientError
 from acpcbot.gamedef import load_game
 from acpcbot.engine import State
 from acpcbot.protocol import VERSION_LINE, MatchState
+from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
 
-from .logs import MatchLog, Transcript
-from .match import Match, MatchConfig, MatchFiles, MatchProgress, SeatChannel, SeatClosed
+from dealer.config import MatchConfig
+from dealer.logs import LogWriter, Transcript
+from dealer.match import Match
+from dealer.progress import MatchProgress
+from dealer.resume import MatchFiles
+from dealer.seats import SeatChannel, SeatClosed
+
+from .folders import Outcome
 from .recipes import Job, strategy_seed
 
 log = logging.getLogger(__name__)
@@ -53,11 +62,7 @@ class MemorySeat(SeatChannel):
             raise SeatClosed
         if not self._every_state and viewer != state.current_player and not state.finished:
             return
-        snapshot = state.copy()
-        shown = state.shown_players() if state.finished else ()
-        snapshot.hole = [h if p == viewer or p in shown else () for p, h in enumerate(state.hole)]
-        snapshot.board = state.board[:state.game.board_cards_through(state.round)]
-        self._handle(line.decode("ascii"), MatchState(viewer, state.hand_id, snapshot, betting))
+        self._handle(line.decode("ascii"), MatchState(viewer, state.hand_id, state.view_of(viewer), betting))
 
     def _handle(self, text: str, parsed: MatchState | None) -> None:
         try:
@@ -105,25 +110,46 @@ class MemorySeat(SeatChannel):
         self.closed = True
 
 
-def play_match(config: MatchConfig, seats: list[tuple[str, str]], log_path: str | Path,
-               transcript_path: str | Path | None = None, time_per_hand: float = 7.0) -> tuple[bool, str | None]:
-    """Play one match in memory; ``seats`` are (name, strategy spec) in seat order.
+@dataclass
+class MemoryMatch:
+    """How an in-memory match went: finished or not, why not, and each seat's client (corrections, fallbacks...)."""
 
-    Writes the dealer log to ``log_path`` (the transcript, problems and score
-    only, to ``transcript_path``).  Returns (finished, error).
+    finished: bool
+    error: str | None
+    clients: list[Client]
+
+
+def seat_players(config: MatchConfig, seats: Sequence[tuple[str, str]],
+                 time_per_hand: float = 7.0) -> Iterator[tuple[Strategy, MatchInfo]]:
+    """The strategy of each seat (seeded from the match seed and its name, as over TCP) and what it is told.
+
+    Made one seat at a time, so a seat that fails to start comes after the earlier ones started.
     """
     game = config.game
+    for seat, (name, spec) in enumerate(seats):
+        seed = strategy_seed(config.seed, name)
+        strategy = create(spec, game, seed)
+        opponents = tuple(n for s, (n, _) in enumerate(seats) if s != seat)
+        yield strategy, MatchInfo(game=game, name=name, seed=seed, time_per_hand=time_per_hand,
+                                  opponents=opponents, spec=strategy.spec)
+
+
+def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: str | Path,
+               transcript_path: str | Path | None = None, time_per_hand: float = 7.0,
+               players: Iterable[tuple[Strategy, MatchInfo]] | None = None) -> MemoryMatch:
+    """Play one match in memory; ``seats`` are (name, strategy spec) in seat order.
+
+    ``players`` gives each seat's strategy and match info ready made
+    (default: :func:`seat_players`).  Writes the dealer log to ``log_path``
+    (the transcript, problems and score only, to ``transcript_path``).
+    """
     clients: list[Client] = []
+    channels: list[MemorySeat] = []
     try:
-        for seat, (name, spec) in enumerate(seats):
-            seed = strategy_seed(config.seed, name)
-            strategy = create(spec, game, seed)
-            opponents = tuple(n for s, (n, _) in enumerate(seats) if s != seat)
-            info = MatchInfo(game=game, name=name, seed=seed, time_per_hand=time_per_hand, opponents=opponents,
-                             spec=strategy.spec)
+        for strategy, info in (players if players is not None else seat_players(config, seats, time_per_hand)):
             strategy.start_match(info)
             clients.append(Client(strategy, info))
-        files = MatchFiles(MatchLog(log_path), None, MatchProgress.fresh(config))
+        files = MatchFiles(LogWriter(log_path), None, MatchProgress.fresh(config))
         stream = open(transcript_path if transcript_path is not None else os.devnull, "wb")
         channels = [MemorySeat(c) for c in clients]
         try:
@@ -143,13 +169,11 @@ def play_match(config: MatchConfig, seats: list[tuple[str, str]], log_path: str 
     error = result.error
     if errors:
         error = "; ".join(([error] if error else []) + errors)
-    return result.finished, error
+    return MemoryMatch(result.finished, error, clients)
 
 
-def play_job(job: Job, game_arg: str, run_dir: str) -> "Outcome":
+def play_job(job: Job, game_arg: str, run_dir: str) -> Outcome:
     """Play one runner job in memory into ``run_dir`` (the runner's executor calls this, maybe in another process)."""
-    from .runner import Outcome
-
     start = time.monotonic()
     game = load_game(game_arg)
     names = [e.name for e in job.seats]
@@ -166,7 +190,8 @@ def play_job(job: Job, game_arg: str, run_dir: str) -> "Outcome":
     root.propagate = False  # the seats' warnings go to the run folder, not the terminal
     try:
         seats = [(e.name, e.strategy or "") for e in job.seats]
-        finished, error = play_match(config, seats, folder / files["log"], folder / files["transcript"])
+        played = play_match(config, seats, folder / files["log"], folder / files["transcript"])
+        finished, error = played.finished, played.error
     except Exception as exc:  # noqa: BLE001 - one broken match must not lose the others
         finished, error = False, f"{type(exc).__name__}: {exc}"
     finally:

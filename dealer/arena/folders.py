@@ -1,0 +1,56 @@
+"""Run folders and what a played match leaves in one: the folder, the outcome, its results.json record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .recipes import Job, safe_name
+
+RUNS_DIR = Path("matches") / "runs"
+RESULTS = "results.json"
+REPORT = "report.svg"
+
+
+class RunError(Exception):
+    """A run that cannot start or whose results cannot be read, with a message for the user."""
+
+
+def new_run_dir(runs_dir: str | Path, name: str) -> Path:
+    """Create ``runs_dir/NAME-YYYYmmdd-HHMMSS`` (with ``-2``, ``-3``... when taken) and return it."""
+    base = Path(runs_dir)
+    stem = f"{safe_name(name)}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        for k in range(1, 1000):
+            path = base / (stem if k == 1 else f"{stem}-{k}")
+            try:
+                path.mkdir()
+                return path
+            except FileExistsError:
+                continue
+    except OSError as exc:
+        raise RunError(f"cannot create a run folder under {base}: {exc.strerror or exc}") from None
+    raise RunError(f"cannot create a run folder under {base}: {stem} and 998 more are taken")
+
+
+@dataclass
+class Outcome:
+    """How one match went: whether it finished, why not, and the files it left in the run folder."""
+
+    job: Job
+    complete: bool
+    error: str | None
+    files: dict[str, str]  # role -> file name in the run folder ("log", "transcript", "seat1-out"...)
+    seconds: float
+
+
+def job_record(outcome: Outcome, game_name: str) -> dict[str, Any]:
+    """The ``matches`` entry of results.json for one played match."""
+    job = outcome.job
+    return {"label": job.label, "game": game_name, "seed": job.seed, "hands": job.hands, "table": job.table,
+            "seats": [{"player": e.name, "strategy": e.spec} for e in job.seats],
+            "complete": outcome.complete, "error": outcome.error, "seconds": round(outcome.seconds, 3),
+            "files": outcome.files}

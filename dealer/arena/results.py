@@ -1,0 +1,190 @@
+"""A run's figures from its dealer logs: results.json, report.svg and the tables printed after a run."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+from typing import Any, Sequence
+
+from acpcbot.gamedef import GameDef
+from acpcbot.matchlog import MatchLog
+
+from . import report
+from .folders import REPORT, RESULTS, RunError
+from .stats import (Z95, Estimate, StatsError, bankroll_ranking, crosstable, instant_runoff_ranking, player_values,
+                    read_log, summarize, table_results)
+
+SCHEMA = 1
+
+
+def _num(x: float | None, digits: int = 3) -> float | None:
+    return None if x is None or not math.isfinite(x) else round(x, digits)
+
+
+def load_logs(records: Sequence[dict[str, Any]], run_dir: Path,
+              game: GameDef) -> tuple[list[dict[str, Any]], list[MatchLog]]:
+    """The matches that left a dealer log, and their parsed logs; a match that never started may have none."""
+    kept, logs = [], []
+    for rec in records:
+        path = run_dir / rec["files"].get("log", "")
+        if not path.is_file():
+            if rec.get("complete"):
+                raise RunError(f"{rec['label']}: the dealer log {path} is missing")
+            continue
+        try:
+            logs.append(read_log(path, game))
+        except StatsError as exc:
+            raise RunError(str(exc)) from None
+        kept.append(rec)
+    return kept, logs
+
+
+def analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players: Sequence[dict[str, str]],
+            game: GameDef) -> dict[str, Any]:
+    """The figures of a run from its dealer logs: per-player results, crosstable and rankings.
+
+    ``records`` are results.json ``matches`` entries and ``logs`` their
+    parsed logs (see :func:`load_logs`); ``players`` the run's players in
+    order, each ``{"player": NAME, "strategy": SPEC}``.  Matches sharing a
+    seed and a table with different seat orders are duplicate seatings of
+    one deal sequence and are paired.
+    """
+    groups: dict[tuple[int, int, frozenset[str]], list[int]] = {}
+    for i, rec in enumerate(records):
+        names = [s["player"] for s in rec["seats"]]
+        groups.setdefault((rec["seed"], rec["hands"], frozenset(names)), []).append(i)
+    duplicate_groups = [idx for idx in groups.values() if len({tuple(s["player"] for s in records[i]["seats"])
+                                                                for i in idx}) > 1]
+    summary = summarize(logs, duplicate_groups)
+    spec_of = {p["player"]: p["strategy"] for p in players}
+    results = []
+    for p in players:
+        s = summary.get(p["player"])
+        if s is None:
+            results.append({"player": p["player"], "strategy": p["strategy"], "hands": 0, "mbb_per_hand": None,
+                            "ci95": None, "se": None})
+            continue
+        entry: dict[str, Any] = {"player": s.name, "strategy": spec_of[s.name], "hands": s.result.n,
+                                 "mbb_per_hand": _num(s.result.mean), "ci95": _num(s.result.ci95),
+                                 "se": _num(s.result.se)}
+        if s.duplicate is not None:
+            entry.update({"duplicate_mbb_per_hand": _num(s.duplicate.mean),
+                          "duplicate_ci95": _num(s.duplicate.ci95), "duplicate_pairs": s.duplicate.n})
+        entry.update({k: _num(v, 4) for k, v in s.style.as_dict().items()})
+        scale = 1000.0 / game.big_blind
+        entry["endings"] = {k: {kk: _num(vv, 4) if isinstance(vv, float) else vv
+                                for kk, vv in line.as_dict(scale).items()} for k, line in s.endings.items()}
+        results.append(entry)
+    out: dict[str, Any] = {"results": results}
+    tables = {frozenset(s["player"] for s in rec["seats"]) for rec in records}
+    if len(tables) > 1:
+        names = [p["player"] for p in players]
+        cells = crosstable(logs, duplicate_groups)
+        out["crosstable"] = {
+            "players": names,
+            "mbb_per_hand": [[_num(cells[(r, c)].mean) if (r, c) in cells else None for c in names] for r in names],
+            "ci95": [[_num(cells[(r, c)].ci95) if (r, c) in cells else None for c in names] for r in names],
+            "hands": [[cells[(r, c)].n if (r, c) in cells else 0 for c in names] for r in names]}
+        per_table = table_results(logs)
+        present = [n for n in names if any(n in t for t in per_table)]
+        rankings: dict[str, Any] = {"total_bankroll": bankroll_ranking(per_table, present)}
+        size = game.num_players
+        complete = all(frozenset(c) in per_table for c in itertools.combinations(present, size))
+        rankings["instant_runoff"] = instant_runoff_ranking(per_table, present) if complete else None
+        out["rankings"] = rankings
+    return out
+
+
+def results_document(*, name: str, mode: str, game_name: str, game: GameDef, hands: int | None, seed: int | None,
+                     duplicate: bool, transport: str, run_dir: Path, players: Sequence[dict[str, str]],
+                     records: Sequence[dict[str, Any]], seconds: float) -> tuple[dict[str, Any], list[MatchLog]]:
+    """The whole results.json object of a run, and the logs it was computed from."""
+    doc: dict[str, Any] = {"schema": SCHEMA, "name": name, "mode": mode, "game": game_name,
+                           "big_blind": game.big_blind, "hands": hands, "seed": seed, "duplicate": duplicate,
+                           "transport": transport, "run_dir": str(run_dir), "seconds": round(seconds, 3),
+                           "players": list(players)}
+    played, logs = load_logs(records, run_dir, game)
+    doc.update(analyze(played, logs, players, game))
+    doc["matches"] = list(records)
+    return doc, logs
+
+
+def write_outputs(doc: dict[str, Any], run_dir: Path, game: GameDef, logs: Sequence[MatchLog]) -> None:
+    """Write results.json and report.svg into the run folder."""
+    (run_dir / RESULTS).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    names = [p["player"] for p in doc["players"]]
+    title = f"{doc['name']}: {doc['game']}, {doc['hands'] or 'various'} hands per match"
+    if "crosstable" in doc:
+        ct = doc["crosstable"]
+        cells = {}
+        for i, r in enumerate(ct["players"]):
+            for j, c in enumerate(ct["players"]):
+                mean = ct["mbb_per_hand"][i][j]
+                if mean is not None:
+                    ci = ct["ci95"][i][j]
+                    cells[(r, c)] = Estimate(ct["hands"][i][j], mean, None if ci is None else ci / Z95)
+        svg = report.heatmap_svg(ct["players"], cells, title)
+    else:
+        series: dict[str, list[float]] = {}
+        for log in logs:
+            for name, chips in player_values(log.hands).items():
+                series.setdefault(name, []).extend(chips)
+        svg = report.cumulative_svg({n: series.get(n, []) for n in names}, game.big_blind, title)
+    (run_dir / REPORT).write_text(svg, encoding="utf-8")
+
+
+def format_results(doc: dict[str, Any]) -> str:
+    """The human-readable tables printed after a run."""
+    dup = any("duplicate_mbb_per_hand" in r for r in doc["results"])
+    lines = [f"{doc['name']}: {doc['game']}, {doc['hands'] or 'various'} hands per match, "
+             f"{len(doc['matches'])} match{'es' if len(doc['matches']) != 1 else ''}"
+             f"{', duplicate' if dup else ''}  ->  {doc['run_dir']}"]
+    width = max([6] + [len(r["player"]) for r in doc["results"]])
+    head = f"{'player':<{width}}  {'hands':>7}  {'mbb/hand':>9}  {'95% CI':>9}"
+    if dup:
+        head += f"  {'dup mbb/h':>9}  {'95% CI':>9}  {'pairs':>6}"
+    head += f"  {'VPIP':>5}  {'PFR':>5}  {'AF':>5}  strategy"
+    lines.append(head)
+
+    def f(x: float | None, fmt: str, prefix: str = "") -> str:
+        return "-" if x is None else prefix + format(x, fmt)
+
+    for r in doc["results"]:
+        row = (f"{r['player']:<{width}}  {r['hands']:>7}  {f(r['mbb_per_hand'], '+.1f'):>9}  "
+               f"{f(r['ci95'], '.1f', '± '):>9}")
+        if dup:
+            row += (f"  {f(r.get('duplicate_mbb_per_hand'), '+.1f'):>9}  {f(r.get('duplicate_ci95'), '.1f', '± '):>9}"
+                    f"  {r.get('duplicate_pairs', 0):>6}")
+        row += (f"  {f(r.get('vpip') and 100 * r['vpip'], '.0f'):>5}  {f(r.get('pfr') and 100 * r['pfr'], '.0f'):>5}"
+                f"  {f(r.get('aggression'), '.2f'):>5}  {r['strategy']}")
+        lines.append(row)
+    lines.append("where hands ended (hands, share won, mbb/hand):")
+    for r in doc["results"]:
+        parts = []
+        for street, e in r.get("endings", {}).items():
+            if e["hands"]:
+                parts.append(f"{street} {e['hands']} {100 * e['win_rate']:.0f}% {e['mbb_per_hand']:+.0f}")
+        lines.append(f"  {r['player']:<{width}}  " + ", ".join(parts))
+    if "crosstable" in doc:
+        ct = doc["crosstable"]
+        names = ct["players"]
+        cw = max(14, max(len(n) for n in names) + 2)
+        lines.append("crosstable: row against column, mbb/hand ± 95% half-width")
+        lines.append(" " * (width + 2) + "".join(f"{n[:cw - 2]:>{cw}}" for n in names))
+        for i, r in enumerate(names):
+            cells = []
+            for j in range(len(names)):
+                m, c = ct["mbb_per_hand"][i][j], ct["ci95"][i][j]
+                cells.append(f"{'' if m is None else f'{m:+.0f}' + ('' if c is None else f' ±{c:.0f}'):>{cw}}")
+            lines.append(f"{r:<{width}}  " + "".join(cells))
+        rk = doc.get("rankings") or {}
+        if rk.get("total_bankroll"):
+            lines.append("ranking by total bankroll: " + ", ".join(rk["total_bankroll"]))
+        if rk.get("instant_runoff"):
+            lines.append("ranking by instant runoff: " + ", ".join(rk["instant_runoff"]))
+    failed = [m for m in doc["matches"] if not m["complete"]]
+    for m in failed:
+        lines.append(f"WARNING: {m['label']} did not finish: {m['error']} (its hands so far are counted)")
+    return "\n".join(lines)

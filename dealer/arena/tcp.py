@@ -1,0 +1,188 @@
+"""The TCP transport of the arena: ``python -m dealer`` and one process per seat on 127.0.0.1 ports."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shlex
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+from .folders import Outcome, RunError
+from .recipes import Entry, Job, strategy_seed
+
+HOST = "127.0.0.1"
+START_TIMEOUT_MS = 60000  # players that do not connect within this time fail the match
+DEALER_START_S = 60.0  # the dealer must print its ports within this time
+CLIENT_EXIT_S = 10.0  # clients still running this long after the dealer ended are stopped
+
+
+def client_command(entry: Entry, job: Job, game_arg: str, port: int) -> list[str]:
+    """The command playing ``entry`` at ``port``: an acpcbot client process, or the external program."""
+    if entry.external is not None:
+        return shlex.split(entry.external) + [HOST, str(port)]
+    cmd = [sys.executable, "-m", "acpcbot", HOST, str(port), "--game", game_arg, "--strategy", entry.strategy or "",
+           "--seed", str(strategy_seed(job.seed, entry.name)), "--name", entry.name, "--log-level", "WARNING",
+           "--retry", str(DEALER_START_S)]  # it may start before the dealer listens
+    for other in job.seats:
+        if other.name != entry.name:
+            cmd += ["--opponent", other.name]
+    return cmd
+
+
+async def _stop(proc: asyncio.subprocess.Process) -> None:
+    """Terminate a child we started, then kill it if it lingers."""
+    if proc.returncode is not None:
+        return
+    try:
+        proc.terminate()
+        try:
+            await asyncio.wait_for(proc.wait(), 3.0)
+        except asyncio.TimeoutError:
+            proc.kill()
+            await proc.wait()
+    except ProcessLookupError:
+        pass
+
+
+def _transcript_errors(path: Path, limit: int = 3) -> list[str]:
+    """The last ERROR lines of a dealer transcript."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    return [line for line in lines if line.startswith("ERROR")][-limit:]
+
+
+#: Ports handed to matches of this process that may not be listening yet: the OS could offer them again.
+_in_flight: set[int] = set()
+
+
+def _unused_ports(count: int) -> list[int]:
+    """Ports free on 127.0.0.1 right now, as the OS picks them."""
+    socks = []
+    try:
+        for _ in range(count):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            socks.append(sock)
+            sock.bind((HOST, 0))
+        return [sock.getsockname()[1] for sock in socks]
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def free_ports(count: int) -> list[int]:
+    """Ports free on 127.0.0.1 and not held by another match of this process; give them back with release_ports.
+
+    Another program could still take one before the dealer listens (the
+    match is then retried with other ports).
+    """
+    for _ in range(100):
+        ports = _unused_ports(count)
+        if not _in_flight.intersection(ports):
+            _in_flight.update(ports)
+            return ports
+    raise RunError(f"no {count} free ports on {HOST} that no other match of this run holds")
+
+
+def release_ports(ports: Sequence[int]) -> None:
+    """Ports of a match that is over (or whose dealer listens): others may have them."""
+    _in_flight.difference_update(ports)
+
+
+async def play_job_tcp(job: Job, game_arg: str, run_dir: Path) -> Outcome:
+    """Play one job over TCP: ``python -m dealer`` in the run folder and one process per seat.
+
+    Our own clients start together with the dealer on ports chosen here (they
+    retry until it listens), which hides one interpreter start-up; external
+    programs start once the dealer has printed its ports, as they may not
+    retry.  A port taken meanwhile by another program is retried with others.
+    """
+    start = time.monotonic()
+    for attempt in range(3):
+        complete, error, files, port_clash = await _tcp_attempt(job, game_arg, run_dir)
+        if not port_clash:
+            break
+    return Outcome(job, complete, error, files, time.monotonic() - start)
+
+
+async def _tcp_attempt(job: Job, game_arg: str, run_dir: Path) -> tuple[bool, str | None, dict[str, str], bool]:
+    """One try at a TCP match: (complete, error, files, whether the dealer could not open a port)."""
+    ports = free_ports(len(job.seats))
+    try:
+        return await _tcp_match(job, game_arg, run_dir, ports)
+    finally:
+        release_ports(ports)
+
+
+async def _tcp_match(job: Job, game_arg: str, run_dir: Path,
+                     ports: list[int]) -> tuple[bool, str | None, dict[str, str], bool]:
+    """The dealer on ``ports`` and a process per seat; the result as :func:`_tcp_attempt` gives it."""
+    label = job.label
+    files = {"log": f"{label}.log", "transcript": f"{label}.err"}
+    dealer_cmd = [sys.executable, "-m", "dealer", label, game_arg, str(job.hands), str(job.seed),
+                  *[e.name for e in job.seats], "-p", ",".join(map(str, ports)),
+                  "--start_timeout", str(START_TIMEOUT_MS)]
+    env = dict(os.environ)
+    # children import acpcbot and dealer from where this process does, whatever their folder
+    roots = [str(Path(__file__).resolve().parents[2])] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+    env["PYTHONPATH"] = os.pathsep.join(roots)
+    with open(run_dir / files["transcript"], "wb") as transcript:
+        dealer = await asyncio.create_subprocess_exec(*dealer_cmd, cwd=run_dir, stdin=asyncio.subprocess.DEVNULL,
+                                                      stdout=asyncio.subprocess.PIPE, stderr=transcript, env=env)
+    clients: list[tuple[int, Entry, asyncio.subprocess.Process, str]] = []
+    error: str | None = None
+    stdout = b""
+
+    async def launch(seat: int, entry: Entry, port: int) -> str | None:
+        stem = f"{label}.seat{seat}-{entry.name}"
+        files[f"seat{seat}-out"], files[f"seat{seat}-err"] = f"{stem}.out", f"{stem}.err"
+        with open(run_dir / f"{stem}.out", "wb") as out, open(run_dir / f"{stem}.err", "wb") as err:
+            try:
+                proc = await asyncio.create_subprocess_exec(
+                    *client_command(entry, job, game_arg, port), cwd=run_dir, stdin=asyncio.subprocess.DEVNULL,
+                    stdout=out, stderr=err, env=env)
+            except OSError as exc:
+                return f"seat {seat} ({entry.name}) could not start: {exc}"
+        clients.append((seat, entry, proc, stem))
+        return None
+
+    try:
+        seats = list(enumerate(zip(job.seats, ports), start=1))
+        for seat, (entry, port) in seats:
+            if entry.external is None and error is None:
+                error = await launch(seat, entry, port)
+        assert dealer.stdout is not None
+        try:
+            first = await asyncio.wait_for(dealer.stdout.readline(), DEALER_START_S)
+        except asyncio.TimeoutError:
+            first = b""
+        if error is None and first.split() != [str(p).encode() for p in ports]:
+            await _stop(dealer)
+            errs = _transcript_errors(run_dir / files["transcript"])
+            clash = any("could not open port" in e for e in errs)
+            return False, "the dealer did not start: " + ("; ".join(errs) or repr(first)), files, clash
+        for seat, (entry, port) in seats:
+            if entry.external is not None and error is None:
+                error = await launch(seat, entry, port)
+        if error is None:
+            stdout = await dealer.stdout.read()
+            await dealer.wait()
+            waits = [asyncio.wait_for(p.wait(), CLIENT_EXIT_S) for _, _, p, _ in clients]
+            await asyncio.gather(*waits, return_exceptions=True)
+    finally:
+        for _, _, proc, _ in clients:
+            await _stop(proc)
+        await _stop(dealer)
+    complete = error is None and dealer.returncode == 0 and b"SCORE:" in stdout
+    if not complete and error is None:
+        problems = _transcript_errors(run_dir / files["transcript"])
+        for seat, entry, proc, stem in clients:
+            if proc.returncode not in (0, None, -15):
+                problems.append(f"seat {seat} ({entry.name}) exited with status {proc.returncode} (see {stem}.err)")
+        error = "; ".join(problems) or f"the dealer exited with status {dealer.returncode}"
+    return complete, error, files, False

@@ -1,0 +1,57 @@
+"""Where a match stands (next hand, its dealt state, totals, time used) and how a finished hand is booked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from acpcbot.engine import State
+from acpcbot.matchlog import format_state_line
+
+from .config import MatchConfig, SeatClock
+from .rng import Dealer
+
+
+@dataclass
+class MatchProgress:
+    """Where a match stands: the next hand to play, its state (dealt, maybe partly played), totals and time used."""
+
+    next_hand: int
+    state: State | None
+    dealer: Dealer
+    totals: list[float]
+    clock: SeatClock
+
+    @classmethod
+    def fresh(cls, config: MatchConfig) -> "MatchProgress":
+        """A match about to play its first hand."""
+        n = config.game.num_players
+        clock = SeatClock(n, config.t_response, config.t_hand, config.t_per_hand, config.num_hands)
+        progress = cls(0, None, Dealer(config.game, config.seed), [0.0] * n, clock)
+        if config.num_hands > 0:
+            progress.deal(config, 0)
+        return progress
+
+    def deal(self, config: MatchConfig, hand_id: int) -> None:
+        """Deal hand ``hand_id`` up front and reset the per-hand time."""
+        hole, board = self.dealer.deal()
+        self.state = State(config.game, hand_id, hole, board)
+        self.clock.new_hand()
+
+
+def names_by_position(config: MatchConfig, hand_id: int) -> list[str]:
+    """Player names in position order for one hand, as the log lists them."""
+    return [config.names[config.seat_of(hand_id, p)] for p in range(config.game.num_players)]
+
+
+def finish_hand(config: MatchConfig, progress: MatchProgress, state: State) -> str:
+    """Book a finished hand: totals, its log line, and the next hand dealt; return the line."""
+    values = state.payoffs()
+    h = state.hand_id
+    for p, v in enumerate(values):
+        progress.totals[config.seat_of(h, p)] += v
+    line = format_state_line(state, names_by_position(config, h), values)
+    progress.next_hand = h + 1
+    progress.state = None
+    if h + 1 < config.num_hands:
+        progress.deal(config, h + 1)
+    return line

@@ -1,0 +1,147 @@
+"""How the dealer reads a player's reply, exactly as the reference does (state check, action, warnings).
+
+* ``#`` and ``;`` lines are skipped by the match loop before they get here;
+* a line whose state cannot be read: ``WARNING: bad state format in response``,
+  one whose state is not the one asked about: ``WARNING: ignoring un-requested
+  response``; both are dropped and the dealer keeps reading;
+* a missing or unreadable action becomes a call (``WARNING: bad action format
+  in response, changed to call``); an action the engine refuses becomes a call
+  and a no-limit raise out of range is clamped (``State.fix`` gives the texts).
+"""
+
+from __future__ import annotations
+
+import re
+
+from acpcbot.cards import card_to_text
+from acpcbot.engine import CALL, Action, ActionType, State
+from acpcbot.gamedef import GameDef
+from acpcbot.protocol import ProtocolError, read_action
+
+WARN_BAD_STATE = "WARNING: bad state format in response"
+WARN_UNREQUESTED = "WARNING: ignoring un-requested response"
+WARN_BAD_ACTION = "WARNING: bad action format in response, changed to call"
+
+_C_SPACE = " \t\n\v\f\r"
+_CARD = {card_to_text(c): c for c in range(52)}
+_STATE_HEAD = re.compile(r"MATCHSTATE:(\d+):(\d+):")
+ACCEPTED, BAD_STATE, UNREQUESTED = 0, 1, 2
+
+
+def _c_int32(value: int) -> int:
+    """The int that C's ``sscanf("%d")`` stores for ``value`` (glibc: strtol saturates, then the cast wraps)."""
+    value = max(-2**63, min(2**63 - 1, value))
+    return (value + 2**31) % 2**32 - 2**31
+
+
+def read_reply_action(text: str, game: GameDef) -> tuple[Action, int] | None:
+    """The reference's ``readAction``: protocol.read_action plus ``sscanf``'s leniency for a raise size.
+
+    Returns the action and the characters used, or None when no action can be read.
+    """
+    if not text:
+        return None
+    skip = 0
+    if game.is_nolimit and text[0] in "rRbB" and len(text) > 1 and text[1] in _C_SPACE:
+        rest = text[1:].lstrip(_C_SPACE)  # %d skips white space before the number
+        skip = len(text) - 1 - len(rest)
+        text = text[0] + rest
+    try:
+        action, used = read_action(text, game)
+    except (ProtocolError, ValueError):
+        return None
+    if action[0] == ActionType.RAISE and game.is_nolimit:
+        action = Action(ActionType.RAISE, _c_int32(action[1]))
+    return action, used + skip
+
+
+def _read_state_prefix(text: str, state: State, position: int) -> int | None:
+    """Read a reply's state the reference's lenient way; compare it with ``state`` as seen by ``position``.
+
+    Returns None when no state can be read, -1 when it is not the state
+    asked about, else the index just after the state text.  As the
+    reference does, ``/`` in the betting is skipped, a player's hole cards
+    may be missing, and anything may follow the cards.
+    """
+    game = state.game
+    m = _STATE_HEAD.match(text)
+    if not m:
+        return None
+    pos = int(m.group(1))
+    if pos >= game.num_players:
+        return None
+    theirs = State(game, int(m.group(2)))
+    i, end = m.end(), len(text)
+    while i < end:
+        ch = text[i]
+        if ch == ":":
+            break
+        if ch == "/":
+            i += 1
+            continue
+        got = read_reply_action(text[i:], game)
+        if got is None or theirs.finished or not theirs.is_legal(got[0]):
+            return None
+        theirs.apply(got[0])
+        i += got[1]
+    if i >= end:
+        return None
+    i += 1
+    own: tuple[int, ...] = ()
+    for p in range(game.num_players):
+        if p:
+            if text[i:i + 1] != "|":
+                break
+            i += 1
+        cards = []
+        while len(cards) < game.num_hole_cards:
+            card = _CARD.get(text[i:i + 2])
+            if card is None:
+                break
+            cards.append(card)
+            i += 2
+        if p == pos:
+            own = tuple(cards)
+    board = []
+    for r in range(theirs.round + 1):
+        if r:
+            if text[i:i + 1] != "/":
+                return None
+            i += 1
+        for _ in range(game.num_board_cards[r]):
+            card = _CARD.get(text[i:i + 2])
+            if card is None:
+                return None
+            board.append(card)
+            i += 2
+    if (pos != position or theirs.hand_id != state.hand_id or theirs.round != state.round
+            or theirs.actions != state.actions or own != tuple(state.hole[position])
+            or board != list(state.board[:game.board_cards_through(state.round)])):
+        return -1
+    return i
+
+
+def interpret_reply(line: bytes, expected: bytes, state: State, position: int) -> tuple[int, Action, tuple[str, ...]]:
+    """Judge one non-comment reply line as the reference does.
+
+    ``expected`` is the state line sent to ``position`` followed by ``:``.
+    Returns (ACCEPTED, action to play, warnings) or (BAD_STATE | UNREQUESTED, CALL, (warning,)).
+    """
+    game = state.game
+    if line.startswith(expected):
+        rest = line[len(expected):].decode("latin-1")
+    else:
+        text = line.decode("latin-1")  # one character per byte: any bytes can be judged
+        end = _read_state_prefix(text, state, position)
+        if end is None:
+            return BAD_STATE, CALL, (WARN_BAD_STATE,)
+        if end < 0:
+            return UNREQUESTED, CALL, (WARN_UNREQUESTED,)
+        if text[end:end + 1] != ":":
+            return ACCEPTED, CALL, (WARN_BAD_ACTION,)
+        rest = text[end + 1:]
+    got = read_reply_action(rest, game)
+    if got is None:
+        return ACCEPTED, CALL, (WARN_BAD_ACTION,)
+    action, warnings = state.fix(got[0])
+    return ACCEPTED, action, warnings

@@ -1,0 +1,198 @@
+"""Playing strategies against each other in tests: in memory through the arena, or through the TCP dealer.
+
+``play_memory`` plays a match in this process with the arena's in-memory
+transport (``dealer.arena.memory``): the dealer's own match loop, deals and
+seat rotation, and each seat's real ``acpcbot.client.Client``, exactly as
+over a socket but with no sockets: fast enough for duplicate sanity
+matches.  ``play_dealer`` plays through the real TCP dealer
+(``dealer.server``) on 127.0.0.1, every seat an in-process client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import statistics
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from acpcbot.client import EXIT_OK, Client, run
+from acpcbot.gamedef import load_game
+from acpcbot.matchlog import read_match_log
+from acpcbot.strategies.base import Strategy
+from acpcbot.strategies.registry import create
+from acpcbot.world import MatchInfo
+from dealer.arena.memory import play_match as arena_play_match
+from dealer.config import MatchConfig
+from matchkit import serve
+
+import acpcbot.strategies.builtin  # noqa: F401  (registers every shipped strategy)
+
+TIMEOUT = 120.0  # no match of these helpers may take longer
+
+#: The issue's 2,000-hand runs: part of `make soak`; `make test` (-m "not slow") leaves them out.
+slow = pytest.mark.slow
+
+
+@dataclass
+class MatchResult:
+    """Chips won per seat over the match, per hand, the dealer's warnings, and each seat's strategy and client."""
+
+    totals: list[float]
+    per_hand: list[list[float]] = field(default_factory=list)  # per hand, chips per seat
+    warnings: list[str] = field(default_factory=list)
+    strategies: list[Strategy] = field(default_factory=list)
+    clients: list[Client] = field(default_factory=list)
+
+    def seat_results(self, seat: int) -> list[float]:
+        """One seat's chips per hand."""
+        return [row[seat] for row in self.per_hand]
+
+
+def make_seats(game_name: str, specs: list[str], seed: int, names: list[str] | None = None,
+               strategies: list[Strategy] | None = None,
+               seeds: list[int] | None = None) -> tuple[list[Strategy], list[MatchInfo]]:
+    """Strategies (made from specs, seeded per seat, unless given) and their match infos."""
+    game = load_game(game_name)
+    names = names or [f"p{i + 1}" for i in range(len(specs))]
+    seeds = seeds or [seed * 7919 + 31 * i for i in range(len(specs))]
+    strategies = strategies or [create(spec, game, seeds[i]) for i, spec in enumerate(specs)]
+    infos = [MatchInfo(game=game, name=names[i], seed=seed, opponents=tuple(n for j, n in enumerate(names) if j != i),
+                       spec=strategies[i].spec) for i in range(len(specs))]
+    return strategies, infos
+
+
+def play_memory(game_name: str, specs: list[str], hands: int, seed: int, names: list[str] | None = None,
+                strategies: list[Strategy] | None = None, seeds: list[int] | None = None) -> MatchResult:
+    """Play ``hands`` hands in memory through the arena's transport; seats in spec order, deals from ``seed``."""
+    game = load_game(game_name)
+    names = names or [f"p{i + 1}" for i in range(len(specs))]
+    strategies, infos = make_seats(game_name, specs, seed, names, strategies, seeds)
+    config = MatchConfig(match_name="m", game=game, game_arg=game_name, num_hands=hands, seed=seed, names=names,
+                         quiet=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        log_path, transcript_path = Path(tmp) / "m.log", Path(tmp) / "m.err"
+        played = arena_play_match(config, list(zip(names, specs)), log_path, transcript_path,
+                                  players=list(zip(strategies, infos)))
+        assert played.finished, played.error
+        log = read_match_log(log_path, game)
+        transcript = transcript_path.read_text(encoding="utf-8", errors="replace")
+    seat_of = {name: s for s, name in enumerate(names)}
+    out = MatchResult([0.0] * len(names), strategies=strategies, clients=played.clients,
+                      warnings=[ln for ln in transcript.splitlines() if ln.startswith("WARNING")])
+    for hand in log.hands:
+        row = [0.0] * len(names)
+        # the engine's payoffs, not the log's 6-decimal values: split pots stay exact
+        for name, value in zip(hand.names, hand.state.payoffs()):
+            row[seat_of[name]] = value
+            out.totals[seat_of[name]] += value
+        out.per_hand.append(row)
+    return out
+
+
+def play_match(game_name: str, specs: list[str], hands: int, seed: int) -> list[list[float]]:
+    """Play in memory; seat s plays ``specs[s]``; per-seat results per hand (chips).
+
+    Every reply must be legal as sent: the dealer warns of none, the clients corrected none and fell back on none.
+    """
+    result = play_memory(game_name, specs, hands, seed, names=[f"p{s}" for s in range(len(specs))],
+                         seeds=[seed * 1000 + s + 1 for s in range(len(specs))])
+    assert result.warnings == []
+    for c in result.clients:
+        assert c.corrections == 0 and c.fallbacks == 0
+    return [result.seat_results(s) for s in range(len(specs))]
+
+
+def duplicate(game_name: str, spec_a: str, spec_b: str, hands: int, seed: int) -> tuple[float, float]:
+    """A's mean result in mbb/hand over a duplicate pair (same deals, seats swapped) and its standard error.
+
+    The pair's two hands with the same cards are summed (that is what cancels
+    the luck of the deal); the error comes from those sums.
+    """
+    game = load_game(game_name)
+    bb = max(game.blind) or 1
+    first = play_memory(game_name, [spec_a, spec_b], hands, seed)
+    second = play_memory(game_name, [spec_b, spec_a], hands, seed)
+    pairs = [(x[0] + y[1]) / 2 for x, y in zip(first.per_hand, second.per_hand)]
+    mean = statistics.fmean(pairs)
+    se = statistics.stdev(pairs) / math.sqrt(len(pairs))
+    return 1000 * mean / bb, 1000 * se / bb
+
+
+def duplicate_mbb(game_name: str, spec_a: str, spec_b: str, hands: int, seeds: list[int]) -> tuple[float, float]:
+    """A's result against B in mbb/hand over duplicate pairs (each seed twice, seats swapped), and its standard error.
+
+    One value per seed: A's mean result over both seatings, per hand; the
+    error is the standard error of those per-seed values.
+    """
+    bb = max(load_game(game_name).blind)
+    per_seed = []
+    for seed in seeds:
+        first = play_match(game_name, [spec_a, spec_b], hands, seed)[0]
+        second = play_match(game_name, [spec_b, spec_a], hands, seed)[1]
+        per_seed.append(1000 * (sum(first) + sum(second)) / (2 * hands) / bb)
+    mean = statistics.fmean(per_seed)
+    se = statistics.stdev(per_seed) / len(per_seed) ** 0.5 if len(per_seed) > 1 else float("inf")
+    return mean, se
+
+
+# ----------------------------------------------------------------- through the TCP dealer
+
+@dataclass
+class DealerOutcome:
+    """A TCP match: its exit codes, the dealer transcript and score line, the strategies."""
+
+    codes: list[int]
+    transcript: str
+    stdout: str
+    strategies: list[Strategy]
+
+    def warnings(self) -> list[str]:
+        """The transcript's WARNING and ERROR lines."""
+        return [ln for ln in self.transcript.splitlines() if ln.startswith(("WARNING", "ERROR"))]
+
+
+async def _play_dealer(game_name: str, specs: list[str], hands: int, seed: int, names: list[str] | None,
+                       strategies: list[Strategy] | None, seeds: list[int] | None) -> DealerOutcome:
+    game = load_game(game_name)
+    names = names or [f"p{i + 1}" for i in range(len(specs))]
+    strategies, infos = make_seats(game_name, specs, seed, names, strategies, seeds)
+    config = MatchConfig(match_name="m", game=game, game_arg=game_name, num_hands=hands, seed=seed, names=names,
+                         start_timeout=20000, quiet=True)
+    dealer = await serve(config)  # no files: the transcript (warnings, errors, score) is kept in memory
+    seats = [asyncio.create_task(run(s, i, "127.0.0.1", port, retry_for=5)) for s, i, port in
+             zip(strategies, infos, dealer.ports)]
+    result = await dealer.result(TIMEOUT)
+    codes = await asyncio.wait_for(asyncio.gather(*seats), TIMEOUT)
+    assert result is not None and result.finished, dealer.transcript
+    return DealerOutcome(list(codes), dealer.transcript, dealer.stdout.getvalue(), strategies)
+
+
+def play_dealer(game_name: str, specs: list[str], hands: int, seed: int, names: list[str] | None = None,
+                strategies: list[Strategy] | None = None, seeds: list[int] | None = None) -> DealerOutcome:
+    """Play a match through the real TCP dealer on 127.0.0.1; every seat is an in-process acpcbot client."""
+    return asyncio.run(asyncio.wait_for(_play_dealer(game_name, specs, hands, seed, names, strategies, seeds),
+                                        TIMEOUT))
+
+
+def score_line(stdout: str) -> dict[str, float]:
+    """The dealer's ``SCORE:a|b:name|name`` line as name -> chips."""
+    line = next(ln for ln in stdout.splitlines() if ln.startswith("SCORE:"))
+    _, values, names = line.split(":")
+    return {n: float(v) for n, v in zip(names.split("|"), values.split("|"))}
+
+
+def check_dealer_match(game_name: str, spec: str, hands: int, seed: int, caplog, opponent: str = "random") -> None:
+    """``spec`` against ``opponent`` through the TCP dealer: both exit 0, no warning on either side, a SCORE line."""
+    caplog.set_level(logging.WARNING)
+    out = play_dealer(game_name, [spec, opponent], hands, seed, names=["p0", "p1"], seeds=[seed, seed + 1])
+    assert out.codes == [EXIT_OK, EXIT_OK]
+    assert out.warnings() == []
+    assert out.stdout.splitlines()[-1].startswith("SCORE:")
+    assert set(score_line(out.stdout)) == {"p0", "p1"}
+    # no correction, fallback or strategy failure on the clients' side either
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
