@@ -247,7 +247,7 @@ for var in $(env | sed -n 's/^\\(PIP_[A-Za-z0-9_]*\\)=.*/\\1/p'); do unset "$var
 PIP_CONFIG_FILE=/dev/null PIP_DISABLE_PIP_VERSION_CHECK=1 \\
   "$KIT/venv/bin/python" -m pip install --quiet --no-index --find-links "$KIT/wheels" -r "$KIT/requirements.txt"
 # build the hand-ranking tables once, into the kit's cache
-PYTHONPATH="$KIT/src" XDG_CACHE_HOME="$KIT/cache" PYTHONNOUSERSITE=1 "$KIT/venv/bin/python" -c "import acpcbot.evaluator"
+PYTHONPATH="$KIT/src" XDG_CACHE_HOME="$KIT/cache" PYTHONNOUSERSITE=1 "$KIT/venv/bin/python" -c "from acpcbot.evaluator.tables import lookups; lookups()"
 echo "$KIT" > "$KIT/venv/.ready"
 echo "setup: ready ($("$KIT/venv/bin/python" -c 'import sys, numpy, treys; print("Python", sys.version.split()[0], "numpy", numpy.__version__)'))"
 """
