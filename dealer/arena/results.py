@@ -114,8 +114,38 @@ def results_document(*, name: str, mode: str, game_name: str, game: GameDef, han
 def write_outputs(doc: dict[str, Any], run_dir: Path, game: GameDef, logs: Sequence[MatchLog]) -> None:
     """Write results.json and report.svg into the run folder."""
     (run_dir / RESULTS).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    (run_dir / REPORT).write_text(report_svg(doc, run_dir, game, logs), encoding="utf-8")
+
+
+def one_against_many(ct: dict[str, Any]) -> str | None:
+    """The player every played crosstable cell involves, when there are three or more players (a hero run)."""
+    names = ct["players"]
+    if len(names) < 3:
+        return None
+    cells = [(r, c) for i, r in enumerate(names) for j, c in enumerate(names) if ct["mbb_per_hand"][i][j] is not None]
+    for hero in names:
+        if cells and all(hero in cell for cell in cells):
+            return hero
+    return None
+
+
+def _figure(r: dict[str, Any]) -> str:
+    """A player's final figure: mbb/hand with its 95% half-width, and the duplicate one when there is one."""
+    def pm(mean: float | None, ci: float | None) -> str:
+        return "-" if mean is None else f"{mean:+.1f}" + ("" if ci is None else f" ± {ci:.1f}")
+
+    text = f"{r['player']}: {pm(r.get('mbb_per_hand'), r.get('ci95'))} mbb/hand over {r.get('hands', 0)} hands"
+    if r.get("duplicate_mbb_per_hand") is not None:
+        text += (f"; duplicate {pm(r['duplicate_mbb_per_hand'], r.get('duplicate_ci95'))} over "
+                 f"{r.get('duplicate_pairs', 0)} deals")
+    return text + " (95%)"
+
+
+def report_svg(doc: dict[str, Any], run_dir: Path, game: GameDef, logs: Sequence[MatchLog]) -> str:
+    """The picture of a run: a bar chart (one against many), a heat map (round robin) or the table's winnings."""
     names = [p["player"] for p in doc["players"]]
     title = f"{doc['name']}: {doc['game']}, {doc['hands'] or 'various'} hands per match"
+    by_player = {r["player"]: r for r in doc["results"]}
     if "crosstable" in doc:
         ct = doc["crosstable"]
         cells = {}
@@ -125,14 +155,27 @@ def write_outputs(doc: dict[str, Any], run_dir: Path, game: GameDef, logs: Seque
                 if mean is not None:
                     ci = ct["ci95"][i][j]
                     cells[(r, c)] = Estimate(ct["hands"][i][j], mean, None if ci is None else ci / Z95)
-        svg = report.heatmap_svg(ct["players"], cells, title)
-    else:
-        series: dict[str, list[float]] = {}
-        for log in logs:
-            for name, chips in player_values(log.hands).items():
-                series.setdefault(name, []).extend(chips)
-        svg = report.cumulative_svg({n: series.get(n, []) for n in names}, game.big_blind, title)
-    (run_dir / REPORT).write_text(svg, encoding="utf-8")
+        hero = one_against_many(ct)
+        if hero is not None:
+            rows = [(c, cells.get((hero, c))) for c in ct["players"] if c != hero]
+            return report.bars_svg(hero, rows, title, [f"all opponents together: {_figure(by_player[hero])}"])
+        return report.heatmap_svg(ct["players"], cells, title)
+    played = [m for m in doc["matches"] if (run_dir / m["files"].get("log", "")).is_file()]
+    series: dict[str, list[float]] = {n: [] for n in names}
+    joins: list[tuple[int, str]] = []
+    for m, log in zip(played, logs):
+        if len(played) > 1:
+            joins.append((len(series[names[0]]), "seats " + ", ".join(s["player"] for s in m["seats"])))
+        for name, chips in player_values(log.hands).items():
+            series.setdefault(name, []).extend(chips)
+    notes = [_figure(by_player[names[0]])] if names and names[0] in by_player else []
+    if len(joins) > 1:
+        notes.append(f"the {len(joins)} seatings are joined in play order (dashed lines)")
+    if len(names) == 2:
+        # heads-up winnings sum to zero: the second line would be the mirror image of the first
+        notes.append(f"{names[1]}'s line is the mirror image of {names[0]}'s")
+        series = {names[0]: series[names[0]]}
+    return report.cumulative_svg(series, game.big_blind, title, notes=notes, joins=joins)
 
 
 def format_results(doc: dict[str, Any]) -> str:
