@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Sequence
+
+import numpy as np
 
 from ..engine import Action
 from ..gamedef import GameDef
+from ..holdings import holding_index, num_holdings
 
 if TYPE_CHECKING:  # the world imports nothing from here; hints only
     from ..world import MatchInfo, View
@@ -15,6 +18,64 @@ if TYPE_CHECKING:  # the world imports nothing from here; hints only
 
 class UnsupportedGame(ValueError):
     """A strategy asked to play a game its rules do not cover."""
+
+
+class NoPolicy(ValueError):
+    """A strategy that does not expose its policy (LBR and AIVAT need one)."""
+
+
+@dataclass(frozen=True, eq=False)  # arrays have no single truth value: policies compare by identity
+class ActionPolicy:
+    """What a strategy would do in one state for every holding it could hold: an (H, A) probability array.
+
+    ``actions`` are the distinct actions considered, each legal in the
+    state (no-limit raises as concrete ``raise_to(size)``).  Row ``i`` of
+    ``probs`` holds the probabilities of those actions had the seat held
+    holding ``i`` of ``acpcbot.holdings.holdings(game)``, everything else
+    (public state, history, model) equal; rows of holdings sharing a card
+    with the board are unspecified but finite, non-negative and sum to 1.
+    ``probs`` may be a read-only broadcast view (rows that do not depend on
+    the holding cost one row of memory): never write to it.
+    """
+
+    actions: tuple[Action, ...]
+    probs: np.ndarray
+    #: the game, for :meth:`row` (holdings are numbered per game)
+    game: GameDef | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        p = self.probs
+        if p.ndim != 2 or p.shape[1] != len(self.actions):
+            raise ValueError(f"ActionPolicy: probs must be (holdings, {len(self.actions)} actions), got {p.shape}")
+        if self.game is not None and p.shape[0] != num_holdings(self.game):
+            raise ValueError(f"ActionPolicy: {p.shape[0]} rows, but {self.game.name or 'the game'} has "
+                             f"{num_holdings(self.game)} holdings")
+
+    def index(self, action: Action) -> int:
+        """The column of ``action``; ValueError when the policy does not consider it."""
+        try:
+            return self.actions.index(action)
+        except ValueError:
+            raise ValueError(f"action {action} is not among the policy's actions") from None
+
+    def prob(self, action: Action) -> np.ndarray:
+        """The probability of ``action`` for every holding (zeros when the policy does not consider it)."""
+        try:
+            return self.probs[:, self.actions.index(action)]
+        except ValueError:
+            return np.zeros(self.probs.shape[0])
+
+    def row(self, cards: Iterable[int]) -> np.ndarray:
+        """The probabilities of the actions for the holding ``cards``."""
+        if self.game is None:
+            raise ValueError("ActionPolicy.row needs the policy's game (give game= when building it)")
+        return self.probs[holding_index(self.game, cards)]
+
+
+def holding_free_policy(game: GameDef, actions: Sequence[Action], row: Sequence[float]) -> ActionPolicy:
+    """A policy whose rows do not depend on the holding: one row broadcast (read-only) over every holding."""
+    one = np.asarray(row, dtype=np.float64)
+    return ActionPolicy(tuple(actions), np.broadcast_to(one, (num_holdings(game), len(one))), game)
 
 
 @dataclass(frozen=True)
@@ -85,6 +146,8 @@ class Strategy:
     inline: ClassVar[bool] = False
     #: False exempts ``act`` from the client's deadline (a person needs time)
     time_limited: ClassVar[bool] = True
+    #: True when :meth:`policy` is implemented (LBR and AIVAT refuse strategies without it)
+    has_policy: ClassVar[bool] = False
 
     def __init__(self, game: GameDef, rng: random.Random, **params: Any) -> None:
         reason = self.unsupported_reason(game)
@@ -114,6 +177,22 @@ class Strategy:
     def act(self, view: View, deadline: float) -> Action:
         """The action to take in ``view`` (this seat is to act)."""
         raise NotImplementedError
+
+    def policy(self, view: View) -> ActionPolicy:
+        """The probability of each action for every holding this seat could hold in ``view`` (its turn).
+
+        The contract, relied on by LBR and AIVAT: ``act(view)`` plays the
+        row of the actual holding (deterministic strategies: one-hot rows;
+        random ones sample it); the array does not depend on ``view.hole``
+        (rows are "had the seat held this holding"); calling ``policy``
+        never consumes the strategy's generator nor changes what later calls
+        return; and it depends only on the view and on what ``start_match``,
+        ``observe`` and ``end_hand`` have learnt (never on side effects of
+        ``act``), so a fresh copy replayed through a match log gives the
+        same arrays.  Set ``has_policy = True`` when overriding.
+        """
+        raise NoPolicy(f"strategy {self.spec!r} does not expose its policy (the probability of each action for "
+                       f"every holding), which LBR and AIVAT need")
 
     def end_hand(self, view: View) -> None:
         """Called with the final state of each hand (after ``observe`` of it)."""

@@ -9,13 +9,17 @@ naming the key, never a guess.
 from __future__ import annotations
 
 import functools
+import itertools
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..engine import CALL, FOLD, RAISE, Action
+import numpy as np
+
+from ..engine import CALL, FOLD, RAISE, Action, ActionType
 from ..gamedef import GameDef, load_game
+from ..holdings import blocked, holdings
 from ..solve.policy import Policy, PolicyError, infoset_key, key_of_match_state, read_policy
-from .base import Param, Strategy
+from .base import ActionPolicy, Param, Strategy
 from .registration import register
 
 if TYPE_CHECKING:
@@ -69,6 +73,7 @@ class CFRStrategy(Strategy):
             # against the game), so the shipped-policy test below must not refuse it
             self.unsupported_reason = _any_game  # type: ignore[method-assign]
         super().__init__(game, rng, **params)
+        vars(self).pop("policy", None)  # the parameter lives on as policy_path; the name is the policy method's
         self.policy_path = path or shipped_policy(game) or ""
         self.table = _load(self.policy_path, game)
 
@@ -79,6 +84,38 @@ class CFRStrategy(Strategy):
             return None
         return (f"no shipped policy for it (shipped: {', '.join(SHIPPED_POLICIES)}); solve it with "
                 f"`python -m acpcbot.solve GAME --out FILE` and play cfr:policy=FILE")
+
+    has_policy = True
+
+    def policy(self, view: View) -> ActionPolicy:
+        """The file's row of every holding's information set here (holdings sharing a board card: uniform).
+
+        With several hole cards a file may give each order they were dealt
+        in its own row; a holding's row is then the mean of its orders'.
+        """
+        state = view.state
+        position = view.position
+        legal = state.legal_actions()
+        chars = [ch for ch, kind in zip("fcr", (ActionType.FOLD, ActionType.CALL, ActionType.RAISE)) if kind in legal]
+        table = holdings(self.game)
+        dead = blocked(self.game, state.board)
+        probs = np.full((len(table), len(chars)), 1.0 / len(chars))
+        probe = state.copy()
+        for i, cards in enumerate(table):
+            if dead[i]:
+                continue
+            rows = []
+            for order in itertools.permutations(int(c) for c in cards):
+                probe.hole = [order if p == position else h for p, h in enumerate(state.hole)]
+                key = infoset_key(probe, position)
+                row = self.table.get(key)
+                if row is not None:
+                    total = sum(row.values())
+                    rows.append([row.get(ch, 0.0) / total for ch in chars])
+            if not rows:
+                raise MissingInfoset(f"policy {self.policy_path} has no information set {key!r}")
+            probs[i] = np.mean(rows, axis=0)
+        return ActionPolicy(tuple(_ACTION_OF[ch] for ch in chars), probs, self.game)
 
     def act(self, view: View, deadline: float) -> Action:
         """Sample the policy's probabilities for this information set."""

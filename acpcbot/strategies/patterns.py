@@ -35,7 +35,7 @@ from ..evaluator import WORST_RANK, pair_ranks, rank, rank_class, rank_class_bat
 from ..gamedef import GameDef
 from ..preflop import CLASSES, PAIR_CLASS, SM_GROUP, sm_group
 from ..world import View
-from .base import Param, Strategy
+from .base import ActionPolicy, Param, Strategy
 from .common import holdem_only, intent_to_action, sample_triple
 from .registration import register
 
@@ -166,6 +166,32 @@ class PatternStrategy(Strategy):
         if board:
             return pattern_triple(self.pattern, postflop_bucket(view.hole, board), True)
         return pattern_triple(self.pattern, preflop_bucket(view.hole), False)
+
+    has_policy = True
+
+    def policy(self, view: View) -> ActionPolicy:
+        """Every hole pair's bucket triple, its intents turned into the legal actions ``act`` would send."""
+        board = view.board_cards
+        if board:
+            # a pair holding a board card has bucket -1: any valid row will do there
+            buckets = np.maximum(pair_postflop_buckets(board), 0)
+            triples = triple_table(self.pattern, True)[buckets]
+        else:
+            triples = triple_table(self.pattern, False)[PAIR_PREFLOP_BUCKET]
+        triples = np.maximum(triples, 0.0)
+        triples = triples / triples.sum(axis=1, keepdims=True)  # as sample_triple renormalises
+        state = view.state
+        target = state.raise_to_fraction(self.pot) if self.game.is_nolimit else None
+        actions: list[Action] = []
+        columns: list[np.ndarray] = []
+        for k, kind in enumerate((ActionType.FOLD, ActionType.CALL, ActionType.RAISE)):
+            action = intent_to_action(state, kind, target)
+            if action in actions:  # a fold when checking is free is a check; a raise where none is allowed a call
+                columns[actions.index(action)] = columns[actions.index(action)] + triples[:, k]
+            else:
+                actions.append(action)
+                columns.append(triples[:, k])
+        return ActionPolicy(tuple(actions), np.stack(columns, axis=1), self.game)
 
     def act(self, view: View, deadline: float) -> Action:
         """Sample the bucket's triple; a raise is pot-sized (no-limit) or ``r`` (limit)."""

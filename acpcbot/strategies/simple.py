@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, raise_to
 from ..world import View
-from .base import Param, Strategy
+from .base import ActionPolicy, Param, Strategy, holding_free_policy
 from .registration import register
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
+
+
+@lru_cache(maxsize=256)
+def _raises(lo: int, hi: int) -> tuple[Action, ...]:
+    """Every no-limit raise-to from ``lo`` to ``hi`` (cached: the same bounds come back hand after hand)."""
+    return tuple(raise_to(size) for size in range(lo, hi + 1))
 
 
 @register
@@ -29,11 +36,40 @@ class RandomStrategy(Strategy):
         "raise": Param(float, 0.47, "weight of raising", lambda v: v >= 0, "must be >= 0"),
     }
     inline = True
+    has_policy = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # ``raise`` is a keyword, so the weights are read back by name
         self.weights = {_F: getattr(self, "fold"), _C: getattr(self, "call"), _R: getattr(self, "raise")}
+
+    def policy(self, view: View) -> ActionPolicy:
+        """The same for every holding: the legal types by weight, a no-limit raise-to uniform over the legal range."""
+        legal = view.legal_actions
+        weights = self.weights
+        total = sum(weights[a] for a in legal)
+        if total <= 0:
+            return holding_free_policy(self.game, (CALL,), (1.0,))
+        actions: list[Action] = []
+        row: list[float] = []
+        for a in legal:
+            p = weights[a] / total
+            if p <= 0:
+                continue
+            if a == _F:
+                actions.append(FOLD)
+                row.append(p)
+            elif a == _C:
+                actions.append(CALL)
+                row.append(p)
+            elif self.game.is_limit:
+                actions.append(RAISE)
+                row.append(p)
+            else:
+                lo, hi = view.raise_bounds  # type: ignore[misc]  # raise is legal, so bounds exist
+                actions.extend(_raises(lo, hi))
+                row.extend([p / (hi - lo + 1)] * (hi - lo + 1))
+        return holding_free_policy(self.game, actions, row)
 
     def act(self, view: View, deadline: float) -> Action:
         """Sample an action type among the legal ones, then a uniform raise size."""
@@ -66,6 +102,11 @@ class CallStrategy(Strategy):
     name = "call"
     description = "Always check or call."
     inline = True
+    has_policy = True
+
+    def policy(self, view: View) -> ActionPolicy:
+        """Check or call with every holding."""
+        return holding_free_policy(self.game, (CALL,), (1.0,))
 
     def act(self, view: View, deadline: float) -> Action:
         """Check or call."""
@@ -86,6 +127,11 @@ class RaiseStrategy(Strategy):
                       choices=_SIZES),
     }
     inline = True
+    has_policy = True
+
+    def policy(self, view: View) -> ActionPolicy:
+        """The configured raise with every holding (one-hot)."""
+        return holding_free_policy(self.game, (self.act(view, 0.0),), (1.0,))
 
     def act(self, view: View, deadline: float) -> Action:
         """The configured raise, clamped into the legal range; a call when no raise is allowed."""
@@ -106,6 +152,11 @@ class FoldStrategy(Strategy):
     name = "fold"
     description = "Check when free, else fold."
     inline = True
+    has_policy = True
+
+    def policy(self, view: View) -> ActionPolicy:
+        """Fold facing a bet, else check, with every holding."""
+        return holding_free_policy(self.game, (view.fold_or_check(),), (1.0,))
 
     def act(self, view: View, deadline: float) -> Action:
         """Fold facing a bet, else check."""
