@@ -63,8 +63,25 @@ def _describe(report: Exploitability) -> str:
     return text
 
 
+def _holdem_blueprint(argv: list[str]) -> bool:
+    """Whether the game named on the command line is 2-player limit hold'em (solved by the bucket abstraction)."""
+    names = [a for a in argv if not a.startswith("-")]
+    if not names:
+        return False
+    try:
+        game = load_game(names[0])
+    except (GameDefError, OSError):
+        return False
+    from .blueprint_train import is_limit_holdem
+    return is_limit_holdem(game)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if _holdem_blueprint(argv):
+        from .blueprint_train import main as blueprint_main
+        return blueprint_main(argv)
     ap = parser()
     args = ap.parse_args(argv)
     if args.evaluate is None and args.out is None:

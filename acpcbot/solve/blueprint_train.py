@@ -1,0 +1,334 @@
+"""``python -m acpcbot.solve hulhe ...``: build the card buckets, solve the abstract game with checkpoints, ship the policy.
+
+    python -m acpcbot.solve hulhe --build-buckets                 # acpcbot/data/hulhe_buckets.npz
+    python -m acpcbot.solve hulhe --iterations 1500 --checkpoint blueprint.ckpt \\
+        --out acpcbot/data/blueprint_hulhe.npz                     # resumes from the checkpoint if present
+    python -m acpcbot.solve hulhe --evaluate acpcbot/data/blueprint_hulhe.npz
+
+The abstract game (``blueprint_game``) is the hold'em betting of the game
+file with the chance model of ``abstraction.Buckets``: classes dealt with
+exact card removal (169 x 169), each player's bucket history then drawn
+from the exact one-player transition tables, independently for the two
+players, and a showdown won by the higher river bucket (tied buckets
+split).  Progress goes to stderr; the exploitability printed is the exact
+best-response gap in that abstract game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import lzma
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..gamedef import GameDef, GameDefError, load_game
+from .abstract_cfr import ALGORITHMS, AbstractSolver, Report, train
+from .abstract_game import NEXT_LEAF, AbstractGame
+from .abstraction import AbstractionError, Buckets, build, class_joint
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+DEFAULT_BUCKETS = DATA / "hulhe_buckets.npz"
+DEFAULT_POLICY = DATA / "blueprint_hulhe.npz"
+#: shipped settings: 4 flop clusters per class, 3 turn clusters per (class, flop bucket), 5 river buckets
+DEFAULT_K = (4, 3, 5)
+#: river bucket edges in strength bins of 0.05: percentiles 0.40 0.65 0.80 0.90
+DEFAULT_EDGES = (8, 13, 16, 18)
+POLICY_FORMAT = 1
+QUANT = 255
+
+
+def is_limit_holdem(game: GameDef) -> bool:
+    """Whether ``game`` is 2-player limit hold'em: 52 cards, 2 hole cards, boards of 0, 3, 1 and 1 cards."""
+    return (game.is_limit and game.num_players == 2 and game.num_rounds == 4 and game.num_suits == 4
+            and game.num_ranks == 13 and game.num_hole_cards == 2 and tuple(game.num_board_cards) == (0, 3, 1, 1))
+
+
+def blueprint_game(game: GameDef, buckets: Buckets) -> AbstractGame:
+    """The abstract game of a limit hold'em game under ``buckets`` (see the module docstring)."""
+    if not is_limit_holdem(game):
+        raise AbstractionError(f"{game.name or 'this game'} is not 2-player limit hold'em with a 52-card deck")
+    joint = class_joint()
+    k3 = buckets.k[2]
+    outcome = np.sign(np.arange(k3)[:, None] - np.arange(k3)[None, :]).astype(np.float64)
+    return AbstractGame(game=game, joint=joint, buckets=(169,) + tuple(buckets.k), transitions=buckets.transitions,
+                        public=(1, 1, 1, 1), fold_kernel=[joint[None]] * 4, showdown_kernel=None,
+                        showdown_outcome=outcome)
+
+
+def single_threaded_blas() -> bool:
+    """Ask OpenBLAS for one thread (our own threads do the parallel work; BLAS threads only contend)."""
+    try:
+        with open("/proc/self/maps") as fh:
+            libs = sorted({line.split()[-1] for line in fh if "openblas" in line.lower() and ".so" in line})
+    except OSError:
+        return False
+    for path in libs:
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for name in ("openblas_set_num_threads", "scipy_openblas_set_num_threads64_", "openblas_set_num_threads64_",
+                     "scipy_openblas_set_num_threads"):
+            fn = getattr(lib, name, None)
+            if fn is not None:
+                fn(1)
+                return True
+    return False
+
+
+# ------------------------------------------------------------------ policy files
+
+def quantise(sigma: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """(n, D, 3, H) probabilities -> uint8 rows summing to exactly 255 over legal columns (largest remainders)."""
+    scaled = sigma * QUANT
+    q = np.floor(scaled)
+    q[:, ~legal] = 0
+    short = np.rint(QUANT - q.sum(2)).astype(np.int64)[:, :, None, :]       # units still to hand out: 0..2
+    frac = np.where(legal[None, :, :, None], scaled - q, -1.0)
+    # rank of each column by remainder (0 = largest); the `short` best-ranked columns get one more unit
+    rank = np.argsort(np.argsort(-frac, axis=2, kind="stable"), axis=2, kind="stable")
+    q += rank < short
+    return q.astype(np.uint8)
+
+
+def own_reach(ag: AbstractGame, sigma: list[np.ndarray], player: int) -> list[np.ndarray]:
+    """Player's own action reach (N_r, D_r, H_r) float32 at every decision node under ``sigma`` (chance left out).
+
+    With probabilities of at least 1/255 along a hand, a reachable node never underflows to 0 in float32.
+    """
+    out = []
+    entry = np.ones((1, ag.num_classes), dtype=np.float32)
+    for r, tpl in enumerate(ag.rounds):
+        n = tpl.num_instances
+        k = ag.buckets[r] if r else 1
+        reach = np.zeros((n, tpl.num_decisions, ag.histories(r)), dtype=np.float32)
+        reach[:, 0] = np.repeat(entry, k, axis=1)
+        nxt = {int(leaf): j for j, leaf in enumerate(np.flatnonzero(tpl.leaf_kind == NEXT_LEAF))}
+        entry = np.zeros((n, len(nxt), ag.histories(r)), dtype=np.float32)
+        for d in range(tpl.num_decisions):
+            for col in np.flatnonzero(tpl.legal[d]):
+                x = reach[:, d] * sigma[r][:, d, col] if tpl.actor[d] == player else reach[:, d]
+                ch = int(tpl.child[d, col])
+                if ch >= 0:
+                    reach[:, ch] = x
+                elif -1 - ch in nxt:
+                    entry[:, nxt[-1 - ch]] = x
+        out.append(reach)
+        entry = entry.reshape(n * len(nxt), ag.histories(r))
+    return out
+
+
+def policy_rows(ag: AbstractGame, solver: AbstractSolver) -> list[np.ndarray]:
+    """The shipped rows: the average strategy quantised to 1/255, rows the player never reaches set to check/call."""
+    rows = []
+    for r, tpl in enumerate(ag.rounds):
+        n = tpl.num_instances
+        step = max(1, (1 << 22) // (tpl.num_decisions * 3 * ag.histories(r)))     # bounded memory
+        rows.append(np.concatenate([quantise(solver.average(r, a, min(a + step, n)), tpl.legal)
+                                    for a in range(0, n, step)]))
+    decoded = [q.astype(np.float32) / np.float32(QUANT) for q in rows]
+    for p in (0, 1):
+        reach = own_reach(ag, decoded, p)
+        for r, tpl in enumerate(ag.rounds):
+            for d in np.flatnonzero(tpl.actor == p):
+                dead = reach[r][:, d] == 0                          # (n, H): never reached by p's own play
+                block = rows[r][:, d]                               # (n, 3, H) view
+                for col in range(3):
+                    block[:, col][dead] = QUANT if col == 1 else 0   # check/call: always legal
+    return rows
+
+
+def write_policy(path: str | os.PathLike[str], ag: AbstractGame, rows: list[np.ndarray], meta: dict,
+                 preset: int = 9 | lzma.PRESET_EXTREME) -> None:
+    """Write policy rows (lzma-compressed per round, ``preset``) with the game and metadata; atomic replace."""
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    blobs = {f"round{r}": np.frombuffer(lzma.compress(q.tobytes(), preset=preset), dtype=np.uint8)
+             for r, q in enumerate(rows)}
+    shapes = {f"shape{r}": np.array(q.shape) for r, q in enumerate(rows)}
+    try:
+        with open(tmp, "xb") as fh:
+            np.savez(fh, format=POLICY_FORMAT, game=np.array(ag.game.to_text()),
+                     k=np.array(ag.buckets[1:]), meta=np.array(repr(sorted(meta.items()))), **blobs, **shapes)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def read_policy(path: str | os.PathLike[str]) -> tuple[list[np.ndarray], dict]:
+    """The uint8 policy rows per round and the metadata of a file written by ``write_policy``."""
+    where = os.fspath(path)
+    try:
+        with np.load(path) as z:
+            if int(z["format"]) != POLICY_FORMAT:
+                raise AbstractionError(f"{where}: policy format {int(z['format'])}, expected {POLICY_FORMAT}")
+            rows = []
+            for r in range(4):
+                shape = tuple(int(x) for x in z[f"shape{r}"])
+                raw = lzma.decompress(z[f"round{r}"].tobytes())
+                rows.append(np.frombuffer(raw, dtype=np.uint8).reshape(shape))
+            meta = dict(eval(str(z["meta"]), {"__builtins__": {}}))   # written by write_policy: a repr of pairs
+            meta["game_text"] = str(z["game"])
+            meta["k"] = tuple(int(x) for x in z["k"])
+    except (OSError, KeyError, ValueError, lzma.LZMAError) as exc:
+        if isinstance(exc, AbstractionError):
+            raise
+        raise AbstractionError(f"{where}: cannot read the policy: {exc}") from None
+    return rows, meta
+
+
+def evaluate_rows(ag: AbstractGame, rows: list[np.ndarray], workers: int = 2):
+    """Exact exploitability (Exploitability) in the abstract game of uint8 policy rows."""
+    solver = AbstractSolver(ag, workers=workers, evaluate_only=True)
+    try:
+        for r, q in enumerate(rows):
+            if q.shape != solver.strategy_sum[r].shape:
+                raise AbstractionError(f"policy round {r + 1} has shape {q.shape}, the game needs "
+                                       f"{solver.strategy_sum[r].shape}")
+            solver.strategy_sum[r][...] = q
+        return solver.exploitability()
+    finally:
+        solver.close()
+
+
+def _csv_ints(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command-line parser of the hold'em blueprint."""
+    ap = argparse.ArgumentParser(
+        prog="python -m acpcbot.solve hulhe",
+        description="Abstraction-CFR blueprint for 2-player limit hold'em: buckets, CFR+ with checkpoints, policy.")
+    ap.add_argument("game", help="hulhe, or any 2-player limit hold'em .game file")
+    ap.add_argument("--buckets", default=str(DEFAULT_BUCKETS), help="bucket file (built first if missing)")
+    ap.add_argument("--build-buckets", action="store_true", help="(re)build the bucket file and exit")
+    ap.add_argument("--k", type=_csv_ints, default=DEFAULT_K, help="flop,turn,river buckets (default 4,3,5)")
+    ap.add_argument("--river-edges", type=_csv_ints, default=DEFAULT_EDGES,
+                    help="river bucket edges in 0.05 percentile steps (default 8,13,16,18)")
+    ap.add_argument("--iterations", type=int, default=1500, help="total CFR iterations (default 1500)")
+    ap.add_argument("--target-mbb", type=float, help="stop once the abstract exploitability is at most this")
+    ap.add_argument("--check-every", type=int, default=50, help="measure the exploitability every N iterations")
+    ap.add_argument("--algorithm", choices=ALGORITHMS, default="cfr+")
+    ap.add_argument("--workers", type=int, default=2, help="threads (and bucket-build processes); default 2")
+    ap.add_argument("--checkpoint", help="checkpoint file: resumed from when present, rewritten as training goes")
+    ap.add_argument("--checkpoint-minutes", type=float, default=10.0, help="minutes between checkpoints")
+    ap.add_argument("--out", default=str(DEFAULT_POLICY), help="policy file to write")
+    ap.add_argument("--evaluate", metavar="POLICY", help="report the abstract exploitability of a policy file")
+    return ap
+
+
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _load_buckets(args) -> Buckets:
+    path = Path(args.buckets)
+    if path.exists() and not args.build_buckets:
+        return Buckets.load(path)
+    _log(f"building buckets k={args.k} river edges={args.river_edges} with {args.workers} processes -> {path}")
+    buckets = build(tuple(args.k), tuple(args.river_edges), workers=args.workers, log=_log)
+    buckets.save(path)
+    _log(f"buckets written to {path} in {buckets.build_seconds:.0f} s ({path.stat().st_size / 1e6:.2f} MB)")
+    return buckets
+
+
+def _digest(buckets: Buckets) -> str:
+    import hashlib
+    h = hashlib.sha256()
+    for a in (buckets.flop_bucket, buckets.turn_centroids, *buckets.transitions, buckets.river_edges):
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()[:16]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the hold'em blueprint command line; returns the exit status."""
+    args = parser().parse_args(argv)
+    single_threaded_blas()
+    try:
+        game = load_game(args.game)
+        buckets = _load_buckets(args)
+        if args.build_buckets:
+            return 0
+        ag = blueprint_game(game, buckets)
+    except (GameDefError, AbstractionError, OSError) as exc:
+        print(f"acpcbot.solve: {exc}", file=sys.stderr)
+        return 2
+    if args.evaluate:
+        try:
+            rows, meta = read_policy(args.evaluate)
+            report = evaluate_rows(ag, rows, args.workers)
+        except AbstractionError as exc:
+            print(f"acpcbot.solve: {exc}", file=sys.stderr)
+            return 2
+        print(f"{args.evaluate}: abstract exploitability {report.mbb:.4f} mbb/g; position 0 value "
+              f"{report.values[0]:.5f} chips; trained {meta.get('iterations')} iterations")
+        return 0
+    sizes = [ag.histories(r) * tpl.num_decisions * tpl.num_instances for r, tpl in enumerate(ag.rounds)]
+    _log(f"{game.name}: buckets {buckets.k}, histories {[ag.histories(r) for r in range(4)]}, "
+         f"{sum(sizes):,} information sets, {args.algorithm}, {args.workers} threads")
+    solver = AbstractSolver(ag, args.algorithm, workers=args.workers)
+    ident = {"game": game.to_text(), "buckets": _digest(buckets)}
+    curve: list[tuple[int, float, float]] = []
+    spent = 0.0
+    if args.checkpoint and Path(args.checkpoint).exists():
+        try:
+            header = solver.load(args.checkpoint, ident)
+        except (ValueError, KeyError, OSError) as exc:
+            print(f"acpcbot.solve: cannot resume: {exc}", file=sys.stderr)
+            return 2
+        curve = list(header.get("curve", []))
+        spent = float(header.get("seconds", 0.0))
+        _log(f"resumed from {args.checkpoint} at iteration {solver.iteration} ({spent:.0f} s spent before)")
+    start = time.perf_counter()
+
+    def elapsed() -> float:
+        return spent + time.perf_counter() - start
+
+    def checkpoint(s: AbstractSolver) -> None:
+        if args.checkpoint:
+            t = time.perf_counter()
+            s.save(args.checkpoint, {**ident, "curve": curve, "seconds": elapsed()})
+            _log(f"checkpoint at iteration {s.iteration} written in {time.perf_counter() - t:.1f} s")
+
+    def report(rep: Report) -> None:
+        curve.append((rep.iteration, round(rep.exploitability.mbb, 4), round(elapsed(), 1)))
+        _log(f"iteration {rep.iteration}  exploitability {rep.exploitability.mbb:.4f} mbb/g  "
+             f"elapsed {elapsed():.1f} s")
+
+    stop = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.append(True))
+    _, stopped = train(solver, args.iterations, args.check_every, args.target_mbb, on_report=report,
+                       on_checkpoint=checkpoint, checkpoint_seconds=60 * args.checkpoint_minutes,
+                       should_stop=lambda: bool(stop))
+    checkpoint(solver)
+    if stopped:
+        _log(f"stopped at iteration {solver.iteration}; the same command resumes from {args.checkpoint}")
+        solver.close()
+        return 130
+    t = time.perf_counter()
+    rows = policy_rows(ag, solver)
+    final = curve[-1] if curve else None
+    iterations = solver.iteration
+    solver.close()
+    del solver
+    shipped = evaluate_rows(ag, rows, args.workers)
+    meta = {"iterations": iterations, "algorithm": args.algorithm, "curve": curve,
+            "train_seconds": round(elapsed(), 1), "buckets": _digest(buckets),
+            "average_mbb": final[1] if final else None, "shipped_mbb": round(shipped.mbb, 4),
+            "value0": round(shipped.values[0], 6)}
+    write_policy(args.out, ag, rows, meta)
+    _log(f"wrote {args.out} ({Path(args.out).stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - t:.0f} s; "
+         f"shipped (quantised) policy: abstract exploitability {shipped.mbb:.4f} mbb/g")
+    return 0
