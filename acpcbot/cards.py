@@ -48,6 +48,11 @@ def cards_to_text(cards: Iterable[int]) -> str:
     return "".join(_TEXT_BY_CARD[c] for c in cards)
 
 
+def _short(text: str, limit: int = 40) -> str:
+    # error messages quote at most ``limit`` characters of card text (a line may be a megabyte long)
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 def _describe(ch: str, allowed: str, what: str) -> str:
     if ch.lower() in allowed or ch.upper() in allowed:
         return f"{what} {ch!r} has the wrong case (expected one of {allowed!r})"
@@ -60,7 +65,7 @@ def parse_card(text: str) -> int:
     if card is not None:
         return card
     if len(text) != 2:
-        raise CardError(f"card {text!r} must be exactly two characters (rank then suit)")
+        raise CardError(f"card {_short(text)} must be exactly two characters (rank then suit)")
     if text[0] not in RANK_CHARS:
         raise CardError(f"card {text!r}: " + _describe(text[0], RANK_CHARS, "rank"))
     raise CardError(f"card {text!r}: " + _describe(text[1], SUIT_CHARS, "suit"))
@@ -69,7 +74,7 @@ def parse_card(text: str) -> int:
 def parse_cards(text: str, allow_duplicates: bool = False) -> tuple[int, ...]:
     """Parse concatenated card text (``AsKd7h``) into a tuple of cards."""
     if len(text) % 2:
-        raise CardError(f"card text {text!r} has an odd length; every card is two characters")
+        raise CardError(f"card text {_short(text)} has an odd length; every card is two characters")
     get = _CARD_BY_TEXT.get
     cards = tuple(get(text[i:i + 2], -1) for i in range(0, len(text), 2))
     if -1 in cards:
@@ -79,7 +84,7 @@ def parse_cards(text: str, allow_duplicates: bool = False) -> tuple[int, ...]:
         seen: set[int] = set()
         for c in cards:
             if c in seen:
-                raise CardError(f"card {card_to_text(c)} appears twice in {text!r}")
+                raise CardError(f"card {card_to_text(c)} appears twice in {_short(text)}")
             seen.add(c)
     return cards
 

@@ -8,6 +8,7 @@ another is plugged in); the rules of one hand live in ``engine.py``.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -16,6 +17,8 @@ from typing import Callable, Sequence
 from .evaluator.ranking import default_ranking
 
 INT32_MAX = 2**31 - 1
+INT32_MIN = -2**31
+UINT32_MAX = 2**32 - 1
 UNLIMITED_RAISES = 255  # the reference stores maxRaises in a uint8 and defaults to its maximum
 
 MAX_PLAYERS = 10
@@ -31,6 +34,35 @@ NOLIMIT = "nolimit"
 
 class GameDefError(ValueError):
     """A game definition that cannot be parsed or is not a valid game."""
+
+
+# ------------------------------------------------- numbers and text from untrusted input
+
+_INT_TEXT = re.compile(r"([+-]?)0*([0-9]+)\Z")
+
+
+def bounded_int(text: str, low: int, high: int) -> int | None:
+    """The value of an ASCII integer text (``[+-]digits``) clamped into ``low..high``; None when it is not one.
+
+    Only numbers short enough to matter are converted, so a text of any
+    length is safe: Python refuses to convert more than 4,300 digits, and a
+    5,000-digit number from a file or a socket must be an error, not a crash.
+    Give ``high = limit + 1`` to tell "too large" from the largest value.
+    """
+    m = _INT_TEXT.match(text)
+    if m is None:
+        return None
+    sign, digits = m.groups()
+    if len(digits) > len(str(max(abs(low), abs(high)))):
+        return low if sign == "-" else high
+    return min(max(int(sign + digits), low), high)
+
+
+def clip(text: str, limit: int = 80) -> str:
+    """``repr`` of at most ``limit`` characters of ``text``, saying how long it was when cut (error messages)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 @dataclass(frozen=True)
@@ -121,6 +153,8 @@ _KEYS = ("end gamedef", "gamedef", "stack", "blind", "raisesize", "limit", "noli
 _LIST_LIMIT = {"stack": MAX_PLAYERS, "blind": MAX_PLAYERS, "raisesize": MAX_ROUNDS,
                "firstplayer": MAX_ROUNDS, "maxraises": MAX_ROUNDS, "numboardcards": MAX_ROUNDS}
 _SCALARS = ("numplayers", "numrounds", "numsuits", "numranks", "numholecards")
+# the reference reads these keys into 32-bit signed integers (SCNd32), the others into bytes (SCNu8)
+_INT32_KEYS = ("stack", "blind", "raisesize")
 _DISPLAY = {"stack": "stack", "blind": "blind", "raisesize": "raiseSize", "numplayers": "numPlayers",
             "numrounds": "numRounds", "firstplayer": "firstPlayer", "maxraises": "maxRaises",
             "numsuits": "numSuits", "numranks": "numRanks", "numholecards": "numHoleCards",
@@ -134,10 +168,21 @@ def _parse_values(rest: str, key: str, where: str) -> list[int]:
     words = rest.split()
     if not words:
         raise GameDefError(f"{where}: {_DISPLAY[key]} has no value")
-    try:
-        values = [int(w) for w in words]
-    except ValueError:
-        raise GameDefError(f"{where}: {_DISPLAY[key]} expects whole numbers, got {rest.strip()!r}") from None
+    if key in _INT32_KEYS:
+        low, high, field_range, field = INT32_MIN, INT32_MAX, f"{INT32_MIN}..{INT32_MAX}", "a 32-bit integer"
+    else:
+        # small numbers go on to each key's own check below; longer ones cannot fit the byte at all
+        low, high, field_range, field = -999, 999, "0..255", "a byte"
+    values = []
+    for word in words:
+        value = bounded_int(word, low - 1, high + 1)
+        if value is None:
+            raise GameDefError(f"{where}: {_DISPLAY[key]} expects whole numbers, got {clip(rest.strip())}")
+        if not low <= value <= high:
+            # the reference would wrap it into its field (a stack of 3e9 becomes negative there and is refused)
+            raise GameDefError(f"{where}: {_DISPLAY[key]} value {clip(word, 40)} is out of range {field_range} "
+                               f"(the reference reads it into {field})")
+        values.append(value)
     limit = 1 if key in _SCALARS else _LIST_LIMIT[key]
     # the reference reads at most this many items and ignores the rest
     return values[:limit]
@@ -156,7 +201,7 @@ def parse_game(text: str, name: str = "<string>") -> GameDef:
         key = next((k for k in _KEYS if lower.startswith(k)), None)
         where = f"{name}, line {number}"
         if key is None:
-            raise GameDefError(f"{where}: unknown key in {line!r}")
+            raise GameDefError(f"{where}: unknown key in {clip(line)}")
         if key == "end gamedef":
             break
         if key == "gamedef":

@@ -15,14 +15,20 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .gamedef import GameDef, GameDefError, load_game
+from .gamedef import GameDef, GameDefError, clip, load_game
 from .matchlog import Header, LogError, LogLineError, format_value, header_game, read_entries
 
 
+#: the longest message about one line (a log line may be a megabyte long; the message quotes from it)
+MAX_MESSAGE = 400
+
+
 class LogCheckError(Exception):
-    """The first inconsistency found in a log, with its line number."""
+    """The first inconsistency found in a log, with its line number; the message is at most MAX_MESSAGE characters."""
 
     def __init__(self, line: int, message: str) -> None:
+        if len(message) > MAX_MESSAGE:
+            message = f"{message[:MAX_MESSAGE]}... ({len(message)} characters)"
         super().__init__(f"line {line}: {message}")
         self.line = line
 
@@ -63,7 +69,7 @@ def check_log(path: str | Path, game: GameDef | None = None) -> LogSummary:
         if summary.score_checked:
             raise LogCheckError(number, "text after the SCORE line")
         if kind == "other":
-            raise LogCheckError(number, f"neither a comment, a STATE nor a SCORE line: {line.rstrip()[:80]!r}")
+            raise LogCheckError(number, f"neither a comment, a STATE nor a SCORE line: {clip(line.rstrip())}")
         if kind == "score":
             if game is None:
                 try:
@@ -87,13 +93,13 @@ def check_log(path: str | Path, game: GameDef | None = None) -> LogSummary:
             raise LogCheckError(number, f"{what}: hand number used twice")
         seen_hands.add(hand.hand_id)
         if len(set(hand.names)) != len(hand.names):
-            raise LogCheckError(number, f"{what}: a name appears twice in {'|'.join(hand.names)}")
+            raise LogCheckError(number, f"{what}: a name appears twice in {_short('|'.join(hand.names))}")
         expected = [format_value(v) for v in state.payoffs()]
         if expected != hand.values_text:
-            raise LogCheckError(number, f"{what}: logged values {'|'.join(hand.values_text)} "
+            raise LogCheckError(number, f"{what}: logged values {_short('|'.join(hand.values_text))} "
                                         f"but the rules give {'|'.join(expected)}")
         if summary.totals and set(hand.names) != set(summary.totals):
-            raise LogCheckError(number, f"{what}: players {'|'.join(hand.names)} differ from earlier hands")
+            raise LogCheckError(number, f"{what}: players {_short('|'.join(hand.names))} differ from earlier hands")
         for name, value in zip(hand.names, state.payoffs()):
             summary.totals[name] = summary.totals.get(name, 0.0) + value
         summary.hands += 1
@@ -103,13 +109,18 @@ def check_log(path: str | Path, game: GameDef | None = None) -> LogSummary:
     return summary
 
 
+def _short(text: str) -> str:
+    # values and names as written when short, a cut quotation of them otherwise
+    return text if len(text) <= 80 else clip(text)
+
+
 def _check_score(number: int, score: tuple[list[str], list[str]], summary: LogSummary) -> None:
     values, names = score
     if set(names) != set(summary.totals) or len(names) != len(summary.totals):
-        raise LogCheckError(number, f"SCORE names {'|'.join(names)} differ from the hands' players")
+        raise LogCheckError(number, f"SCORE names {_short('|'.join(names))} differ from the hands' players")
     expected = [format_value(summary.totals[n]) for n in names]
     if expected != values:
-        raise LogCheckError(number, f"SCORE {'|'.join(values)} but the hands sum to {'|'.join(expected)}")
+        raise LogCheckError(number, f"SCORE {_short('|'.join(values))} but the hands sum to {'|'.join(expected)}")
     summary.score_checked = True
 
 

@@ -7,12 +7,14 @@ trailing zeros and a trailing point removed (``100``, ``2.5``, ``-33.333333``).
 from __future__ import annotations
 
 import logging
+import math
+import re
 import os
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from .engine import State, position_of
-from .gamedef import GameDef, GameDefError, load_game
+from .gamedef import UINT32_MAX, GameDef, GameDefError, bounded_int, clip, load_game
 from .protocol import ProtocolError, format_betting, format_cards, parse_cards_field, replay_betting
 
 
@@ -90,9 +92,7 @@ def parse_state_line(line: str, game: GameDef) -> LoggedHand:
     if len(fields) != 6 or fields[0] != "STATE":
         raise LogError(f"not a STATE line with six ':'-separated fields: {line[:80]!r}")
     _, hand_text, betting, cards, values, names = fields
-    if not hand_text.isdigit():
-        raise LogError(f"hand number {hand_text!r} is not an unsigned integer")
-    hand_id = int(hand_text)
+    hand_id = _uint(hand_text, "hand number")
     try:
         state = replay_betting(betting, game, State(game, hand_id))
         hole, board = parse_cards_field(cards, game, state.round, f"hand {hand_id}")
@@ -105,18 +105,28 @@ def parse_state_line(line: str, game: GameDef) -> LoggedHand:
     if len(values_text) != n or len(name_list) != n:
         raise LogError(f"hand {hand_id}: {len(values_text)} values and {len(name_list)} names, the game has {n} players")
     for v in values_text:
-        try:
-            float(v)
-        except ValueError:
-            raise LogError(f"hand {hand_id}: value {v!r} is not a number") from None
+        if not _VALUE.match(v) or not math.isfinite(float(v)):
+            raise LogError(f"hand {hand_id}: value {clip(v, 40)} is not a number as the dealer writes one")
     return LoggedHand(hand_id, state, values_text, name_list)
+
+
+#: a value as the reference writes it (``%.6f`` trimmed); Python's float() would also take 'nan', '1e5' or '1_0'
+_VALUE = re.compile(r"-?[0-9]+(\.[0-9]+)?\Z")
+
+
+def _uint(text: str, what: str) -> int:
+    """A 32-bit unsigned field (hand numbers, the header's hands and seed); LogError otherwise, whatever its length."""
+    value = bounded_int(text, 0, UINT32_MAX + 1) if text[:1].isdigit() else None
+    if value is None or value > UINT32_MAX:
+        raise LogError(f"{what} {clip(text, 40)} is not an unsigned 32-bit integer")
+    return value
 
 
 def parse_score_line(line: str) -> tuple[list[str], list[str]]:
     """Values (as written) and names per seat of a ``SCORE:`` line."""
     fields = line.rstrip("\r\n").split(":")
     if len(fields) != 3 or fields[0] != "SCORE":
-        raise LogError(f"not a SCORE line: {line[:80]!r}")
+        raise LogError(f"not a SCORE line: {clip(line)}")
     values, names = fields[1].split("|"), fields[2].split("|")
     if len(values) != len(names):
         raise LogError(f"SCORE line has {len(values)} values and {len(names)} names")
@@ -128,16 +138,19 @@ def parse_header_line(line: str, header: Header | None) -> Header | None:
     text = line.rstrip("\r\n")
     if text.startswith(MATCH_HEADER):
         parts = text.split()
-        if len(parts) != 6 or not parts[4].isdigit() or not parts[5].isdigit():
-            raise LogError(f"malformed header line {text!r}")
-        return Header(parts[2], parts[3], int(parts[4]), int(parts[5]))
+        if len(parts) != 6:
+            raise LogError(f"malformed header line {clip(text)}")
+        try:
+            return Header(parts[2], parts[3], _uint(parts[4], "number of hands"), _uint(parts[5], "seed"))
+        except LogError as exc:
+            raise LogError(f"malformed header line {clip(text)}: {exc}") from None
     for key in ("t_response", "t_hand", "t_per_hand"):
         prefix = f"#--{key} "
         if text.startswith(prefix) and header is not None:
-            try:
-                setattr(header, key, int(text[len(prefix):]))
-            except ValueError:
-                raise LogError(f"malformed header line {text!r}") from None
+            value = bounded_int(text[len(prefix):].strip(), -2**63, 2**63 - 1)
+            if value is None:
+                raise LogError(f"malformed header line {clip(text)}")
+            setattr(header, key, value)
     return header
 
 
@@ -280,7 +293,7 @@ def read_match_log(path: str | os.PathLike[str], game: GameDef | None = None) ->
         elif entry.kind == "score":
             score = entry.score
         elif entry.kind == "other":
-            raise LogError(f"{path}, line {entry.number}: not a log line: {entry.line.rstrip()[:80]!r}")
+            raise LogError(f"{path}, line {entry.number}: not a log line: {clip(entry.line.rstrip())}")
     if game is None:
         try:
             game = header_game(header)

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from .cards import CardError, cards_to_text, parse_cards
 from .engine import CALL, FOLD, RAISE, Action, ActionType, IllegalAction, State
-from .gamedef import GameDef
+from .gamedef import INT32_MAX, UINT32_MAX, GameDef, bounded_int, clip
 
 VERSION_LINE = "VERSION:2.0.0\r\n"
 MATCHSTATE = "MATCHSTATE"
@@ -47,7 +47,11 @@ _ACTION_CHARS = {"f": ActionType.FOLD, "F": ActionType.FOLD,
                  "c": ActionType.CALL, "C": ActionType.CALL, "k": ActionType.CALL, "K": ActionType.CALL,
                  "r": ActionType.RAISE, "R": ActionType.RAISE, "b": ActionType.RAISE, "B": ActionType.RAISE}
 _FIXED = {ActionType.FOLD: FOLD, ActionType.CALL: CALL, ActionType.RAISE: RAISE}
-_SIZE = re.compile(r"[+-]?\d+")
+#: the letters the reference reads as an action (any other character is its invalid action)
+ACTION_LETTERS = frozenset(_ACTION_CHARS)
+_SIZE = re.compile(r"[+-]?[0-9]+")
+#: what a size beyond 64 bits reads as: the C library saturates there
+INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
 
 
 def read_action(text: str, game: GameDef) -> tuple[Action, int]:
@@ -55,18 +59,21 @@ def read_action(text: str, game: GameDef) -> tuple[Action, int]:
 
     ``k``/``K`` mean call, ``b``/``B`` raise, upper case is accepted.  A
     no-limit raise must carry a size; anything after the action is left to
-    the caller.
+    the caller.  A size beyond 64 bits reads as the nearest 64-bit value,
+    as C's ``strtol`` saturates (no such raise is ever legal).
     """
     if not text:
         raise ProtocolError("missing action")
     kind = _ACTION_CHARS.get(text[0])
     if kind is None:
-        raise ProtocolError(f"unknown action character {text[0]!r} in {text!r}")
+        raise ProtocolError(f"unknown action character {text[0]!r} in {clip(text, 40)}")
     if kind == ActionType.RAISE and game.is_nolimit:
         m = _SIZE.match(text, 1)
         if not m:
-            raise ProtocolError(f"no-limit raise without a size in {text!r}")
-        return Action(ActionType.RAISE, int(m.group())), m.end()
+            raise ProtocolError(f"no-limit raise without a size in {clip(text, 40)}")
+        size = bounded_int(m.group(), INT64_MIN, INT64_MAX)
+        assert size is not None  # the pattern matched a whole number
+        return Action(ActionType.RAISE, size), m.end()
     return _FIXED[kind], 1
 
 
@@ -74,7 +81,7 @@ def parse_action(text: str, game: GameDef) -> Action:
     """Parse a whole action string (``f``, ``c``, ``r``, ``r500``...); nothing may follow it."""
     action, used = read_action(text, game)
     if used != len(text):
-        raise ProtocolError(f"unexpected text {text[used:]!r} after action {text[:used]!r}")
+        raise ProtocolError(f"unexpected text {clip(text[used:], 40)} after action {clip(text[:used], 40)}")
     return action
 
 
@@ -88,7 +95,7 @@ def format_action(action: Action, game: GameDef) -> str:
 
 # --------------------------------------------------------------------- betting
 
-_NL_TOKEN = re.compile(r"([fc])|r(\d+)")
+_NL_TOKEN = re.compile(r"([fc])|r([0-9]+)")
 
 
 def _actions_of_round(text: str, game: GameDef) -> list[Action]:
@@ -102,7 +109,7 @@ def _actions_of_round(text: str, game: GameDef) -> list[Action]:
             elif ch == "r":
                 out.append(RAISE)
             else:
-                raise ProtocolError(f"invalid character {ch!r} in limit betting {text!r}")
+                raise ProtocolError(f"invalid character {ch!r} in limit betting {clip(text)}")
         return out
     out = []
     pos = 0
@@ -115,9 +122,13 @@ def _actions_of_round(text: str, game: GameDef) -> list[Action]:
         elif m.group(1) == "c":
             out.append(CALL)
         else:
-            out.append(Action(ActionType.RAISE, int(m.group(2))))
+            size = bounded_int(m.group(2), 0, INT32_MAX + 1)
+            if size is None or size > INT32_MAX:
+                # no stack is larger: the reference keeps sizes in 32 bits
+                raise ProtocolError(f"raise size {clip(m.group(2), 20)} in no-limit betting is above {INT32_MAX}")
+            out.append(Action(ActionType.RAISE, size))
     if pos != len(text):
-        raise ProtocolError(f"invalid no-limit betting {text!r} at character {pos + 1}")
+        raise ProtocolError(f"invalid no-limit betting {clip(text)} at character {pos + 1}")
     return out
 
 
@@ -130,22 +141,23 @@ def replay_betting(betting: str, game: GameDef, state: State, first_round: int =
     """
     rounds = betting.split("/")
     if first_round + len(rounds) > game.num_rounds:
-        raise ProtocolError(f"betting {betting!r} has {first_round + len(rounds)} rounds; the game has {game.num_rounds}")
+        raise ProtocolError(f"betting {clip(betting)} has {first_round + len(rounds)} rounds; "
+                            f"the game has {game.num_rounds}")
     for r, text in enumerate(rounds, start=first_round):
         for i, action in enumerate(_actions_of_round(text, game)):
             if state.finished or state.round != r:
-                raise ProtocolError(f"betting {betting!r}: action {i + 1} of round {r + 1} comes after "
+                raise ProtocolError(f"betting {clip(betting)}: action {i + 1} of round {r + 1} comes after "
                                     f"{'the hand ended' if state.finished else 'the round ended'}")
             try:
                 state.apply(action)
             except IllegalAction as exc:
-                raise ProtocolError(f"betting {betting!r}: action {i + 1} of round {r + 1} "
+                raise ProtocolError(f"betting {clip(betting)}: action {i + 1} of round {r + 1} "
                                     f"({format_action(action, game)}) is illegal: {exc}") from None
     last = first_round + len(rounds) - 1
     if state.round != last:
         if state.round > last:
-            raise ProtocolError(f"betting {betting!r}: round {last + 1} is over but no '/' follows it")
-        raise ProtocolError(f"betting {betting!r}: '/' before round {state.round + 1} is over")
+            raise ProtocolError(f"betting {clip(betting)}: round {last + 1} is over but no '/' follows it")
+        raise ProtocolError(f"betting {clip(betting)}: '/' before round {state.round + 1} is over")
     return state
 
 
@@ -165,23 +177,34 @@ def format_betting(state: State) -> str:
 # ----------------------------------------------------------------------- cards
 
 def parse_cards_field(text: str, game: GameDef, round_: int, what: str) -> tuple[list[tuple[int, ...]], list[int]]:
-    """Hole cards per position and the board from ``h0|h1|...[/b1/b2...]``."""
+    """Hole cards per position and the board from ``h0|h1|...[/b1/b2...]``.
+
+    A game that deals board cards in the first round writes them right
+    after the last hole-card group (``Jd|Kd``: the last position's cards
+    hidden, ``Kd`` the board); the game's card counts tell them apart.
+    """
     n = game.num_players
     groups = text.split("/")
     holes_text = groups[0].split("|")
     if len(holes_text) != n:
-        raise ProtocolError(f"{what}: {len(holes_text)} hole-card groups in {groups[0]!r}, the game has {n} players")
+        raise ProtocolError(f"{what}: {len(holes_text)} hole-card groups in {clip(groups[0])}, "
+                            f"the game has {n} players")
     if len(groups) != round_ + 1:
-        raise ProtocolError(f"{what}: {len(groups) - 1} board groups in {text!r}, expected {round_} for round {round_ + 1}")
+        raise ProtocolError(f"{what}: {len(groups) - 1} board groups in {clip(text)}, "
+                            f"expected {round_} for round {round_ + 1}")
     k = game.num_hole_cards
+    first_board = game.num_board_cards[0]
     hole: list[tuple[int, ...]] = []
     per_round: list[tuple[int, ...]] = [()]
     try:
         for p, t in enumerate(holes_text):
             cards = parse_cards(t, allow_duplicates=True)
-            if p == n - 1 and len(cards) > k:
-                # a game with board cards on round 1 appends them to the last hole group
-                cards, per_round[0] = cards[:k], cards[k:]
+            if p == n - 1 and first_board:
+                # the first round's board closes the last group, whether that position's cards are shown or not
+                if len(cards) < first_board:
+                    raise ProtocolError(f"{what}: round 1 shows {len(cards)} board cards, "
+                                        f"the game deals {first_board}")
+                cards, per_round[0] = cards[:len(cards) - first_board], cards[len(cards) - first_board:]
             if len(cards) not in (0, k):
                 raise ProtocolError(f"{what}: position {p} shows {len(cards)} hole cards, the game deals {k}")
             hole.append(cards)
@@ -195,7 +218,7 @@ def parse_cards_field(text: str, game: GameDef, round_: int, what: str) -> tuple
     board = [c for cards in per_round for c in cards]
     seen = [c for h in hole for c in h] + board
     if len(set(seen)) != len(seen):
-        raise ProtocolError(f"{what}: a card appears twice in {text!r}")
+        raise ProtocolError(f"{what}: a card appears twice in {clip(text)}")
     lowest_rank = 13 - game.num_ranks
     lowest_suit = 4 - game.num_suits
     for c in seen:
@@ -252,14 +275,19 @@ def _split_match_state(line: str) -> tuple[str, str, str, str, str, str]:
     """Split ``MATCHSTATE:pos:hand:betting:cards[:rest]`` into its fields (rest may be '')."""
     fields = line.split(":", 5)
     if len(fields) < 5 or fields[0] != MATCHSTATE:
-        raise ProtocolError(f"not a MATCHSTATE line: {line[:80]!r}")
+        raise ProtocolError(f"not a MATCHSTATE line: {clip(line)}")
     return fields[0], fields[1], fields[2], fields[3], fields[4], fields[5] if len(fields) > 5 else ""
 
 
-def _uint(text: str, what: str, line: str) -> int:
-    if not text.isdigit() or not text.isascii():
-        raise ProtocolError(f"{what} {text!r} is not an unsigned integer in {line[:80]!r}")
-    return int(text)
+def _uint(text: str, what: str, line: str, limit: int) -> int:
+    """An unsigned decimal field of at most ``limit``; ProtocolError naming it otherwise (never a crash on length)."""
+    value = bounded_int(text, 0, limit + 1) if text[:1].isdigit() else None
+    if value is None:
+        raise ProtocolError(f"{what} {clip(text, 40)} is not an unsigned integer in {clip(line)}")
+    if value > limit:
+        shown = text if len(text) <= 20 else clip(text, 20)
+        raise ProtocolError(f"{what} {shown} out of range 0..{limit} in {clip(line)}")
+    return value
 
 
 def parse_match_state(line: str, game: GameDef, previous: MatchState | None = None) -> MatchState:
@@ -272,7 +300,7 @@ def parse_match_state(line: str, game: GameDef, previous: MatchState | None = No
     line = line.rstrip("\r\n")
     _, pos_text, hand_text, betting, cards, rest = _split_match_state(line)
     if rest or line.count(":") > 4:
-        raise ProtocolError(f"unexpected text after the cards in {line[:80]!r}")
+        raise ProtocolError(f"unexpected text after the cards in {clip(line)}")
     return _build(pos_text, hand_text, betting, cards, game, line, previous)
 
 
@@ -281,16 +309,14 @@ def parse_reply(line: str, game: GameDef) -> tuple[MatchState, str]:
     line = line.rstrip("\r\n")
     _, pos_text, hand_text, betting, cards, rest = _split_match_state(line)
     if line.count(":") < 5:
-        raise ProtocolError(f"no ':<action>' after the state in {line[:80]!r}")
+        raise ProtocolError(f"no ':<action>' after the state in {clip(line)}")
     return _build(pos_text, hand_text, betting, cards, game, line), rest
 
 
 def _build(pos_text: str, hand_text: str, betting: str, cards: str, game: GameDef, line: str,
            previous: MatchState | None = None) -> MatchState:
-    position = _uint(pos_text, "position", line)
-    if position >= game.num_players:
-        raise ProtocolError(f"position {position} out of range 0..{game.num_players - 1} in {line[:80]!r}")
-    hand_id = _uint(hand_text, "hand number", line)
+    position = _uint(pos_text, "position", line, game.num_players - 1)
+    hand_id = _uint(hand_text, "hand number", line, UINT32_MAX)  # the reference's handId is 32 bits
     state = _extend(previous, position, hand_id, betting, game)
     if state is None:
         state = replay_betting(betting, game, State(game, hand_id))

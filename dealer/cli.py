@@ -4,7 +4,10 @@
 
 plus ``--host ADDR`` (default 127.0.0.1) and ``--strict``.  Usage errors
 print the usage and exit 1; a match that ends early exits 1; stdout carries
-the ports line first and the SCORE line last.
+the ports line first and the SCORE line last.  A log, transaction file or
+transcript that cannot be written does not stop the match: the failure is
+reported once (on stderr, or on stdout when stderr itself fails), the file
+keeps its complete lines, and the dealer exits 1 at the end.
 """
 
 from __future__ import annotations
@@ -56,6 +59,15 @@ def _uint(text: str, what: str, limit: int | None = None) -> int:
     if not text.isascii() or not text.isdigit() or (limit is not None and int(text) > limit):
         raise UsageError(f"ERROR: invalid {what} {text}")
     return int(text)
+
+
+def _is_utf8(text: str) -> bool:
+    # bytes that are not UTF-8 reach us as lone surrogates (the file system's surrogateescape)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _ms(text: str) -> int:
@@ -114,6 +126,11 @@ def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, argparse.Namespace]:
         if not name or any(ch in name for ch in ":|\r\n"):
             raise UsageError(f"ERROR: invalid player name {name!r}: names must be non-empty, without ':', '|' "
                              f"or line breaks (the log separates fields with them)")
+        if not _is_utf8(name):
+            raise UsageError(f"ERROR: invalid player name {name!r}: names must be UTF-8 text (the log is UTF-8 "
+                             f"and a checker could not read it)")
+    if not _is_utf8(match_name) or not _is_utf8(game_arg):
+        raise UsageError("ERROR: matchName and gameDefFile must be UTF-8 text (the log's header repeats them)")
     ns.port_list = parse_ports(ns.ports) if ns.ports is not None else []
     config = MatchConfig(match_name=match_name, game=game, game_arg=game_arg, num_hands=num_hands, seed=seed,
                          names=list(names), fixed_seats=ns.fixed, quiet=ns.quiet, strict=ns.strict,
@@ -133,9 +150,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(USAGE)
         return 1
     sys.stderr.flush()
-    transcript = Transcript(binary_stream(sys.stderr), quiet=config.quiet)
+    transcript = Transcript(binary_stream(sys.stderr), quiet=config.quiet, name="the transcript (stderr)")
+    # stderr cannot carry news of its own failure: that one goes to stdout, before the SCORE line
+    transcript.on_failure = _print_on_stdout
+
+    def report(text: str) -> None:
+        transcript.problem(text)
+        transcript.flush()
+        if transcript.failed:
+            _print_on_stdout(text)
+
     try:
-        files = open_match_files(config, use_log=ns.log, use_tlog=ns.tlog, append=ns.append)
+        files = open_match_files(config, use_log=ns.log, use_tlog=ns.tlog, append=ns.append, on_failure=report)
     except ResumeError as exc:
         transcript.problem(f"ERROR: {exc}")
         transcript.flush()
@@ -150,7 +176,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         transcript.problem("ERROR: interrupted")
         transcript.flush()
         return 1
-    return 0 if result is not None and result.finished else 1
+    transcript.flush()  # a file that failed as it closed reported it after the match's last flush
+    failed = files.failures + ([transcript.failed] if transcript.failed else [])
+    return 0 if result is not None and result.finished and not failed else 1
+
+
+def _print_on_stdout(text: str) -> None:
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass  # nowhere left to say it; the exit status still does
 
 
 if __name__ == "__main__":

@@ -11,15 +11,27 @@ Formats are the reference dealer's (project_acpc_server 1.0.42):
 
 Text goes out as UTF-8 with ``surrogateescape`` so that names given on the
 command line and bytes received from players are written back unchanged.
+
+A write that fails (disk full, file-size limit, a closed stream) never
+stops the match: each file is a :class:`LineSink`, which cuts off the part
+of a line that got out, records the failure in ``failed``, reports it once
+through ``on_failure`` and writes nothing more, so every file the dealer
+leaves holds whole lines only.
 """
 
 from __future__ import annotations
 
+import errno
+import io
 import os
+import select
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Callable
+
+from acpcbot.gamedef import UINT32_MAX, bounded_int
 
 _ENC = "utf-8"
 _ERRORS = "surrogateescape"
@@ -37,11 +49,112 @@ def format_stamp(stamp_us: int) -> str:
 
 
 def parse_stamp(text: str) -> int:
-    """Microseconds from ``<seconds>.<microseconds>``; ValueError when malformed."""
+    """Microseconds from ``<seconds>.<microseconds>``; ValueError when malformed (of any length)."""
     sec, dot, usec = text.partition(".")
-    if not dot or not sec.isdigit() or not usec.isdigit() or not sec.isascii() or not usec.isascii():
-        raise ValueError(f"malformed time stamp {text!r}")
-    return int(sec) * 1_000_000 + int(usec)
+    seconds = bounded_int(sec, 0, 2**63) if sec[:1].isdigit() else None
+    micros = bounded_int(usec, 0, 10**6) if usec[:1].isdigit() else None
+    if not dot or seconds is None or micros is None or seconds >= 2**63 or micros >= 10**6:
+        shown = text if len(text) <= 40 else f"{text[:40]}... ({len(text)} characters)"
+        raise ValueError(f"malformed time stamp {shown!r}")
+    return seconds * 1_000_000 + micros
+
+
+class LineSink:
+    """Whole lines out to a file descriptor or a binary stream; the first failed write ends it, cleanly.
+
+    When a write fails (disk full, file-size limit, a closed pipe) the part
+    of a line that got out is cut off (a regular file is truncated back to
+    its last line end; elsewhere a line end closes it), ``failed`` says what
+    happened, ``on_failure`` is called once with that text, and every later
+    write is dropped: the file keeps whole lines, the match goes on.
+    """
+
+    def __init__(self, target: BinaryIO | int, name: str, on_failure: Callable[[str], None] | None = None) -> None:
+        self.name = name
+        self.on_failure = on_failure
+        #: why writing stopped (None: every write so far went out)
+        self.failed: str | None = None
+        self._owns_fd = isinstance(target, int)
+        self._stream: BinaryIO | None = None
+        self._fd = -1
+        if isinstance(target, int):
+            self._fd = target
+        else:
+            try:
+                target.flush()
+                self._fd = target.fileno()
+            except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+                self._stream = target  # no descriptor (an in-memory stream): write through the object
+        self._regular = False
+        if self._fd >= 0:
+            try:
+                self._regular = stat.S_ISREG(os.fstat(self._fd).st_mode)
+            except OSError:
+                pass
+
+    def write(self, data: bytes) -> bool:
+        """Write ``data`` (whole lines); False once writing has failed (now or before)."""
+        if self.failed is not None:
+            return False
+        if self._stream is not None:
+            try:
+                self._stream.write(data)
+                self._stream.flush()
+            except (OSError, ValueError) as exc:
+                self._fail(exc)
+                return False
+            return True
+        view = memoryview(data)
+        done = 0
+        while done < len(data):
+            try:
+                n = os.write(self._fd, view[done:])
+            except BlockingIOError:
+                select.select([], [self._fd], [])  # a non-blocking pipe is full: wait as a blocking write would
+                continue
+            except OSError as exc:
+                self._cut(data, done)
+                self._fail(exc)
+                return False
+            if n <= 0:
+                self._cut(data, done)
+                self._fail(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)))
+                return False
+            done += n
+        return True
+
+    def _cut(self, data: bytes, done: int) -> None:
+        """Remove (or end) the partial line among the ``done`` bytes of ``data`` that got out."""
+        partial = done - (data.rfind(b"\n", 0, done) + 1)
+        if partial <= 0:
+            return
+        try:
+            if self._regular:
+                os.ftruncate(self._fd, os.fstat(self._fd).st_size - partial)
+            else:
+                os.write(self._fd, b"\n")
+        except OSError:
+            pass  # nothing more can be done about this file
+
+    def _fail(self, exc: BaseException) -> None:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
+        self.failed = (f"ERROR: cannot write {self.name}: {reason}; it ends at its last complete line "
+                       f"and the match goes on without it")
+        if self.on_failure is not None:
+            try:
+                self.on_failure(self.failed)
+            except Exception:  # noqa: BLE001 - a report that cannot be made must not stop the match
+                pass
+
+    def close(self) -> None:
+        """Close a descriptor this sink opened (a stream given to it stays open)."""
+        if self._owns_fd and self._fd >= 0:
+            fd, self._fd = self._fd, -1
+            try:
+                os.close(fd)
+            except OSError as exc:
+                if self.failed is None:
+                    self._fail(exc)
 
 
 class Transcript:
@@ -53,8 +166,9 @@ class Transcript:
     lags behind a slow player; ``max_buffer`` bounds what is held meanwhile.
     """
 
-    def __init__(self, stream: BinaryIO, quiet: bool = False, max_buffer: int = 1 << 16) -> None:
-        self._stream = stream
+    def __init__(self, stream: BinaryIO, quiet: bool = False, max_buffer: int = 1 << 16,
+                 name: str = "the transcript") -> None:
+        self._sink = LineSink(stream, name)
         self.quiet = quiet
         self._parts: list[bytes] = []
         self._size = 0
@@ -97,6 +211,20 @@ class Transcript:
             self._add(b"FROM %d at %d.%06d %s%s" % (seat + 1, sec, usec, line, end))
 
     @property
+    def failed(self) -> str | None:
+        """Why the transcript stopped being written (None: it is whole)."""
+        return self._sink.failed
+
+    @property
+    def on_failure(self) -> Callable[[str], None] | None:
+        """Called once with the failure's text when a write fails (the transcript itself cannot carry it)."""
+        return self._sink.on_failure
+
+    @on_failure.setter
+    def on_failure(self, report: Callable[[str], None] | None) -> None:
+        self._sink.on_failure = report
+
+    @property
     def pending(self) -> bool:
         """Whether lines are held that were not written out yet."""
         return bool(self._parts)
@@ -107,45 +235,39 @@ class Transcript:
             data = b"".join(self._parts)
             self._parts.clear()
             self._size = 0
-            try:
-                self._stream.write(data)
-                self._stream.flush()
-            except (OSError, ValueError):
-                pass  # a closed stderr must not stop the match or lose the log
+            self._sink.write(data)  # a failure is recorded there: it must not stop the match or lose the log
 
 
-class LogWriter:
-    """The ``<matchName>.log`` file as the dealer writes it: lines are written and flushed at once."""
+def _open_for_lines(path: Path, append: bool) -> int:
+    # unbuffered: every write reaches the system at once, and a failed one is known to the byte
+    return os.open(path, os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC), 0o666)
 
-    def __init__(self, path: str | os.PathLike[str], append: bool = False) -> None:
+
+class LogWriter(LineSink):
+    """The ``<matchName>.log`` file as the dealer writes it: whole lines, each handed to the system at once."""
+
+    def __init__(self, path: str | os.PathLike[str], append: bool = False,
+                 on_failure: Callable[[str], None] | None = None) -> None:
         self.path = Path(path)
-        self._file = open(self.path, "a" if append else "w", encoding=_ENC, errors=_ERRORS, newline="\n")
+        super().__init__(_open_for_lines(self.path, append), self.path.name, on_failure)
 
     def write_lines(self, lines: list[str]) -> None:
-        """Append whole lines and flush them to the operating system."""
-        self._file.write("".join(line + "\n" for line in lines))
-        self._file.flush()
-
-    def close(self) -> None:
-        """Close the file."""
-        self._file.close()
+        """Append whole lines (nothing once a write has failed: see :class:`LineSink`)."""
+        self.write("".join(line + "\n" for line in lines).encode(_ENC, _ERRORS))
 
 
-class TransactionLog:
-    """The ``<matchName>.tlog`` file: one flushed line per action, written before the action is played."""
+class TransactionLog(LineSink):
+    """The ``<matchName>.tlog`` file: one line per action, written before the action is played."""
 
-    def __init__(self, path: str | os.PathLike[str], append: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], append: bool = False,
+                 on_failure: Callable[[str], None] | None = None) -> None:
         self.path = Path(path)
-        self._file = open(self.path, "a" if append else "w", encoding=_ENC, errors=_ERRORS, newline="\n")
+        super().__init__(_open_for_lines(self.path, append), self.path.name, on_failure)
 
     def record(self, state_text: str, action_text: str, send_us: int, recv_us: int) -> None:
-        """Write ``<state text>:<action> <send stamp> <receive stamp>`` and flush it."""
-        self._file.write(f"{state_text}:{action_text} {format_stamp(send_us)} {format_stamp(recv_us)}\n")
-        self._file.flush()
-
-    def close(self) -> None:
-        """Close the file."""
-        self._file.close()
+        """Write ``<state text>:<action> <send stamp> <receive stamp>`` (nothing once a write has failed)."""
+        self.write(f"{state_text}:{action_text} {format_stamp(send_us)} {format_stamp(recv_us)}\n"
+                   .encode(_ENC, _ERRORS))
 
 
 @dataclass(frozen=True)
@@ -196,15 +318,23 @@ def _parse_transaction(text: str, number: int, path: str | os.PathLike[str]) -> 
         raise TransactionFileError(f"{where}: {exc}") from None
     if head.startswith("STATE:"):
         fields = head.split(":")
-        if len(fields) != 5 or not fields[1].isdigit() or not fields[1].isascii():
-            raise TransactionFileError(f"{where}: expected 'STATE:<hand>:<betting>:<cards>:<action>', "
-                                       f"got {head[:120]!r}")
-        return Transaction(number, int(fields[1]), fields[2], fields[3], fields[4], send_us, recv_us)
+        hand_id = _hand_number(fields[1]) if len(fields) == 5 else None
+        if hand_id is None:
+            raise TransactionFileError(f"{where}: expected 'STATE:<hand>:<betting>:<cards>:<action>' with a "
+                                       f"32-bit hand number, got {head[:120]!r}")
+        return Transaction(number, hand_id, fields[2], fields[3], fields[4], send_us, recv_us)
     # the reference's own form: <action> <hand> <send> <receive>
     action_text, _, hand = head.rpartition(" ")
-    if not action_text or not hand.isdigit() or not hand.isascii():
-        raise TransactionFileError(f"{where}: expected '<action> <hand> <send> <receive>', got {text[:120]!r}")
-    return Transaction(number, int(hand), None, None, action_text, send_us, recv_us)
+    hand_id = _hand_number(hand)
+    if not action_text or hand_id is None:
+        raise TransactionFileError(f"{where}: expected '<action> <hand> <send> <receive>' with a 32-bit hand "
+                                   f"number, got {text[:120]!r}")
+    return Transaction(number, hand_id, None, None, action_text, send_us, recv_us)
+
+
+def _hand_number(text: str) -> int | None:
+    value = bounded_int(text, 0, UINT32_MAX + 1) if text[:1].isdigit() else None
+    return value if value is not None and value <= UINT32_MAX else None
 
 
 def truncate_file(path: str | os.PathLike[str], length: int) -> None:

@@ -4,9 +4,19 @@
 * a line whose state cannot be read: ``WARNING: bad state format in response``,
   one whose state is not the one asked about: ``WARNING: ignoring un-requested
   response``; both are dropped and the dealer keeps reading;
-* a missing or unreadable action becomes a call (``WARNING: bad action format
-  in response, changed to call``); an action the engine refuses becomes a call
-  and a no-limit raise out of range is clamped (``State.fix`` gives the texts).
+* a missing ``:`` before the action, or a no-limit raise whose size cannot be
+  read, becomes a call (``WARNING: bad action format in response, changed to
+  call``);
+* any other character where the action should be (an unknown letter, an
+  empty action) is the reference's invalid action: a call, with ``WARNING:
+  invalid action, changed to call``, as is an action the engine refuses; a
+  no-limit raise out of range is clamped (``State.fix`` gives the texts);
+* numbers are read as C's ``sscanf`` reads them: a position wraps into a
+  byte, a hand number into 32 bits, a raise size saturates at 64 bits and
+  wraps into 32, whatever the length of the digits;
+* with ``strict``, text after the action (other than the line end) is a
+  problem too (``WARNING: text after the action in response``); the
+  reference ignores it.
 """
 
 from __future__ import annotations
@@ -14,17 +24,21 @@ from __future__ import annotations
 import re
 
 from acpcbot.cards import card_to_text
-from acpcbot.engine import CALL, Action, ActionType, State
-from acpcbot.gamedef import GameDef
-from acpcbot.protocol import ProtocolError, read_action
+from acpcbot.engine import CALL, WARN_INVALID, Action, ActionType, State
+from acpcbot.gamedef import GameDef, bounded_int
+from acpcbot.protocol import ACTION_LETTERS, ProtocolError, read_action
 
 WARN_BAD_STATE = "WARNING: bad state format in response"
 WARN_UNREQUESTED = "WARNING: ignoring un-requested response"
 WARN_BAD_ACTION = "WARNING: bad action format in response, changed to call"
+#: not the reference's: only ``--strict`` looks at what follows the action
+WARN_TRAILING = "WARNING: text after the action in response"
 
 _C_SPACE = " \t\n\v\f\r"
 _CARD = {card_to_text(c): c for c in range(52)}
-_STATE_HEAD = re.compile(r"MATCHSTATE:(\d+):(\d+):")
+# sscanf's %u skips white space and takes a sign before the digits
+_STATE_HEAD = re.compile(r"MATCHSTATE:[ \t\n\v\f\r]*([+-]?[0-9]+):[ \t\n\v\f\r]*([+-]?[0-9]+):")
+_LINE_ENDS = ("", "\n", "\r\n")
 ACCEPTED, BAD_STATE, UNREQUESTED = 0, 1, 2
 
 
@@ -32,6 +46,21 @@ def _c_int32(value: int) -> int:
     """The int that C's ``sscanf("%d")`` stores for ``value`` (glibc: strtol saturates, then the cast wraps)."""
     value = max(-2**63, min(2**63 - 1, value))
     return (value + 2**31) % 2**32 - 2**31
+
+
+def _c_unsigned(text: str, bits: int) -> int:
+    """What ``sscanf("%u")`` into an unsigned field of ``bits`` stores for ``[+-]digits`` of any length.
+
+    glibc's strtoul saturates at 2**64 - 1 (also for a negative number too
+    large), negates a negative one modulo 2**64, and the store keeps the low bits.
+    """
+    magnitude = bounded_int(text.lstrip("+-"), 0, 2**64)
+    assert magnitude is not None  # the caller's pattern matched digits
+    if magnitude >= 2**64:
+        value = 2**64 - 1
+    else:
+        value = -magnitude % 2**64 if text.startswith("-") else magnitude
+    return value % 2**bits
 
 
 def read_reply_action(text: str, game: GameDef) -> tuple[Action, int] | None:
@@ -67,10 +96,10 @@ def _read_state_prefix(text: str, state: State, position: int) -> int | None:
     m = _STATE_HEAD.match(text)
     if not m:
         return None
-    pos = int(m.group(1))
+    pos = _c_unsigned(m.group(1), 8)
     if pos >= game.num_players:
         return None
-    theirs = State(game, int(m.group(2)))
+    theirs = State(game, _c_unsigned(m.group(2), 32))
     i, end = m.end(), len(text)
     while i < end:
         ch = text[i]
@@ -121,11 +150,14 @@ def _read_state_prefix(text: str, state: State, position: int) -> int | None:
     return i
 
 
-def interpret_reply(line: bytes, expected: bytes, state: State, position: int) -> tuple[int, Action, tuple[str, ...]]:
+def interpret_reply(line: bytes, expected: bytes, state: State, position: int,
+                    strict: bool = False) -> tuple[int, Action, tuple[str, ...]]:
     """Judge one non-comment reply line as the reference does.
 
     ``expected`` is the state line sent to ``position`` followed by ``:``.
     Returns (ACCEPTED, action to play, warnings) or (BAD_STATE | UNREQUESTED, CALL, (warning,)).
+    With ``strict`` a reply with text after its action also gets a warning
+    (WARN_TRAILING) the reference would not print.
     """
     game = state.game
     if line.startswith(expected):
@@ -140,8 +172,13 @@ def interpret_reply(line: bytes, expected: bytes, state: State, position: int) -
         if text[end:end + 1] != ":":
             return ACCEPTED, CALL, (WARN_BAD_ACTION,)
         rest = text[end + 1:]
+    if rest[:1] not in ACTION_LETTERS:
+        # the reference reads any other character (a line end, a NUL, 'x') as its invalid action
+        return ACCEPTED, CALL, (WARN_INVALID,)
     got = read_reply_action(rest, game)
     if got is None:
         return ACCEPTED, CALL, (WARN_BAD_ACTION,)
     action, warnings = state.fix(got[0])
+    if strict and rest[got[1]:] not in _LINE_ENDS:
+        warnings += (WARN_TRAILING,)
     return ACCEPTED, action, warnings

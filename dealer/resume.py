@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
+from acpcbot.gamedef import clip
 from acpcbot.matchlog import format_score_line
 from acpcbot.protocol import ProtocolError, format_betting, format_cards, parse_action
 
@@ -41,14 +42,15 @@ def replay_transactions(config: MatchConfig, transactions: Sequence[Transaction]
         if t.betting is not None:
             betting, cards = format_betting(state), format_cards(state, None)
             if t.betting != betting or t.cards != cards:
-                raise ResumeError(f"{where}: state {t.betting}:{t.cards} but the deal and the actions before "
-                                  f"give {betting}:{cards}")
+                theirs = f"{t.betting}:{t.cards}"
+                shown = theirs if len(theirs) <= 120 else clip(theirs, 120)
+                raise ResumeError(f"{where}: state {shown} but the deal and the actions before give {betting}:{cards}")
         try:
             action = parse_action(t.action_text, game)
         except ProtocolError as exc:
             raise ResumeError(f"{where}: cannot read the action: {exc}") from None
         if not state.is_legal(action):
-            raise ResumeError(f"{where}: invalid action {t.action_text!r} in hand {state.hand_id}")
+            raise ResumeError(f"{where}: invalid action {clip(t.action_text, 40)} in hand {state.hand_id}")
         seat = config.seat_of(state.hand_id, state.current_player)
         if progress.clock.charge(seat, t.send_us, t.recv_us):
             raise ResumeError(f"{where}: seat {seat + 1} ran out of time in transaction file")
@@ -68,23 +70,29 @@ class MatchFiles:
     header_written: bool = False
     score_written: bool = False  # a resumed match that had already finished
 
+    @property
+    def failures(self) -> list[str]:
+        """What went wrong writing the files (empty: every line was written)."""
+        return [f.failed for f in (self.log, self.tlog) if f is not None and f.failed is not None]
+
 
 def open_match_files(config: MatchConfig, use_log: bool = True, use_tlog: bool = False,
-                     append: bool = False) -> MatchFiles:
+                     append: bool = False, on_failure: Callable[[str], None] | None = None) -> MatchFiles:
     """Open ``<matchName>.log`` / ``.tlog`` as the reference does; with ``append`` resume from the transaction file.
 
     Resuming re-plays the transaction file, checks that the existing log is a
     prefix of what an uninterrupted match writes, cuts off a half-written last
     line, and appends what is missing (also a hand whose log line was lost),
     so the finished log equals the uninterrupted one.  Raises ResumeError or
-    OSError without touching any file when they do not agree.
+    OSError without touching any file when they do not agree.  A write that
+    fails later is reported once through ``on_failure`` (see ``logs.LineSink``).
     """
     log_path = Path(f"{config.match_name}.log")
     tlog_path = Path(f"{config.match_name}.tlog")
     if not append:
         progress = MatchProgress.fresh(config)
-        return MatchFiles(LogWriter(log_path) if use_log else None,
-                          TransactionLog(tlog_path) if use_tlog else None, progress)
+        return MatchFiles(LogWriter(log_path, on_failure=on_failure) if use_log else None,
+                          TransactionLog(tlog_path, on_failure=on_failure) if use_tlog else None, progress)
     transactions: list[Transaction] = []
     tlog_length = 0
     if tlog_path.exists():
@@ -112,8 +120,8 @@ def open_match_files(config: MatchConfig, use_log: bool = True, use_tlog: bool =
     if use_log:
         if log_path.exists():
             truncate_file(log_path, keep_log)  # the complete lines read above stay
-        log = LogWriter(log_path, append=True)
+        log = LogWriter(log_path, append=True, on_failure=on_failure)
         if len(lines) < len(expected):
             log.write_lines(expected[len(lines):])
-    tlog = TransactionLog(tlog_path, append=True) if use_tlog else None
+    tlog = TransactionLog(tlog_path, append=True, on_failure=on_failure) if use_tlog else None
     return MatchFiles(log, tlog, progress, header_written=use_log, score_written=finished)

@@ -77,8 +77,9 @@ def test_binary_garbage_is_ignored():
 def test_invalid_utf8_in_the_state_or_the_action():
     out = _play("hunl", 1, {(0, ""): [b"MATCHSTATE:\xc3\x28:0::|9hQd:c\r\n", b"MATCHSTATE:1:0::|9h\xff\xfe:c\r\n",
                                       b"{line}:\xff\xfe\r\n"]})
-    # the second line is a readable state (the reference reads cards while it can): a different one
-    assert out.problems() == [BAD_STATE_W, UNREQ_W, BAD_ACTION_W]
+    # the second line is a readable state (the reference reads cards while it can): a different one;
+    # the third one's action starts with a byte that is no action letter: the reference's invalid action
+    assert out.problems() == [BAD_STATE_W, UNREQ_W, INVALID_W]
     assert _bettings(out) == ["cc/cc/cc/cc"]
     assert "FROM 2 at " in out.transcript and "\ufffd" in out.transcript  # logged as received
 
@@ -104,11 +105,22 @@ def test_comments_are_skipped_silently():
     assert "FROM 2 at " in out.transcript and "# thinking\r\n" in out.transcript
 
 
-@pytest.mark.parametrize("reply", [b"{line}:x\r\n", b"{line}\r\n", b"{line}:\r\n", b"{line}:r\r\n",
-                                   b"{line}garbage\r\n"])
+@pytest.mark.parametrize("reply", [b"{line}\r\n", b"{line}:r\r\n", b"{line}:rx\r\n", b"{line}garbage\r\n"])
 def test_a_bad_action_format_becomes_a_call(reply):
+    # only a missing ':' or a no-limit raise without a readable size is "bad action format" in the reference
     out = _play("hunl", 1, {(0, ""): [reply]})
     assert out.problems() == [BAD_ACTION_W]
+    assert _bettings(out) == ["cc/cc/cc/cc"]
+
+
+@pytest.mark.parametrize("reply", [b"{line}:x\r\n", b"{line}:\r\n", b"{line}:\n", b"{line}:\x00\r\n",
+                                   b"{line}:\xff\r\n", b"{line}: c\r\n", b"{line}:?\r\n"])
+def test_an_unknown_or_empty_action_is_the_references_invalid_action(reply):
+    # game.c's charToAction maps every other byte to a_invalid, which readAction accepts and
+    # isValidAction refuses: "invalid action, changed to call" (checked against the built reference
+    # dealer: tests/test_reliability_reference.py)
+    out = _play("hunl", 1, {(0, ""): [reply]})
+    assert out.problems() == [INVALID_W]
     assert _bettings(out) == ["cc/cc/cc/cc"]
 
 
@@ -135,7 +147,7 @@ def test_no_limit_raises_out_of_range_are_clamped():
 def test_strict_ends_the_match_at_the_first_bad_reply_naming_seat_hand_and_reply():
     out = _play("hunl", 3, {(1, ""): [b"{line}:x\r\n"]}, strict=True)
     assert not out.result.finished
-    assert out.problems() == ["ERROR: seat 1 (p1) sent a bad reply in hand 1: bad action format in response, "
+    assert out.problems() == ["ERROR: seat 1 (p1) sent a bad reply in hand 1: invalid action, "
                               "changed to call: 'MATCHSTATE:1:1::|5dJd:x'; match ended (--strict)"]
     assert _bettings(out) == ["cc/cc/cc/cc"]  # the finished hand stays, nothing after it
     assert "SCORE" not in out.log and "SCORE" not in out.stdout
