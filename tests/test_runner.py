@@ -95,7 +95,12 @@ def test_tcp_run_folder_holds_logs_transcripts_outputs_and_report(tcp_call_vs_ra
     assert json.loads((run_dir / "results.json").read_text()) == tcp_call_vs_raise
     assert "SCORE:" in (run_dir / "match-000.err").read_text()
     svg = ET.parse(run_dir / "report.svg").getroot()
-    assert svg.tag.endswith("svg") and len(list(svg.iter("{http://www.w3.org/2000/svg}polyline"))) == 2
+    # heads-up: one line, the second player's being its mirror image, and the final figure
+    assert svg.tag.endswith("svg") and len(list(svg.iter("{http://www.w3.org/2000/svg}polyline"))) == 1
+    texts = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+    call = tcp_call_vs_raise["results"][0]
+    assert f"call: {call['mbb_per_hand']:+.1f} ± {call['ci95']:.1f} mbb/hand over 200 hands (95%)" in texts
+    assert "raise-size-pot's line is the mirror image of call's" in texts
 
 
 def test_memory_transport_writes_the_same_log_bytes(tcp_call_vs_raise, capsys, tmp_path):
@@ -213,15 +218,17 @@ def test_tournament_equals_its_jobs_played_apart_and_merged(capsys, tmp_path):
             "random", "raise:size=pot", "fold"]
     status, whole = run_json(capsys, "tournament", *args, "--runs-dir", str(tmp_path / "whole"), "--jobs", "1")
     assert status == 0
-    assert main(["tournament", *args, "--print-jobs"]) == 0
+    assert main(["tournament", *args, "--print-jobs", "--runs-dir", str(tmp_path / "jobs")]) == 0
     commands = capsys.readouterr().out.splitlines()
-    assert len(commands) == 6 and all(c.startswith("acpc-match play ") for c in commands)
+    assert len(commands) == 6 and all(" play " in c and c.startswith("cd ") for c in commands)
     import shlex
     parts = []
     for i, command in enumerate(commands):
-        status, doc = run_json(capsys, *shlex.split(command)[1:], "--runs-dir", str(tmp_path / f"job{i}"))
+        words = shlex.split(command)
+        status, doc = run_json(capsys, *words[words.index("play"):])
         assert status == 0
         parts.append(doc["run_dir"])
+    assert parts == [str(tmp_path / "jobs" / "tournament-hunl-jobs" / f"match-{i:03d}") for i in range(6)]
     status, merged = run_json(capsys, "merge", *parts, "--runs-dir", str(tmp_path / "merged"))
     assert status == 0
     for key in ("results", "crosstable", "rankings", "players", "game", "hands"):
@@ -316,12 +323,14 @@ def test_progress_line_reads_growing_logs(tmp_path):
 
 
 def test_a_program_that_cannot_start_fails_its_match_cleanly(tmp_path):
+    bot = tmp_path / "not-executable-bot"
+    bot.write_text("#!/bin/sh\n")  # there, but without the permission to run
     status, out, err = acpc_match("play", "--game", "kuhn2p", "--hands", "10", "call", "--external",
-                                  str(tmp_path / "no-such-bot"), "--runs-dir", str(tmp_path), "--json")
+                                  str(bot), "--runs-dir", str(tmp_path), "--json")
     assert status == 1
     doc = json.loads(out)
     m = doc["matches"][0]
-    assert not m["complete"] and m["error"].startswith("seat 2 (no-such-bot) could not start")
+    assert not m["complete"] and m["error"].startswith("seat 2 (not-executable-bot) could not start")
     assert [r["hands"] for r in doc["results"]] == [0, 0]
     assert (Path(doc["run_dir"]) / "report.svg").exists()
 

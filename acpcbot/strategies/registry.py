@@ -1,8 +1,22 @@
-"""Strategies by name, with parameters from specs such as ``mfs:t=1`` or ``raise:size=pot``: the shipped ones and any registered."""
+"""Strategies by spec: ``mfs:t=1`` or ``raise:size=pot`` for the shipped and registered ones, ``module:Class[:k=v]`` for plugins.
+
+A plugin is any :class:`~acpcbot.strategies.base.Strategy` subclass in a
+module on the Python path (``mybots.tight:TightBot:fold=0.3``); when the
+module is not found there, the folders of ``$ACPCBOT_PLUGIN_PATH`` and
+then the current folder are searched, after everything else, so a plugin
+never shadows an installed module.  Parameters that name files (by the
+shipped strategies' convention ``policy``, ``table``, ``model``,
+``history``, or a class's own ``file_params``) are made absolute by
+:func:`with_absolute_paths` before seats start in other folders.
+"""
 
 from __future__ import annotations
 
+import importlib
+import os
 import random
+import sys
+from pathlib import Path
 from typing import Any
 
 from ..gamedef import GameDef
@@ -35,9 +49,26 @@ def available() -> dict[str, type[Strategy]]:
     return dict(sorted(registered().items()))
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``name:k=v,k2=v2`` into the name and raw parameter texts."""
+#: file parameters of the shipped strategies: "read" files must exist, "write" files need an existing folder
+FILE_PARAMS = {"policy": "read", "table": "read", "model": "write", "history": "write"}
+PLUGIN_PATH_ENV = "ACPCBOT_PLUGIN_PATH"
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    """``(head, parameters)``: head is a strategy name or a plugin's ``module:Class``; parameters the ``k=v,...`` text."""
     name, _, rest = spec.strip().partition(":")
+    if name in registered() or not rest:
+        return name, rest
+    first = rest.split(":", 1)[0]
+    if "=" in first.split(",", 1)[0] and "." not in name:
+        return name, rest  # an unknown name with parameters: reported as unknown by resolve
+    cls_name, _, params = rest.partition(":")
+    return f"{name}:{cls_name}", params
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``name:k=v,k2=v2`` (or ``module:Class:k=v``) into the head and raw parameter texts."""
+    name, rest = split_spec(spec)
     if not name:
         raise StrategySpecError(f"empty strategy name in spec {spec!r}")
     params: dict[str, str] = {}
@@ -52,24 +83,104 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
+def _plugin_dirs() -> list[str]:
+    """Where plugin modules are looked for after the Python path: $ACPCBOT_PLUGIN_PATH, then the current folder."""
+    env = [d for d in os.environ.get(PLUGIN_PATH_ENV, "").split(os.pathsep) if d]
+    return [*env, os.getcwd()]
+
+
+def _import_plugin_module(module: str) -> Any:
+    """Import a plugin's module from the Python path, else from the plugin folders (appended after everything)."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not module.startswith(exc.name):
+            raise  # the plugin itself imports something missing
+    for folder in _plugin_dirs():
+        if folder not in sys.path:
+            sys.path.append(folder)
+    return importlib.import_module(module)
+
+
+def load_plugin(head: str) -> type[Strategy]:
+    """The Strategy subclass a plugin head ``module:Class`` names; StrategySpecError saying what is wrong."""
+    module_name, _, cls_name = head.partition(":")
+    if not module_name or not cls_name:
+        raise StrategySpecError(f"plugin {head!r}: write it as module:ClassName")
+    try:
+        module = _import_plugin_module(module_name)
+    except ModuleNotFoundError as exc:
+        where = ", ".join(_plugin_dirs())
+        raise StrategySpecError(f"plugin {head!r}: no module {exc.name!r} on the Python path or in {where}") from None
+    except Exception as exc:  # noqa: BLE001 - the user's module failed while importing
+        raise StrategySpecError(f"plugin {head!r}: importing {module_name} failed: {type(exc).__name__}: {exc}") \
+            from None
+    cls = getattr(module, cls_name, None)
+    if cls is None:
+        raise StrategySpecError(f"plugin {head!r}: module {module_name} ({getattr(module, '__file__', '?')}) has no "
+                                f"{cls_name!r}")
+    if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+        raise StrategySpecError(f"plugin {head!r}: {cls_name} is not a subclass of "
+                                "acpcbot.strategies.base.Strategy")
+    return cls
+
+
 def resolve(spec: str) -> tuple[type[Strategy], dict[str, Any]]:
     """The strategy class and its converted, validated parameters for a spec."""
     name, raw = parse_spec(spec)
     strategies = available()
     cls = strategies.get(name)
+    if cls is None and ":" in name:
+        cls = load_plugin(name)
     if cls is None:
-        raise StrategySpecError(f"unknown strategy {name!r}; known: {', '.join(strategies)}")
+        hint = " (a plugin is written module:ClassName)" if "." in name else ""
+        raise StrategySpecError(f"unknown strategy {name!r}; known: {', '.join(strategies)}{hint}")
+    label = cls.name or name
     values: dict[str, Any] = {}
     for key, text in raw.items():
         param = cls.params.get(key)
         if param is None:
             known = ", ".join(cls.params) or "none"
-            raise StrategySpecError(f"strategy {name!r} has no parameter {key!r} (parameters: {known})")
+            raise StrategySpecError(f"strategy {label!r} has no parameter {key!r} (parameters: {known})")
         try:
             values[key] = param.convert(text)
         except (TypeError, ValueError) as exc:
-            raise StrategySpecError(f"{name}: parameter {key}={text!r} is invalid: {exc}") from None
+            raise StrategySpecError(f"{label}: parameter {key}={text!r} is invalid: {exc}") from None
     return cls, values
+
+
+def file_params(cls: type[Strategy]) -> dict[str, str]:
+    """The parameters of ``cls`` that name files: parameter -> "read" or "write"."""
+    declared = getattr(cls, "file_params", None)
+    if isinstance(declared, dict):
+        return dict(declared)
+    return {k: v for k, v in FILE_PARAMS.items() if k in cls.params}
+
+
+def with_absolute_paths(spec: str, base: str | Path) -> str:
+    """``spec`` with every file parameter made absolute against ``base``; StrategySpecError naming a missing file.
+
+    A file read (``table``, ``policy``) must exist; a file written
+    (``model``, ``history``) needs its folder.  Checked here, before any
+    seat starts, so a typo costs no match.
+    """
+    cls, _ = resolve(spec)
+    head, raw = parse_spec(spec)
+    kinds = file_params(cls)
+    if not any(raw.get(k) for k in kinds):
+        return spec.strip()
+    label = cls.name or head
+    out = []
+    for key, text in raw.items():
+        if key in kinds and text:
+            path = Path(base, os.path.expanduser(text)).absolute()
+            if kinds[key] == "read" and not path.is_file():
+                raise StrategySpecError(f"{label}: parameter {key}={text}: no such file {path}")
+            if kinds[key] == "write" and not path.parent.is_dir():
+                raise StrategySpecError(f"{label}: parameter {key}={text}: no folder {path.parent} to write it in")
+            text = str(path)
+        out.append(f"{key}={text}")
+    return f"{head}:{','.join(out)}"
 
 
 def create(spec: str, game: GameDef, seed: int | None = None) -> Strategy:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -9,7 +10,21 @@ from typing import Any
 
 from .recipes import Job, safe_name
 
-RUNS_DIR = Path("matches") / "runs"
+
+def default_runs_dir() -> Path:
+    """Where run folders go by default: the checkout's ``matches/runs``, wherever the command is run from.
+
+    An installed copy without a checkout uses ``$XDG_DATA_HOME/acpcbot/runs``
+    (``~/.local/share/acpcbot/runs``), never the current folder.
+    """
+    root = Path(__file__).resolve().parents[2]
+    if (root / "matches").is_dir() and (root / "pyproject.toml").is_file():
+        return root / "matches" / "runs"
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "acpcbot" / "runs"
+
+
+RUNS_DIR = default_runs_dir()
 RESULTS = "results.json"
 REPORT = "report.svg"
 
@@ -20,7 +35,7 @@ class RunError(Exception):
 
 def new_run_dir(runs_dir: str | Path, name: str) -> Path:
     """Create ``runs_dir/NAME-YYYYmmdd-HHMMSS`` (with ``-2``, ``-3``... when taken) and return it."""
-    base = Path(runs_dir)
+    base = Path(runs_dir).absolute()
     stem = f"{safe_name(name)}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
     try:
         base.mkdir(parents=True, exist_ok=True)
@@ -34,6 +49,18 @@ def new_run_dir(runs_dir: str | Path, name: str) -> Path:
     except OSError as exc:
         raise RunError(f"cannot create a run folder under {base}: {exc.strerror or exc}") from None
     raise RunError(f"cannot create a run folder under {base}: {stem} and 998 more are taken")
+
+
+def exact_run_dir(path: str | Path) -> Path:
+    """Use ``path`` itself as the run folder (a batch job's own folder): created, or taken when it is empty."""
+    folder = Path(path).absolute()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunError(f"--run-dir: cannot create {folder}: {exc.strerror or exc}") from None
+    if any(folder.iterdir()):
+        raise RunError(f"--run-dir: {folder} is not empty; a run folder holds one run")
+    return folder
 
 
 @dataclass

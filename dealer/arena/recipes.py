@@ -10,11 +10,13 @@ machine that plays them.
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import shlex
+import shutil
 import tomllib
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -26,6 +28,8 @@ MAX_SEED = 2**32 - 1  # the dealer seeds a 32-bit MT19937
 MAX_HANDS = 2**32 - 1  # the most #Hands the dealer's command line takes, as the reference's
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _INTERPRETERS = re.compile(r"^(python[0-9.]*|pypy[0-9.]*|sh|bash|dash|env|node|ruby|perl|java|exec|nice|stdbuf)$")
+_SCRIPT_RUNNERS = re.compile(r"^(python[0-9.]*|pypy[0-9.]*|sh|bash|dash|node|ruby|perl)$")
+_SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs", ".rb", ".pl", ".jar")
 
 
 class RecipeError(ValueError):
@@ -114,6 +118,82 @@ def make_entries(raw: Sequence[tuple[str | None, str | None, str | None]]) -> li
             raise RecipeError(f"player name {n!r} is used twice; give the players distinct names")
         seen.add(n)
     return [Entry(n, s, e) for n, (_, s, e) in zip(names, raw)]
+
+
+def resolve_external(command: str, base: str | Path, where: str) -> str:
+    """``command`` with its program, its script and every argument naming an existing file made absolute.
+
+    Paths are read against ``base`` (the folder the command was given in, or
+    the recipe's), as a shell there would; a program or script that does not
+    exist is a RecipeError naming ``where``.  A bare program name is looked
+    up on PATH.
+    """
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        raise RecipeError(f"{where}: cannot split the command {command!r}: {exc}") from None
+    if not words:
+        raise RecipeError(f"{where}: empty external command")
+
+    def path_of(word: str) -> Path:
+        return Path(base, os.path.expanduser(word)).absolute()
+
+    out = list(words)
+    program = words[0]
+    if "/" in program or program.startswith("~"):
+        if not path_of(program).is_file():
+            raise RecipeError(f"{where}: no such program {path_of(program)}")
+        out[0] = str(path_of(program))
+    elif shutil.which(program) is None:
+        if not path_of(program).is_file():
+            raise RecipeError(f"{where}: program {program!r} is not on PATH (write ./{program} for a file here)")
+        out[0] = str(path_of(program))
+    script_next = bool(_SCRIPT_RUNNERS.match(Path(program).name))
+    skip = False
+    for i, word in enumerate(words[1:], start=1):
+        if skip:
+            skip = False
+            continue
+        if script_next and word in ("-m", "-c"):
+            script_next, skip = False, True  # a module name or code follows, not a file
+            continue
+        if word.startswith("-") or "=" in word:
+            continue
+        candidate = path_of(word)
+        if script_next:
+            script_next = False
+            if "/" in word or word.endswith(_SCRIPT_SUFFIXES) or candidate.exists():
+                if not candidate.is_file():
+                    raise RecipeError(f"{where}: no such file {candidate} (the script {program} runs)")
+                out[i] = str(candidate)
+            continue
+        if candidate.exists() or word.startswith(("./", "../", "~")):
+            out[i] = str(candidate)
+    return shlex.join(out)
+
+
+def resolve_entries(entries: Sequence[Entry], keys: Sequence[str], base: str | Path, where: str = "") -> list[Entry]:
+    """Entries with their file paths made absolute against ``base``; RecipeError naming the key of a missing file."""
+    from acpcbot.strategies.registry import with_absolute_paths
+
+    out = []
+    for entry, key in zip(entries, keys):
+        at = f"{where}: key {key!r}" if where else key
+        if entry.strategy is not None:
+            try:
+                entry = replace(entry, strategy=with_absolute_paths(entry.strategy, base))
+            except ValueError as exc:
+                raise RecipeError(f"{at}: {exc}") from None
+        elif entry.external is not None:
+            entry = replace(entry, external=resolve_external(entry.external, base, at))
+        out.append(entry)
+    return out
+
+
+def game_path(game: str, base: str | Path) -> str:
+    """``game`` made absolute when it names a file in ``base`` (else a short or official name, kept)."""
+    path = Path(base, os.path.expanduser(game))
+    return str(path.absolute()) if path.is_file() else game
 
 
 def check_strategy(spec: str, game: GameDef, where: str) -> None:
@@ -242,8 +322,13 @@ _KEYS = {"name", "description", "game", "hands", "seed", "duplicate", "transport
          "seats", "players", "hero", "opponents"}
 
 
-def load_recipe(path: str | Path) -> Plan:
-    """Read and validate a TOML recipe; every error names the file and the key."""
+def load_recipe(path: str | Path, overrides: dict[str, Any] | None = None) -> Plan:
+    """Read and validate a TOML recipe; every error names the file and the key.
+
+    Paths in the recipe (game file, strategy files, external programs) are
+    read against the recipe's folder.  ``overrides`` replace recipe keys
+    (``hands``, ``seed``, ``jobs`` from the command line).
+    """
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -251,11 +336,16 @@ def load_recipe(path: str | Path) -> Plan:
         raise RecipeError(f"{path}: cannot read: {exc}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RecipeError(f"{path}: not valid TOML: {exc}") from None
-    return recipe_plan(data, str(path), default_name=path.stem)
+    data.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    return recipe_plan(data, str(path), default_name=path.stem, base=path.parent.absolute())
 
 
-def recipe_plan(data: dict[str, Any], where: str, default_name: str = "recipe") -> Plan:
-    """Validate recipe data (parsed TOML) into a plan; errors say ``where: key 'K': ...``."""
+def recipe_plan(data: dict[str, Any], where: str, default_name: str = "recipe", base: str | Path | None = None) -> Plan:
+    """Validate recipe data (parsed TOML) into a plan; errors say ``where: key 'K': ...``.
+
+    With ``base``, paths are made absolute against it (missing files are
+    errors naming the key); without, they are kept as written.
+    """
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise RecipeError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
@@ -284,6 +374,8 @@ def recipe_plan(data: dict[str, Any], where: str, default_name: str = "recipe") 
     parallel = get("jobs", int)
     if safe_name(name) != name:
         raise key_error("name", f"may only hold letters, digits, '.', '_' and '-', got {name!r}")
+    if base is not None:
+        game = game_path(game, base)
     try:
         gamedef = load_game(game)
     except GameDefError as exc:
@@ -316,6 +408,9 @@ def recipe_plan(data: dict[str, Any], where: str, default_name: str = "recipe") 
     for entry, key in zip(entries, keys):
         if entry.strategy is not None:
             check_strategy(entry.strategy, gamedef, f"{where}: key {key!r}")
+    # an external program in memory is refused by build_plan, naming the transport
+    if base is not None and not (transport == "memory" and any(e.external for e in entries)):
+        entries = resolve_entries(entries, keys, base, where)
     hero = entries[0] if form == "hero" else None
     others = entries[1:] if form == "hero" else entries
     mode = "play" if form == "seats" else "tournament"

@@ -1,25 +1,39 @@
-"""Playing a plan: its matches in parallel over TCP or in memory into a new run folder; merging runs made anywhere."""
+"""Playing a plan: its matches in parallel over TCP or in memory into a run folder, surviving interruption; merging runs."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import os
-import shlex
 import shutil
+import signal
+import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from acpcbot.gamedef import GameDefError, load_game
 
 from . import memory
-from .folders import RESULTS, RUNS_DIR, Outcome, RunError, job_record, new_run_dir
+from .folders import RESULTS, RUNS_DIR, Outcome, RunError, exact_run_dir, job_record, new_run_dir
+from .planfile import clear_match_files, finished_records, read_plan, write_plan
 from .recipes import Job, Plan
 from .results import results_document, write_outputs
 from .tcp import play_job_tcp
 from .watch import Progress
+
+
+class RunInterrupted(Exception):
+    """A run stopped by SIGINT or SIGTERM: its results.json (marked partial) is written; ``doc`` is it."""
+
+    def __init__(self, doc: dict[str, Any], signum: int) -> None:
+        super().__init__(f"interrupted by signal {signum}")
+        self.doc = doc
+        self.signum = signum
+
+
+NOT_PLAYED = "not played: the run was interrupted (acpc-match resume plays it)"
 
 
 def _game_arg(plan_game: str) -> str:
@@ -27,67 +41,187 @@ def _game_arg(plan_game: str) -> str:
     return str(Path(plan_game).resolve()) if Path(plan_game).is_file() else plan_game
 
 
-def job_command(job: Job, plan: Plan) -> str:
-    """The ``acpc-match play`` command that plays exactly this job anywhere (for batch schedulers)."""
-    words = ["acpc-match", "play", "--game", plan.game_name, "--hands", str(job.hands), "--seed", str(job.seed),
-             "--transport", plan.transport, "--name", f"{plan.name}-{job.label}"]
-    words += [f"{e.name}={e.spec}" for e in job.seats]
-    return " ".join(shlex.quote(w) for w in words)
+def _ignore_sigint() -> None:
+    """Pool workers leave Ctrl-C to the runner, which stops them itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-async def _play_jobs(plan: Plan, run_dir: Path, progress: "Progress | None") -> list[Outcome]:
-    """Play every job of ``plan``, as many at once as ``plan.parallel`` (default: the cores)."""
+def _in_thread(loop: asyncio.AbstractEventLoop, fn: Any, *args: Any) -> asyncio.Future[Any]:
+    """Run ``fn(*args)`` on a daemon thread: an interrupted run does not wait for it at exit."""
+    fut = loop.create_future()
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if not fut.done():
+            fut.set_exception(error) if error is not None else fut.set_result(result)
+
+    def work() -> None:
+        try:
+            result, error = fn(*args), None
+        except BaseException as exc:  # noqa: BLE001 - handed to the loop
+            result, error = None, exc
+        try:
+            loop.call_soon_threadsafe(settle, result, error)
+        except RuntimeError:
+            pass  # the loop is closed: the run was interrupted and nobody waits
+
+    threading.Thread(target=work, name="acpc-match-memory", daemon=True).start()
+    return fut
+
+
+def _in_pool(loop: asyncio.AbstractEventLoop, pool: Any, fn: Any, *args: Any) -> asyncio.Future[Any]:
+    """Run ``fn(*args)`` in a worker of a multiprocessing pool (which ``terminate`` can stop at once)."""
+    fut = loop.create_future()
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if not fut.done():
+            fut.set_exception(error) if error is not None else fut.set_result(result)
+
+    def done(result: Any) -> None:
+        try:
+            loop.call_soon_threadsafe(settle, result, None)
+        except RuntimeError:
+            pass
+
+    def failed(error: BaseException) -> None:
+        try:
+            loop.call_soon_threadsafe(settle, None, error)
+        except RuntimeError:
+            pass
+
+    pool.apply_async(fn, args, callback=done, error_callback=failed)
+    return fut
+
+
+async def _play_jobs(plan: Plan, jobs: Sequence[Job], run_dir: Path, progress: "Progress | None",
+                     plugin_dirs: Sequence[str] = ()) -> tuple[list[Outcome | None], int | None]:
+    """Play ``jobs``, as many at once as ``plan.parallel`` (default: the cores).
+
+    Returns each job's outcome (None for a job that SIGINT or SIGTERM
+    stopped or kept from starting) and the signal, if one came.
+    """
     game_arg = _game_arg(plan.game_name)  # the log header names the game this way, whatever the transport
     parallel = plan.parallel or os.cpu_count() or 1
-    parallel = max(1, min(parallel, len(plan.jobs)))
+    parallel = max(1, min(parallel, len(jobs) or 1))
     gate = asyncio.Semaphore(parallel)
     loop = asyncio.get_running_loop()
-    executor: Executor | None = None
-    if plan.transport == "memory":
-        executor = ProcessPoolExecutor(parallel) if parallel > 1 else ThreadPoolExecutor(1)
+    pool = None
+    if plan.transport == "memory" and parallel > 1:
+        pool = multiprocessing.get_context().Pool(parallel, initializer=_ignore_sigint)
 
-    async def one(job: Job) -> Outcome:
-        async with gate:
-            if progress is not None:
-                progress.watch(run_dir / f"{job.label}.log")
-            start = time.monotonic()
-            try:
+    async def one(job: Job) -> Outcome | None:
+        start = time.monotonic()
+        try:
+            async with gate:
+                if progress is not None:
+                    progress.watch(run_dir / f"{job.label}.log")
+                start = time.monotonic()
                 if plan.transport == "memory":
-                    assert executor is not None
-                    return await loop.run_in_executor(executor, memory.play_job, job, game_arg, str(run_dir))
-                return await play_job_tcp(job, game_arg, run_dir)
-            except Exception as exc:  # noqa: BLE001 - one broken match must not lose the others
-                return Outcome(job, False, f"{type(exc).__name__}: {exc}", {"log": f"{job.label}.log"},
-                               time.monotonic() - start)
+                    if pool is not None:
+                        return await _in_pool(loop, pool, memory.play_job, job, game_arg, str(run_dir))
+                    return await _in_thread(loop, memory.play_job, job, game_arg, str(run_dir))
+                return await play_job_tcp(job, game_arg, run_dir, plugin_dirs)
+        except asyncio.CancelledError:
+            return None  # stopped by a signal: the caller plays it again on resume
+        except Exception as exc:  # noqa: BLE001 - one broken match must not lose the others
+            return Outcome(job, False, f"{type(exc).__name__}: {exc}", {"log": f"{job.label}.log"},
+                           time.monotonic() - start)
 
+    tasks = [asyncio.ensure_future(one(job)) for job in jobs]
+    caught: list[int] = []
+
+    def stop(signum: int) -> None:
+        if not caught:
+            caught.append(signum)
+            for t in tasks:
+                t.cancel()
+
+    handled = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, stop, signum)
+            handled.append(signum)
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass  # not the main thread: signals stay as they are
     ticker = asyncio.create_task(progress.run()) if progress is not None else None
     try:
-        return list(await asyncio.gather(*(one(job) for job in plan.jobs)))
+        outcomes = list(await asyncio.gather(*tasks))
     finally:
+        for signum in handled:
+            loop.remove_signal_handler(signum)
         if ticker is not None:
             ticker.cancel()
             progress.finish()
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+        if pool is not None:
+            if caught:
+                pool.terminate()
+            else:
+                pool.close()
+            pool.join()
+    return outcomes, (caught[0] if caught else None)
 
 
-def execute(plan: Plan, runs_dir: str | Path = RUNS_DIR, progress_stream: TextIO | None = None) -> dict[str, Any]:
-    """Play a plan into a new run folder and return its results document (also written to disk)."""
-    run_dir = new_run_dir(runs_dir, plan.name)
+def _unplayed_record(job: Job, game_name: str) -> dict[str, Any]:
+    """The results.json entry of a match an interrupted run did not finish."""
+    return {"label": job.label, "game": game_name, "seed": job.seed, "hands": job.hands, "table": job.table,
+            "seats": [{"player": e.name, "strategy": e.spec} for e in job.seats], "complete": False,
+            "played": False, "error": NOT_PLAYED, "seconds": 0.0, "files": {}}
+
+
+def _finish(plan: Plan, run_dir: Path, done: dict[int, dict[str, Any]], todo: Sequence[Job],
+            progress_stream: TextIO | None, plugin_dirs: Sequence[str], seconds_before: float) -> dict[str, Any]:
+    """Play ``todo`` into ``run_dir`` beside the finished records ``done``; write and return the results."""
     progress = None
-    if progress_stream is not None:
-        progress = Progress(progress_stream, sum(j.hands for j in plan.jobs), plan.entries[0].name,
-                            plan.game.big_blind)
+    if progress_stream is not None and todo:
+        progress = Progress(progress_stream, sum(j.hands for j in todo), plan.entries[0].name, plan.game.big_blind)
     start = time.monotonic()
-    outcomes = asyncio.run(_play_jobs(plan, run_dir, progress))
-    seconds = time.monotonic() - start
-    records = [job_record(o, plan.game_name) for o in outcomes]
+    outcomes, signum = asyncio.run(_play_jobs(plan, todo, run_dir, progress, plugin_dirs)) if todo else ([], None)
+    seconds = seconds_before + time.monotonic() - start
+    records = dict(done)
+    for job, outcome in zip(todo, outcomes):
+        if outcome is None:
+            clear_match_files(run_dir, job)
+            records[job.index] = _unplayed_record(job, plan.game_name)
+        else:
+            records[job.index] = job_record(outcome, plan.game_name)
+    ordered = [records[j.index] for j in plan.jobs]
     doc, logs = results_document(
         name=plan.name, mode=plan.mode, game_name=plan.game_name, game=plan.game, hands=plan.hands, seed=plan.seed,
         duplicate=plan.duplicate, transport=plan.transport, run_dir=run_dir,
-        players=[{"player": e.name, "strategy": e.spec} for e in plan.entries], records=records, seconds=seconds)
+        players=[{"player": e.name, "strategy": e.spec} for e in plan.entries], records=ordered, seconds=seconds)
+    doc["partial"] = any(r.get("played") is False for r in ordered)
     write_outputs(doc, run_dir, plan.game, logs)
+    if signum is not None:
+        raise RunInterrupted(doc, signum)
     return doc
+
+
+def execute(plan: Plan, runs_dir: str | Path = RUNS_DIR, progress_stream: TextIO | None = None, *,
+            run_dir: str | Path | None = None, plugin_dirs: Sequence[str] = ()) -> dict[str, Any]:
+    """Play a plan into a new run folder (or the empty folder ``run_dir``) and return its results document.
+
+    The plan goes into the folder first (plan.json).  SIGINT or SIGTERM stops
+    the matches in play, writes results.json for those finished (``partial``:
+    true) and raises :class:`RunInterrupted`; :func:`resume` plays the rest.
+    ``plugin_dirs`` are searched for ``module:Class`` strategies by the seats' processes.
+    """
+    folder = exact_run_dir(run_dir) if run_dir is not None else new_run_dir(runs_dir, plan.name)
+    write_plan(folder, plan, list(plugin_dirs))
+    return _finish(plan, folder, {}, plan.jobs, progress_stream, plugin_dirs, 0.0)
+
+
+def resume(run_dir: str | Path, progress_stream: TextIO | None = None) -> dict[str, Any]:
+    """Finish an interrupted run in its folder: keep the matches that finished, play the others again."""
+    folder = Path(run_dir)
+    plan, plugin_dirs = read_plan(folder)
+    done = finished_records(folder, plan)
+    todo = [j for j in plan.jobs if j.index not in done]
+    for job in todo:
+        clear_match_files(folder, job)
+    try:
+        before = float(json.loads((folder / RESULTS).read_text(encoding="utf-8")).get("seconds") or 0.0)
+    except (OSError, ValueError, AttributeError):
+        before = 0.0
+    return _finish(plan, folder, done, todo, progress_stream, plugin_dirs, before)
 
 
 def _check_run_doc(path: Path, doc: Any) -> None:
@@ -112,7 +246,12 @@ def _check_run_doc(path: Path, doc: Any) -> None:
 
 
 def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name: str = "merge") -> dict[str, Any]:
-    """Combine run folders made anywhere into a new run folder (files copied) and return its results."""
+    """Combine run folders made anywhere into a new run folder (files copied) and return its results.
+
+    Matches an interrupted run did not play are left out (a partial run
+    merges with the run that played them); the new folder is removed again
+    when the merge fails, so a failed merge leaves nothing behind.
+    """
     docs = []
     for d in dirs:
         path = Path(d) / RESULTS
@@ -133,6 +272,7 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
     players: list[dict[str, str]] = []
     seen_players: dict[str, str] = {}
     seen_matches: dict[tuple[Any, ...], Path] = {}
+    unplayed: set[tuple[Any, ...]] = set()
     for d, doc in docs:
         try:
             other = load_game(doc.get("game"))
@@ -148,34 +288,44 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
                 players.append(p)
         for m in doc["matches"]:
             key = (m["seed"], m["hands"], tuple(s["player"] for s in m["seats"]))
+            if m.get("played") is False:
+                unplayed.add(key)
+                continue
             if key in seen_matches:
                 raise RunError(f"{d}: match {m['label']} (seed {m['seed']}, seats "
                                f"{', '.join(key[2])}) is also in {seen_matches[key]}; it would count twice")
             seen_matches[key] = d
     run_dir = new_run_dir(runs_dir, name)
-    records = []
-    for d, doc in docs:
-        for m in doc["matches"]:
-            label = f"match-{len(records):03d}"
-            files = {}
-            for role, fname in m["files"].items():
-                src = d / fname
-                new = label + fname[len(m["label"]):] if fname.startswith(m["label"]) else f"{label}.{fname}"
-                if src.exists():
-                    shutil.copy2(src, run_dir / new)
-                    files[role] = new
-                elif role == "log":
-                    raise RunError(f"{d}: the dealer log {fname} of {m['label']} is missing")
-            rec = dict(m, label=label, files=files, merged_from=str(d), original_label=m["label"])
-            records.append(rec)
-    hands = {m["hands"] for m in records}
-    seeds = {m["seed"] for m in records}
-    tables = {frozenset(s["player"] for s in m["seats"]) for m in records}
-    doc, logs = results_document(
-        name=name, mode="tournament" if len(tables) > 1 else "play", game_name=game_name, game=game,
-        hands=hands.pop() if len(hands) == 1 else None, seed=min(seeds) if seeds else None,
-        duplicate=any(d.get("duplicate") for _, d in docs),
-        transport="+".join(sorted({str(d.get("transport")) for _, d in docs})), run_dir=run_dir, players=players,
-        records=records, seconds=sum(float(d.get("seconds") or 0) for _, d in docs))
-    write_outputs(doc, run_dir, game, logs)
+    try:
+        records = []
+        for d, doc in docs:
+            for m in doc["matches"]:
+                if m.get("played") is False:
+                    continue
+                label = f"match-{len(records):03d}"
+                files = {}
+                for role, fname in m["files"].items():
+                    src = d / fname
+                    new = label + fname[len(m["label"]):] if fname.startswith(m["label"]) else f"{label}.{fname}"
+                    if src.exists():
+                        shutil.copy2(src, run_dir / new)
+                        files[role] = new
+                    elif role == "log":
+                        raise RunError(f"{d}: the dealer log {fname} of {m['label']} is missing")
+                rec = dict(m, label=label, files=files, merged_from=str(d), original_label=m["label"])
+                records.append(rec)
+        hands = {m["hands"] for m in records}
+        seeds = {m["seed"] for m in records}
+        tables = {frozenset(s["player"] for s in m["seats"]) for m in records}
+        doc, logs = results_document(
+            name=name, mode="tournament" if len(tables) > 1 else "play", game_name=game_name, game=game,
+            hands=hands.pop() if len(hands) == 1 else None, seed=min(seeds) if seeds else None,
+            duplicate=any(d.get("duplicate") for _, d in docs),
+            transport="+".join(sorted({str(d.get("transport")) for _, d in docs})), run_dir=run_dir,
+            players=players, records=records, seconds=sum(float(d.get("seconds") or 0) for _, d in docs))
+        doc["partial"] = bool(unplayed - set(seen_matches))
+        write_outputs(doc, run_dir, game, logs)
+    except BaseException:
+        shutil.rmtree(run_dir, ignore_errors=True)
+        raise
     return doc

@@ -20,17 +20,50 @@ DEALER_START_S = 60.0  # the dealer must print its ports within this time
 CLIENT_EXIT_S = 10.0  # clients still running this long after the dealer ended are stopped
 
 
+#: the folder, under the run folder, where each external program runs (one per player, kept across matches)
+EXTERNALS_DIR = "external"
+
+
+def python_command(module: str) -> list[str]:
+    """``python -P -m MODULE``: -P keeps the working folder off the import path, so a package an external
+    program leaves there can never stand in for the dealer or our clients."""
+    return [sys.executable, "-P", "-m", module]
+
+
+def child_env(plugin_dirs: Sequence[str] = ()) -> dict[str, str]:
+    """The environment of the dealer and our clients: acpcbot and dealer from where this process has them.
+
+    ``plugin_dirs`` are where strategy plugins (``module:Class`` specs) may
+    be found besides the Python path (see ``acpcbot.strategies.registry``).
+    """
+    env = dict(os.environ)
+    roots = [str(Path(__file__).resolve().parents[2])] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+    env["PYTHONPATH"] = os.pathsep.join(roots)
+    if plugin_dirs:
+        extra = [env["ACPCBOT_PLUGIN_PATH"]] if env.get("ACPCBOT_PLUGIN_PATH") else []
+        env["ACPCBOT_PLUGIN_PATH"] = os.pathsep.join([*plugin_dirs, *extra])
+    return env
+
+
 def client_command(entry: Entry, job: Job, game_arg: str, port: int) -> list[str]:
     """The command playing ``entry`` at ``port``: an acpcbot client process, or the external program."""
     if entry.external is not None:
         return shlex.split(entry.external) + [HOST, str(port)]
-    cmd = [sys.executable, "-m", "acpcbot", HOST, str(port), "--game", game_arg, "--strategy", entry.strategy or "",
-           "--seed", str(strategy_seed(job.seed, entry.name)), "--name", entry.name, "--log-level", "WARNING",
-           "--retry", str(DEALER_START_S)]  # it may start before the dealer listens
+    cmd = python_command("acpcbot") + [
+        HOST, str(port), "--game", game_arg, "--strategy", entry.strategy or "",
+        "--seed", str(strategy_seed(job.seed, entry.name)), "--name", entry.name, "--log-level", "WARNING",
+        "--retry", str(DEALER_START_S)]  # it may start before the dealer listens
     for other in job.seats:
         if other.name != entry.name:
             cmd += ["--opponent", other.name]
     return cmd
+
+
+def external_folder(run_dir: Path, entry: Entry) -> Path:
+    """The working folder of an external program: its own, so that nothing it leaves reaches another player."""
+    folder = run_dir / EXTERNALS_DIR / entry.name
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 async def _stop(proc: asyncio.subprocess.Process) -> None:
@@ -94,7 +127,7 @@ def release_ports(ports: Sequence[int]) -> None:
     _in_flight.difference_update(ports)
 
 
-async def play_job_tcp(job: Job, game_arg: str, run_dir: Path) -> Outcome:
+async def play_job_tcp(job: Job, game_arg: str, run_dir: Path, plugin_dirs: Sequence[str] = ()) -> Outcome:
     """Play one job over TCP: ``python -m dealer`` in the run folder and one process per seat.
 
     Our own clients start together with the dealer on ports chosen here (they
@@ -104,36 +137,39 @@ async def play_job_tcp(job: Job, game_arg: str, run_dir: Path) -> Outcome:
     """
     start = time.monotonic()
     for attempt in range(3):
-        complete, error, files, port_clash = await _tcp_attempt(job, game_arg, run_dir)
+        complete, error, files, port_clash = await _tcp_attempt(job, game_arg, run_dir, plugin_dirs)
         if not port_clash:
             break
     return Outcome(job, complete, error, files, time.monotonic() - start)
 
 
-async def _tcp_attempt(job: Job, game_arg: str, run_dir: Path) -> tuple[bool, str | None, dict[str, str], bool]:
+async def _tcp_attempt(job: Job, game_arg: str, run_dir: Path,
+                       plugin_dirs: Sequence[str]) -> tuple[bool, str | None, dict[str, str], bool]:
     """One try at a TCP match: (complete, error, files, whether the dealer could not open a port)."""
     ports = free_ports(len(job.seats))
     try:
-        return await _tcp_match(job, game_arg, run_dir, ports)
+        return await _tcp_match(job, game_arg, run_dir, ports, plugin_dirs)
     finally:
         release_ports(ports)
 
 
-async def _tcp_match(job: Job, game_arg: str, run_dir: Path,
-                     ports: list[int]) -> tuple[bool, str | None, dict[str, str], bool]:
-    """The dealer on ``ports`` and a process per seat; the result as :func:`_tcp_attempt` gives it."""
+async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int],
+                     plugin_dirs: Sequence[str] = ()) -> tuple[bool, str | None, dict[str, str], bool]:
+    """The dealer on ``ports`` and a process per seat; the result as :func:`_tcp_attempt` gives it.
+
+    Every child starts in a session of its own: a Ctrl-C at the terminal
+    reaches only acpc-match, which stops them itself and keeps what finished.
+    """
     label = job.label
     files = {"log": f"{label}.log", "transcript": f"{label}.err"}
-    dealer_cmd = [sys.executable, "-m", "dealer", label, game_arg, str(job.hands), str(job.seed),
-                  *[e.name for e in job.seats], "-p", ",".join(map(str, ports)),
-                  "--start_timeout", str(START_TIMEOUT_MS)]
-    env = dict(os.environ)
-    # children import acpcbot and dealer from where this process does, whatever their folder
-    roots = [str(Path(__file__).resolve().parents[2])] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
-    env["PYTHONPATH"] = os.pathsep.join(roots)
+    dealer_cmd = python_command("dealer") + [
+        label, game_arg, str(job.hands), str(job.seed), *[e.name for e in job.seats], "-p", ",".join(map(str, ports)),
+        "--start_timeout", str(START_TIMEOUT_MS)]
+    env = child_env(plugin_dirs)
     with open(run_dir / files["transcript"], "wb") as transcript:
         dealer = await asyncio.create_subprocess_exec(*dealer_cmd, cwd=run_dir, stdin=asyncio.subprocess.DEVNULL,
-                                                      stdout=asyncio.subprocess.PIPE, stderr=transcript, env=env)
+                                                      stdout=asyncio.subprocess.PIPE, stderr=transcript, env=env,
+                                                      start_new_session=True)
     clients: list[tuple[int, Entry, asyncio.subprocess.Process, str]] = []
     error: str | None = None
     stdout = b""
@@ -141,11 +177,12 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path,
     async def launch(seat: int, entry: Entry, port: int) -> str | None:
         stem = f"{label}.seat{seat}-{entry.name}"
         files[f"seat{seat}-out"], files[f"seat{seat}-err"] = f"{stem}.out", f"{stem}.err"
+        cwd = external_folder(run_dir, entry) if entry.external is not None else run_dir
         with open(run_dir / f"{stem}.out", "wb") as out, open(run_dir / f"{stem}.err", "wb") as err:
             try:
                 proc = await asyncio.create_subprocess_exec(
-                    *client_command(entry, job, game_arg, port), cwd=run_dir, stdin=asyncio.subprocess.DEVNULL,
-                    stdout=out, stderr=err, env=env)
+                    *client_command(entry, job, game_arg, port), cwd=cwd, stdin=asyncio.subprocess.DEVNULL,
+                    stdout=out, stderr=err, env=env, start_new_session=True)
             except OSError as exc:
                 return f"seat {seat} ({entry.name}) could not start: {exc}"
         clients.append((seat, entry, proc, stem))
@@ -170,8 +207,7 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path,
             if entry.external is not None and error is None:
                 error = await launch(seat, entry, port)
         if error is None:
-            stdout = await dealer.stdout.read()
-            await dealer.wait()
+            stdout, error = await _watch(dealer, clients)
             waits = [asyncio.wait_for(p.wait(), CLIENT_EXIT_S) for _, _, p, _ in clients]
             await asyncio.gather(*waits, return_exceptions=True)
     finally:
@@ -186,3 +222,29 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path,
                 problems.append(f"seat {seat} ({entry.name}) exited with status {proc.returncode} (see {stem}.err)")
         error = "; ".join(problems) or f"the dealer exited with status {dealer.returncode}"
     return complete, error, files, False
+
+
+async def _watch(dealer: asyncio.subprocess.Process,
+                 clients: Sequence[tuple[int, Entry, asyncio.subprocess.Process, str]]) -> tuple[bytes, str | None]:
+    """Wait for the dealer to end; a seat of ours that fails first ends the match at once.
+
+    Without this a client that cannot start (a corrupt model file) would
+    leave the dealer waiting out its start time-out for a seat that never comes.
+    """
+    assert dealer.stdout is not None
+    reading = asyncio.ensure_future(dealer.stdout.read())
+    ours = {asyncio.ensure_future(proc.wait()): (seat, entry, stem) for seat, entry, proc, stem in clients
+            if entry.external is None}
+    pending = {reading, *ours}
+    try:
+        while reading in pending:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for fut in done:
+                if fut in ours and fut.result() != 0:
+                    seat, entry, stem = ours[fut]
+                    return b"", f"seat {seat} ({entry.name}) exited with status {fut.result()} (see {stem}.err)"
+        await dealer.wait()
+        return reading.result(), None
+    finally:
+        for fut in pending:
+            fut.cancel()

@@ -1,0 +1,48 @@
+"""A run as one shell command per match, for GNU parallel, Slurm job arrays or any batch system; merged afterwards.
+
+Each command is self-contained: it changes to a stated root folder, runs
+this installation's own ``acpc-match`` by its absolute path, names every
+file absolutely (strategy files and external programs were resolved when
+the plan was made) and writes into its own output folder
+(``--run-dir``), so any host that sees the same paths can run it, in any
+order.  ``acpc-match merge`` then combines the folders into one run whose
+figures equal those of the run played on one machine.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+
+from .recipes import Job, Plan
+
+
+def acpc_match_program() -> list[str]:
+    """This installation's ``acpc-match``: the console script beside the interpreter, else ``python -m dealer.arena``."""
+    python = Path(os.path.abspath(sys.executable))  # not resolved: a venv's python is a link that must stay
+    script = python.parent / "acpc-match"
+    if script.is_file() and os.access(script, os.X_OK):
+        return [str(script)]
+    return [str(python), "-m", "dealer.arena"]
+
+
+def jobs_folder(runs_dir: str | Path, plan: Plan) -> Path:
+    """The folder under which the jobs of ``plan`` write their run folders (``NAME-jobs``)."""
+    return Path(runs_dir).absolute() / f"{plan.name}-jobs"
+
+
+def job_command(job: Job, plan: Plan, root: str | Path, out_dir: str | Path) -> str:
+    """The shell command that plays exactly ``job`` into ``out_dir/LABEL`` from the folder ``root``."""
+    game = str(Path(plan.game_name).absolute()) if Path(plan.game_name).is_file() else plan.game_name
+    words = [*acpc_match_program(), "play", "--game", game, "--hands", str(job.hands), "--seed", str(job.seed),
+             "--transport", plan.transport, "--name", f"{plan.name}-{job.label}", "--jobs", "1",
+             "--run-dir", str(Path(out_dir).absolute() / job.label), "--quiet"]
+    words += [f"{e.name}={e.spec}" for e in job.seats]
+    return f"cd {shlex.quote(str(Path(root).absolute()))} && " + " ".join(shlex.quote(w) for w in words)
+
+
+def job_commands(plan: Plan, root: str | Path, out_dir: str | Path) -> list[str]:
+    """One command per match of ``plan`` (see :func:`job_command`)."""
+    return [job_command(job, plan, root, out_dir) for job in plan.jobs]
