@@ -5,14 +5,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import secrets
 import sys
-from typing import Sequence
+import threading
+from typing import Sequence, TextIO
 
-from .client import EXIT_STRATEGY, run
+from .client import EXIT_OK, EXIT_STRATEGY, run
 from .gamedef import SHIPPED_GAMES, GameDefError, load_game
-from .strategies.base import UnsupportedGame
-from .strategies.registry import StrategySpecError, available, create, default_spec, describe
+from .strategies.base import Strategy, UnsupportedGame
+from .strategies.registry import StrategySpecError, available, create, default_spec, describe, with_absolute_paths
+from .version import version
 from .world import MatchInfo
 
 log = logging.getLogger("acpcbot")
@@ -44,17 +47,19 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line of ``acpcbot``."""
     p = argparse.ArgumentParser(
         prog="acpcbot",
-        description="Connect to an ACPC 2.0.0 dealer at HOST PORT and play one whole match.",
+        description="Connect to an ACPC 2.0.0 dealer at HOST PORT and play one whole match. To play against "
+                    "the bot yourself: acpc-match human.",
         epilog="Exit status: 0 match played, 1 strategy failed to start, 2 bad command line, "
                "3 dealer unreachable, 4 protocol error, 5 dealer went away mid-hand.")
+    p.add_argument("--version", action="version", version=f"acpcbot {version()}")
     p.add_argument("host", nargs="?", help="the dealer's host name or address")
     p.add_argument("port", nargs="?", type=_port, help="the port the dealer gave this seat")
     p.add_argument("--game", default="hunl",
                    help=f"the game: a short name ({', '.join(SHIPPED_GAMES)}), a .game file or an official "
                         "file name (default: hunl)")
     p.add_argument("--strategy", metavar="SPEC",
-                   help="the strategy as name:k=v,... (default: the strongest strategy that plays the game); "
-                        "see --list-strategies")
+                   help="the strategy as name:k=v,... (default: the strongest strategy that plays the game), "
+                        "or your own as module:ClassName[:k=v,...]; see --list-strategies")
     p.add_argument("--seed", type=int, help="seed of the strategy's random generator, for reproducible play "
                                              "(default: a random seed, logged)")
     p.add_argument("--name", default="acpcbot", help="this seat's name (default: acpcbot)")
@@ -74,13 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def list_strategies(game_name: str | None) -> str:
-    """The listing printed by --list-strategies (marking strategies that cannot play ``game_name``)."""
-    game = None
-    if game_name:
-        try:
-            game = load_game(game_name)
-        except GameDefError:
-            game = None
+    """The listing printed by --list-strategies (marking strategies that cannot play ``game_name``).
+
+    An unknown game is a GameDefError, not a listing for no game.
+    """
+    game = load_game(game_name) if game_name else None
     lines = []
     for cls in available().values():
         text = describe(cls)
@@ -98,7 +101,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.list_strategies:
-        print(list_strategies(args.game))
+        try:
+            print(list_strategies(args.game))
+        except GameDefError as exc:
+            print(f"acpcbot: error: --game: {exc}", file=sys.stderr)
+            return EXIT_USAGE
         return 0
     if args.host is None or args.port is None:
         parser.print_usage(sys.stderr)
@@ -113,7 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     try:
-        spec = args.strategy or default_spec(game)
+        # a file a parameter names is read where the command runs; a missing one is said now, not mid-match
+        spec = with_absolute_paths(args.strategy, os.getcwd()) if args.strategy else default_spec(game)
         strategy = create(spec, game, seed)
     except (StrategySpecError, UnsupportedGame) as exc:
         print(f"acpcbot: error: {exc}", file=sys.stderr)
@@ -132,10 +140,43 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"acpcbot: error: cannot open history file {args.history}: {exc}", file=sys.stderr)
             return EXIT_USAGE
     try:
-        return asyncio.run(run(strategy, info, args.host, args.port, history=history, retry_for=args.retry))
+        return asyncio.run(play_leavable(strategy, info, args.host, args.port, history, args.retry))
     except KeyboardInterrupt:
         log.error("interrupted")
         return 130
     finally:
         if history is not None:
             history.close()
+
+
+async def play_leavable(strategy: Strategy, info: MatchInfo, host: str, port: int, history: TextIO | None = None,
+                        retry: float = 5.0) -> int:
+    """Play the match; a strategy with a ``leave`` hook (the human player) may end it by closing the connection.
+
+    Leaving cancels the match task before the strategy's ``act`` returns, so
+    the answer it gives then is never sent: leaving never folds a hand.
+    """
+    task = asyncio.ensure_future(run(strategy, info, host, port, history=history, retry_for=retry))
+    loop = asyncio.get_running_loop()
+    left: list[bool] = []
+
+    def leave() -> None:
+        requested = threading.Event()
+
+        def cancel() -> None:
+            left.append(True)
+            task.cancel()
+            requested.set()
+
+        loop.call_soon_threadsafe(cancel)
+        requested.wait(10.0)
+
+    if hasattr(strategy, "leave"):
+        strategy.leave = leave  # type: ignore[attr-defined]
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if left:
+            log.info("the player left the match")
+            return EXIT_OK
+        raise

@@ -33,8 +33,8 @@ def test_entries_facing_a_bet(entry, action):
 @pytest.mark.parametrize("view,entry,words", [
     (FACING, "", "empty entry"),
     (FACING, "x", "cannot read 'x'"),
-    (FACING, "r", "say how much: r<N> raises to a total of N, from 1500 to 20000"),
-    (FACING, "r1000", "between 1500 and 20000 chips in total, not 1000"),
+    (FACING, "r", "say how much: r N raises to N chips in this street, from 1500 to 20000"),
+    (FACING, "r1000", "between 1500 and 20000 chips in this street, not 1000"),
     (FACING, "r25000", "not 25000"),
     (FACING, "f 10", "a fold takes no amount"),
     (FACING, "c 600", "a call takes no amount"),
@@ -54,44 +54,101 @@ def test_limit_raise():
     assert parse_entry("r", View.parse("MATCHSTATE:0:0:r:TdAs|", HULHE)) == RAISE
 
 
-def human(entries: str) -> tuple[HumanStrategy, io.StringIO]:
+class Keyboard:
+    """Standard input typed line by line; ``""`` is a Ctrl-D (end of input for one read, as on a terminal)."""
+
+    def __init__(self, lines):
+        self.lines = list(lines)
+
+    def readline(self):
+        return self.lines.pop(0) if self.lines else ""
+
+
+def human(entries, game=HUNL):
     out = io.StringIO()
-    return HumanStrategy(HUNL, random.Random(0), stdin=io.StringIO(entries), stdout=out), out
+    stdin = io.StringIO(entries) if isinstance(entries, str) else Keyboard(entries)
+    return HumanStrategy(game, random.Random(0), stdin=stdin, stdout=out), out
 
 
 def test_asks_again_until_the_entry_is_legal():
     player, out = human("hello\nr100\n?\nr1500\n")
     assert player.act(FACING, float("inf")) == raise_to(1500)
     text = out.getvalue()
-    assert "your cards Jd Tc" in text and "pot 1200, to call 600" in text
-    assert "legal: f(old), c(all 600), r<N> with N from 1500 to 20000" in text
+    assert "Your cards Jd Tc, board -" in text
+    assert "Pot 1200; this street: player at position 1 900, you 300; stacks: player at position 1 19100, " \
+           "you 19700; to call 600" in text
+    assert "Your options: f fold | c call 600 | r N raise to N this street, N from 1500 to 20000 (or: min, allin)" \
+        in text
     assert "not valid: cannot read 'hello'" in text
-    assert "not valid: a raise must go to between 1500 and 20000" in text
+    assert "not valid: a raise must go to between 1500 and 20000 chips in this street" in text
     assert text.count("your action> ") == 4
     assert "Enter f (fold)" in text  # the help
 
 
-def test_closed_input_checks_or_folds_from_then_on():
-    player, out = human("")
-    assert player.act(FACING, 0) == FOLD
-    assert player.act(FREE, 0) == CALL
-    assert "input closed" in out.getvalue()
+def test_raises_are_chips_in_this_street():
+    # hulhe river, 50 chips each in from earlier streets: ACPC says the bet raises to 70; at the table it bets 20
+    river = View.parse("MATCHSTATE:1:5:rc/rc/rc/r:|9s8h/8c8d5c/6s/2d", HULHE)
+    player, out = human("c\n", HULHE)
+    player.observe(river)
+    assert player.act(river, 0) == CALL
+    text = out.getvalue()
+    assert "-- River: 2d  (board 8c 8d 5c 6s 2d)" in text
+    assert "player at position 1 bets 20" in text and "70" not in text
+    assert "Pot 120; this street: player at position 1 20, you 0; to call 20" in text
+    assert "Your options: f fold | c call 20 | r raise to 40" in text
+    # no-limit flop, 100 in preflop: "r 300" raises to 300 in this street, 400 for the hand
+    flop = View.parse("MATCHSTATE:1:30:cc/r250:|9c6h/8c8d5c", HUNL)  # facing a bet of 150
+    assert parse_entry("r300", flop) == raise_to(400)
+    assert parse_entry("min", flop) == raise_to(400)
+    with pytest.raises(ValueError, match="between 300 and 19900 chips in this street, not 200"):
+        parse_entry("r200", flop)
+
+
+def test_ctrl_d_asks_and_going_on_does_not_fold():
+    player, out = human(["", "\n", "c\n"])  # Ctrl-D, then Enter (go on), then a call
+    assert player.act(FACING, 0) == CALL
+    assert "Leave the match? y to leave, Enter to go on: " in out.getvalue()
+    assert not player.left
+
+
+def test_leaving_closes_the_match_instead_of_folding():
+    left = []
+    player, out = human(["", "y\n"])
+    player.leave = lambda: left.append(True)
+    player.act(FACING, 0)
+    assert left == [True] and player.left  # the runner cancels the match before this act's answer is sent
+    player2, _ = human("")  # input closed for good: two ends of input leave too
+    player2.leave = lambda: left.append(2)
+    player2.act(FREE, 0)
+    assert left == [True, 2]
 
 
 def test_shows_the_hand_as_it_goes():
     player, out = human("")
+    player.start_match(MatchInfo(game=HUNL, name="me", opponents=("bot",)))
     world = World(HUNL)
     for line in ("MATCHSTATE:0:30::9s8h|", "MATCHSTATE:0:30:c:9s8h|", "MATCHSTATE:0:30:cc/:9s8h|/8c8d5c",
                  "MATCHSTATE:0:30:cc/r250c/r500c/r1250c:"
                  "9s8h|9c6h/8c8d5c/6s/2d"):
         player.observe(world.update(line))
     text = out.getvalue()
-    assert "=== hand 30: you are position 0 of 2; your cards 9s 8h" in text
-    assert "player 1: call 50" in text and "you: check" in text and "you: raise to 250" in text
-    assert "player 1: call 750" in text
-    assert "round 2, board 8c 8d 5c\n" in text
-    assert "player 1 shows 9c 6h" in text
-    assert "you +1250; match total +1250 after 1 hands" in text
+    assert text.startswith("You (me) play no-limit hunl against bot.")
+    # ACPC position 0 of hand 30 is the big blind; the bot (position 1) posts the small blind and has the button
+    assert "=== Hand 31: you are big blind 100; bot is small blind 50 and button\nYour cards: 9s 8h" in text
+    assert "bot calls 50" in text and "you check" in text and "you bet 150" in text
+    assert "bot calls 750" in text
+    assert "-- Flop: 8c 8d 5c\n" in text
+    assert "you show 9s 8h: Three of a Kind" in text and "bot shows 9c 6h: Two Pair" in text
+    assert "you win the pot of 2500; you +1250" in text
+    assert "match: you +1250 after 1 hand\n" in text
+
+
+def test_small_games_name_their_hands_and_rounds():
+    leduc = load_game("leduc")
+    player, out = human("", leduc)
+    player.observe(World(leduc).update("MATCHSTATE:0:2:cc/cc:Ks|Qs/Kh"))
+    text = out.getvalue()
+    assert "-- Round 2: Kh" in text and "you show Ks: pair of K" in text and "shows Qs: K high" in text
 
 
 def test_is_exempt_from_the_deadline():
@@ -116,8 +173,8 @@ def test_a_person_plays_through_piped_stdin():
     assert code == 0, err
     assert dealer.received[1:] == ["MATCHSTATE:1:31::|JdTc:r300\r\n", "MATCHSTATE:1:31:r300r900:|JdTc:f\r\n"]
     assert "not valid: a fold takes no amount" in out
-    assert "not valid: a raise must go to between 200 and 20000 chips in total, not 10" in out
-    assert "player 0: raise to 900" in out and "you: fold" in out
+    assert "not valid: a raise must go to between 200 and 20000 chips in this street, not 10" in out
+    assert "player at position 1 raises to 900" in out and "you fold" in out
     assert "you -300" in out
 
 

@@ -1,19 +1,23 @@
-"""A person at the terminal: shows the hand, reads an action, asks again until it is legal.
+"""A person at the terminal: shows the hand in poker terms, reads an action, asks again until it is legal.
 
 The client runs it on its worker thread without a deadline
 (``time_limited = False``): a person needs time, and the dealer's own
-limits still apply.
+limits still apply (``acpc-match human`` starts a dealer without them).
+Amounts are chips put in *this street*, as at a real table: ``r 300``
+raises to 300 in this street.  Ctrl-D (end of input) asks before leaving
+and leaving closes the connection: no hand is ever folded on the
+player's behalf.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
-from ..cards import cards_to_text
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, raise_to
 from ..world import MatchInfo, View
+from . import human_screen as screen
 from .base import Strategy
 from .registration import register
 
@@ -22,13 +26,9 @@ _WORD = {"f": _F, "fold": _F, "c": _C, "call": _C, "k": _C, "check": _C,
          "r": _R, "raise": _R, "b": _R, "bet": _R}
 _ENTRY = re.compile(r"^([a-z]+)\s*(-?\d+)?$")
 
-HELP = ("Enter f (fold), c or k (check/call), r (raise); in no-limit games r<N> or 'raise N' raises "
-        "TO a total of N chips for the hand, 'min' and 'allin' name the smallest and largest raise.")
-
-
-def _cards(cards: tuple[int, ...] | list[int]) -> str:
-    text = cards_to_text(cards)
-    return " ".join(text[i:i + 2] for i in range(0, len(text), 2)) or "-"
+HELP = ("Enter f (fold), c or k (check/call), r (raise); in no-limit games 'r N' (or r<N>, 'raise N', 'bet N') "
+        "raises to N chips put in this street, 'min' and 'allin' name the smallest and largest raise; "
+        "Ctrl-D leaves the match (it asks first).")
 
 
 def parse_entry(entry: str, view: View) -> Action:
@@ -62,12 +62,13 @@ def parse_entry(entry: str, view: View) -> Action:
         if size is not None:
             raise ValueError("limit raises have a fixed size: enter r alone")
         return RAISE
+    lo, hi = screen.street_bounds(view)
     if size is None:
-        raise ValueError(f"say how much: r<N> raises to a total of N, from {bounds[0]} to {bounds[1]}")
+        raise ValueError(f"say how much: r N raises to N chips in this street, from {lo} to {hi}")
     to = int(size)
-    if not bounds[0] <= to <= bounds[1]:
-        raise ValueError(f"a raise must go to between {bounds[0]} and {bounds[1]} chips in total, not {to}")
-    return raise_to(to)
+    if not lo <= to <= hi:
+        raise ValueError(f"a raise must go to between {lo} and {hi} chips in this street, not {to}")
+    return raise_to(bounds[0] + (to - lo))
 
 
 @register
@@ -75,7 +76,7 @@ class HumanStrategy(Strategy):
     """A person plays through the terminal (standard input and output)."""
 
     name = "human"
-    description = "You play: shows cards, board, pot, stacks and legal actions, reads your action."
+    description = "You play: your cards, the board, bets per street, pot, stacks and your options; reads your action."
     time_limited = False
 
     def __init__(self, *args: Any, stdin: TextIO | None = None, stdout: TextIO | None = None,
@@ -83,72 +84,73 @@ class HumanStrategy(Strategy):
         super().__init__(*args, **kwargs)
         self.stdin = stdin if stdin is not None else sys.stdin
         self.stdout = stdout if stdout is not None else sys.stdout
+        #: set by whoever runs the match (acpcbot's command line): ends it by closing the connection
+        self.leave: Callable[[], None] | None = None
+        self.info: MatchInfo | None = None
         self._closed = False
         self._shown_actions = 0
         self._hand: int | None = None
         self._round = 0
+
+    @property
+    def left(self) -> bool:
+        """Whether the person chose to leave the match."""
+        return self._closed
 
     def _say(self, text: str) -> None:
         self.stdout.write(text + "\n")
         self.stdout.flush()
 
     def start_match(self, match: MatchInfo) -> None:
-        """Greet the player."""
-        self._say(f"acpcbot: you play {match.game.name or 'the game'} as {match.name}. {HELP}")
+        """Greet the player by the name the dealer knows."""
+        self.info = match
+        game = match.game
+        against = f" against {', '.join(match.opponents)}" if match.opponents else ""
+        kind = "no-limit" if game.is_nolimit else "limit"
+        who = "You" if match.name == "you" else f"You ({match.name})"
+        self._say(f"{who} play {kind} {game.name or 'poker'}{against}. {HELP}")
 
     def observe(self, view: View) -> None:
-        """Show a new hand's cards, every action taken since the last state, and the end of the hand."""
+        """Show a new hand, every action taken since the last state, each new street and the end of the hand."""
+        names = screen.names_by_position(view, self.info)
         if view.hand_id != self._hand:
             self._hand = view.hand_id
             self._shown_actions = 0
             self._round = 0
-            self._say(f"\n=== hand {view.hand_id}: you are position {view.position} of {view.num_players}; "
-                      f"your cards {_cards(view.hole)}")
+            self._say("\n" + screen.hand_header(view, names, view.game))
         actions = view.actions
-        for a in actions[self._shown_actions:]:
-            who = "you" if a.player == view.position else f"player {a.player}"
-            if a.type == _F:
-                what = "fold"
-            elif a.type == _C:
-                what = f"call {a.added}" if a.added else "check"
-            else:
-                what = f"raise to {a.amount}"
-            self._say(f"  {who}: {what}")
+        for i in range(self._shown_actions, len(actions)):
+            if actions[i].round != self._round:
+                self._new_street(view, actions[i].round)
+            self._say("  " + screen.describe_action(view, i, names))
         self._shown_actions = len(actions)
         if view.round != self._round and not view.is_final:
-            self._round = view.round
-            self._say(f"  round {view.round + 1}, board {' / '.join(_cards(b) for b in view.board if b) or '-'}")
+            self._new_street(view, view.round)
         if view.is_final:
-            for p, cards in sorted(view.shown.items()):
-                self._say(f"  player {p} shows {_cards(cards)}")
-            board = " / ".join(_cards(b) for b in view.board if b)
-            result = view.result
-            text = "unknown" if result is None else f"{result:+g}"
-            self._say(f"  board {board or '-'}; you {text}; match total {view.match.total:+g} "
-                      f"after {view.match.hands_played} hands")
+            match = view.match
+            for line in screen.hand_end(view, names, match.total, match.hands_played):
+                self._say(line)
+
+    def _new_street(self, view: View, round_: int) -> None:
+        self._round = round_
+        text = f"-- {screen.street_name(view.game, round_)}"
+        new = view.board[round_] if round_ < len(view.board) else ()
+        if new:
+            text += f": {screen.cards(new)}"
+            if round_ > 1 or len(new) != sum(len(b) for b in view.board[:round_ + 1]):
+                text += f"  (board {screen.cards([c for b in view.board[:round_ + 1] for c in b])})"
+        self._say(text)
 
     def describe(self, view: View) -> str:
-        """The table as the person needs it to decide."""
-        board = " / ".join(_cards(b) for b in view.board if b) or "-"
-        stacks = ", ".join(("you" if p == view.position else f"p{p}") + f" {s}"
-                           for p, s in enumerate(view.stacks) if not view.folded[p])
-        legal = []
-        for a in view.legal_actions:
-            if a == _F:
-                legal.append("f(old)")
-            elif a == _C:
-                legal.append(f"c(all {view.to_call})" if view.to_call else "c(heck)")
-            else:
-                lo, hi = view.raise_bounds  # type: ignore[misc]
-                legal.append("r(aise)" if view.game.is_limit else f"r<N> with N from {lo} to {hi}")
-        lines = [f"hand {view.hand_id}, round {view.round + 1}: your cards {_cards(view.hole)}, board {board}",
-                 f"pot {view.pot}, to call {view.to_call}; stacks: {stacks}" if view.game.is_nolimit
-                 else f"pot {view.pot}, to call {view.to_call}",
-                 "legal: " + ", ".join(legal)]
-        return "\n".join(lines)
+        """The table as the person needs it to decide: cards, board, pot, this street's bets, stacks, options."""
+        names = screen.names_by_position(view, self.info)
+        board = screen.cards(view.board_cards) if view.board_cards else "-"
+        return "\n".join([f"Your cards {screen.cards(view.hole)}, board {board}",
+                          screen.table(view, names) + (f"; to call {view.to_call}" if view.to_call else ""),
+                          screen.options(view)])
 
     def act(self, view: View, deadline: float) -> Action:
-        """Ask until the entry is a legal action; when input is closed, check or fold."""
+        """Ask until the entry is a legal action; at the end of input, ask before leaving (never fold for the player)."""
         if self._closed:
             return view.fold_or_check()
         self._say(self.describe(view))
@@ -157,13 +159,29 @@ class HumanStrategy(Strategy):
             self.stdout.flush()
             line = self.stdin.readline()
             if not line:
-                self._closed = True
-                self._say("\ninput closed: checking or folding from now on")
-                return view.fold_or_check()
+                if self._confirm_leave():
+                    return self._leave(view)
+                continue
             if line.strip().lower() in ("?", "h", "help"):
                 self._say(HELP)
                 continue
             try:
                 return parse_entry(line, view)
             except ValueError as exc:
-                self._say(f"not valid: {exc}. Legal: {self.describe(view).splitlines()[-1][7:]}")
+                self._say(f"not valid: {exc}. {screen.options(view)}")
+
+    def _confirm_leave(self) -> bool:
+        """After Ctrl-D: leave only when the player says so (or input is closed for good)."""
+        self.stdout.write("\nLeave the match? y to leave, Enter to go on: ")
+        self.stdout.flush()
+        answer = self.stdin.readline()
+        return not answer or answer.strip().lower() in ("y", "yes", "q", "quit")
+
+    def _leave(self, view: View) -> Action:
+        self._closed = True
+        if self.leave is not None:
+            self._say("You left the match.")
+            self.leave()  # the connection closes before the answer below could be sent
+        else:
+            self._say("You left: nothing here can close the connection, so every hand is checked or folded now.")
+        return view.fold_or_check()

@@ -66,7 +66,7 @@ def external_folder(run_dir: Path, entry: Entry) -> Path:
     return folder
 
 
-async def _stop(proc: asyncio.subprocess.Process) -> None:
+async def stop_process(proc: asyncio.subprocess.Process) -> None:
     """Terminate a child we started, then kill it if it lingers."""
     if proc.returncode is not None:
         return
@@ -199,7 +199,7 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int],
         except asyncio.TimeoutError:
             first = b""
         if error is None and first.split() != [str(p).encode() for p in ports]:
-            await _stop(dealer)
+            await stop_process(dealer)
             errs = _transcript_errors(run_dir / files["transcript"])
             clash = any("could not open port" in e for e in errs)
             return False, "the dealer did not start: " + ("; ".join(errs) or repr(first)), files, clash
@@ -212,8 +212,8 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int],
             await asyncio.gather(*waits, return_exceptions=True)
     finally:
         for _, _, proc, _ in clients:
-            await _stop(proc)
-        await _stop(dealer)
+            await stop_process(proc)
+        await stop_process(dealer)
     complete = error is None and dealer.returncode == 0 and b"SCORE:" in stdout
     if not complete and error is None:
         problems = _transcript_errors(run_dir / files["transcript"])
