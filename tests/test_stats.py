@@ -299,3 +299,13 @@ def test_a_bad_line_that_is_complete_is_still_an_error(tmp_path):
     path.write_text(FOUR_HANDS.replace("STATE:2:cr400f", "STATE:2:cr400x"))
     with pytest.raises(StatsError, match="line 7"):
         read_log(path)
+
+
+def test_rounds_are_named_by_the_game():
+    from acpcbot.gamedef import load_game
+    from dealer.arena.stats import ending_names
+
+    # hold'em deals 0, 3, 1, 1 board cards: its streets have names; Kuhn has one round, Leduc two
+    assert ending_names(load_game("hunl")) == ("preflop", "flop", "turn", "river", "showdown")
+    assert ending_names(load_game("kuhn2p")) == ("round1", "showdown")
+    assert ending_names(load_game("leduc")) == ("round1", "round2", "showdown")

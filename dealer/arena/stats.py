@@ -29,6 +29,18 @@ STREETS = ("preflop", "flop", "turn", "river")
 ENDINGS = STREETS + ("showdown",)
 
 
+def street_names(game: GameDef) -> tuple[str, ...]:
+    """The rounds' names: preflop..river in hold'em-shaped games (0, 3, 1, 1 board cards), else round1, round2..."""
+    if game.num_rounds == 4 and tuple(game.num_board_cards) == (0, 3, 1, 1):
+        return STREETS
+    return tuple(f"round{r + 1}" for r in range(game.num_rounds))
+
+
+def ending_names(game: GameDef) -> tuple[str, ...]:
+    """Where a hand of ``game`` can end: each round's name, then ``showdown``."""
+    return street_names(game) + ("showdown",)
+
+
 class StatsError(ValueError):
     """Logs that cannot be read or combined, naming the file, line or hand."""
 
@@ -137,10 +149,11 @@ def duplicate_values(logs: Sequence[Sequence[LoggedHand]]) -> dict[str, list[flo
 # ------------------------------------------------------------------ where hands ended
 
 def ending(state: State) -> str:
-    """Where a finished hand ended: the street of the last fold, or ``showdown``."""
+    """Where a finished hand ended: the round of the last fold (named as :func:`street_names` does), or ``showdown``."""
     if state.is_showdown:
         return "showdown"
-    return STREETS[min(state.round, len(STREETS) - 1)]
+    names = street_names(state.game)
+    return names[min(state.round, len(names) - 1)]
 
 
 @dataclass
@@ -159,7 +172,7 @@ class EndingLine:
 
 
 def ending_stats(hands: Iterable[LoggedHand]) -> dict[str, dict[str, EndingLine]]:
-    """Per player, per ending (``ENDINGS``), the hands that ended there and what the player won in them.
+    """Per player, per ending (:func:`ending_names`), the hands that ended there and what the player won in them.
 
     A hand counts as won when the player's result is positive (a split pot
     that returns exactly the chips put in is not a win).
@@ -168,7 +181,7 @@ def ending_stats(hands: Iterable[LoggedHand]) -> dict[str, dict[str, EndingLine]
     for hand in hands:
         where = ending(hand.state)
         for name, value in zip(hand.names, hand.values):
-            line = out.setdefault(name, {e: EndingLine() for e in ENDINGS})[where]
+            line = out.setdefault(name, {e: EndingLine() for e in ending_names(hand.state.game)})[where]
             line.hands += 1
             line.won += value > 0
             line.chips += value
