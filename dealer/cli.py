@@ -38,6 +38,7 @@ USAGE = """usage: dealer matchName gameDefFile #Hands rngSeed p1name p2name ... 
     <0 [default] is no timeout
   --host ADDR listen on this address [default 127.0.0.1]
   --strict end the match at the first malformed, invalid or late reply
+  --version print the version and exit
 """
 
 UINT32_MAX = 2**32 - 1
@@ -142,6 +143,10 @@ def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, argparse.Namespace]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the dealer; return the exit status (0: the match finished)."""
     argv = sys.argv[1:] if argv is None else argv
+    if list(argv) == ["--version"]:
+        from acpcbot.version import version
+        print(f"acpc-dealer (acpcbot) {version()}")
+        return 0
     try:
         config, ns = parse_args(argv)
     except UsageError as exc:
