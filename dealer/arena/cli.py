@@ -113,6 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
     _output_options(merge)
     from .humanplay import add_parser as add_human_parser
     add_human_parser(sub)
+    from .lbr import add_parser as add_lbr_parser
+    add_lbr_parser(sub)
     return parser
 
 
@@ -179,6 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "human":
         from .humanplay import main as human_main
         return human_main(args)
+    if args.command == "lbr":
+        from .lbr import main as lbr_main
+        return lbr_main(args)
     stream = sys.stderr if sys.stderr.isatty() else None
     try:
         if args.command == "merge":

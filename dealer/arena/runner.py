@@ -15,8 +15,8 @@ from typing import Any, Sequence, TextIO
 
 from acpcbot.gamedef import GameDefError, load_game
 
-from . import memory
 from .folders import RESULTS, RUNS_DIR, Outcome, RunError, exact_run_dir, job_record, new_run_dir
+from .lbr_seats import memory_job
 from .planfile import clear_match_files, finished_records, read_plan, write_plan
 from .recipes import Job, Plan
 from .results import results_document, write_outputs
@@ -116,9 +116,10 @@ async def _play_jobs(plan: Plan, jobs: Sequence[Job], run_dir: Path, progress: "
                     progress.watch(run_dir / f"{job.label}.log")
                 start = time.monotonic()
                 if plan.transport == "memory":
+                    play = memory_job(job)  # an lbr seat reads its target's real object when both sit here
                     if pool is not None:
-                        return await _in_pool(loop, pool, memory.play_job, job, game_arg, str(run_dir))
-                    return await _in_thread(loop, memory.play_job, job, game_arg, str(run_dir))
+                        return await _in_pool(loop, pool, play, job, game_arg, str(run_dir))
+                    return await _in_thread(loop, play, job, game_arg, str(run_dir))
                 return await play_job_tcp(job, game_arg, run_dir, plugin_dirs)
         except asyncio.CancelledError:
             return None  # stopped by a signal: the caller plays it again on resume
