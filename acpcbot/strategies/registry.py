@@ -125,9 +125,8 @@ def load_plugin(head: str) -> type[Strategy]:
     return cls
 
 
-def resolve(spec: str) -> tuple[type[Strategy], dict[str, Any]]:
-    """The strategy class and its converted, validated parameters for a spec."""
-    name, raw = parse_spec(spec)
+def strategy_class(name: str) -> type[Strategy]:
+    """The class a spec's head names: a registered strategy or a plugin ``module:Class``."""
     strategies = available()
     cls = strategies.get(name)
     if cls is None and ":" in name:
@@ -135,6 +134,13 @@ def resolve(spec: str) -> tuple[type[Strategy], dict[str, Any]]:
     if cls is None:
         hint = " (a plugin is written module:ClassName)" if "." in name else ""
         raise StrategySpecError(f"unknown strategy {name!r}; known: {', '.join(strategies)}{hint}")
+    return cls
+
+
+def resolve(spec: str) -> tuple[type[Strategy], dict[str, Any]]:
+    """The strategy class and its converted, validated parameters for a spec."""
+    name, raw = parse_spec(spec)
+    cls = strategy_class(name)
     label = cls.name or name
     values: dict[str, Any] = {}
     for key, text in raw.items():
@@ -164,8 +170,8 @@ def with_absolute_paths(spec: str, base: str | Path) -> str:
     (``model``, ``history``) needs its folder.  Checked here, before any
     seat starts, so a typo costs no match.
     """
-    cls, _ = resolve(spec)
     head, raw = parse_spec(spec)
+    cls = strategy_class(head)
     kinds = file_params(cls)
     if not any(raw.get(k) for k in kinds):
         return spec.strip()
@@ -173,7 +179,7 @@ def with_absolute_paths(spec: str, base: str | Path) -> str:
     out = []
     for key, text in raw.items():
         if key in kinds and text:
-            path = Path(base, os.path.expanduser(text)).absolute()
+            path = Path(os.path.abspath(os.path.join(base, os.path.expanduser(text))))
             if kinds[key] == "read" and not path.is_file():
                 raise StrategySpecError(f"{label}: parameter {key}={text}: no such file {path}")
             if kinds[key] == "write" and not path.parent.is_dir():

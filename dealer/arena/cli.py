@@ -142,14 +142,14 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
         game = load_game(game_arg)
     except GameDefError as exc:
         raise RecipeError(f"--game: {exc}") from None
-    for e, key in zip(entries, keys):
-        if e.strategy is not None:
-            check_strategy(e.strategy, game, key)
     mode = args.command
     if mode == "play" and len(entries) != game.num_players:
         raise RecipeError(f"{game.name} seats {game.num_players} players; got {len(entries)}")
     if not (args.transport == "memory" and any(e.external for e in entries)):
-        entries = resolve_entries(entries, keys, base)
+        entries = resolve_entries(entries, keys, base)  # first, so the strategies check files where they are
+    for e, key in zip(entries, keys):
+        if e.strategy is not None:
+            check_strategy(e.strategy, game, key)
     name = args.name or ("-vs-".join(e.name for e in entries) if mode == "play" and len(entries) <= 3
                          else f"{mode}-{Path(args.game).stem}")
     if safe_name(name) != name:

@@ -136,7 +136,7 @@ def resolve_external(command: str, base: str | Path, where: str) -> str:
         raise RecipeError(f"{where}: empty external command")
 
     def path_of(word: str) -> Path:
-        return Path(base, os.path.expanduser(word)).absolute()
+        return Path(os.path.abspath(os.path.join(base, os.path.expanduser(word))))
 
     out = list(words)
     program = words[0]
@@ -192,8 +192,8 @@ def resolve_entries(entries: Sequence[Entry], keys: Sequence[str], base: str | P
 
 def game_path(game: str, base: str | Path) -> str:
     """``game`` made absolute when it names a file in ``base`` (else a short or official name, kept)."""
-    path = Path(base, os.path.expanduser(game))
-    return str(path.absolute()) if path.is_file() else game
+    path = os.path.join(base, os.path.expanduser(game))
+    return os.path.abspath(path) if os.path.isfile(path) else game
 
 
 def check_strategy(spec: str, game: GameDef, where: str) -> None:
@@ -337,7 +337,7 @@ def load_recipe(path: str | Path, overrides: dict[str, Any] | None = None) -> Pl
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RecipeError(f"{path}: not valid TOML: {exc}") from None
     data.update({k: v for k, v in (overrides or {}).items() if v is not None})
-    return recipe_plan(data, str(path), default_name=path.stem, base=path.parent.absolute())
+    return recipe_plan(data, str(path), default_name=path.stem, base=os.path.abspath(path.parent))
 
 
 def recipe_plan(data: dict[str, Any], where: str, default_name: str = "recipe", base: str | Path | None = None) -> Plan:
@@ -405,12 +405,13 @@ def recipe_plan(data: dict[str, Any], where: str, default_name: str = "recipe", 
         entries = make_entries(raw)
     except RecipeError as exc:
         raise RecipeError(f"{where}: {exc}") from None
-    for entry, key in zip(entries, keys):
-        if entry.strategy is not None:
-            check_strategy(entry.strategy, gamedef, f"{where}: key {key!r}")
+    # files are made absolute first, so that the strategies check them where they are;
     # an external program in memory is refused by build_plan, naming the transport
     if base is not None and not (transport == "memory" and any(e.external for e in entries)):
         entries = resolve_entries(entries, keys, base, where)
+    for entry, key in zip(entries, keys):
+        if entry.strategy is not None:
+            check_strategy(entry.strategy, gamedef, f"{where}: key {key!r}")
     hero = entries[0] if form == "hero" else None
     others = entries[1:] if form == "hero" else entries
     mode = "play" if form == "seats" else "tournament"
