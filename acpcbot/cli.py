@@ -70,9 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--history", metavar="FILE", help="append one JSON line per hand to FILE")
     p.add_argument("--retry", type=_non_negative, default=5.0, metavar="SECONDS",
                    help="keep retrying a refused connection this long while the dealer starts (default: 5)")
-    p.add_argument("--log-level", default="INFO", type=str.upper,
+    p.add_argument("--log-level", default=None, type=str.upper,
                    choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
-                   help="logging threshold on standard error (default: INFO)")
+                   help="logging threshold on standard error (default: INFO; WARNING for --strategy human)")
     p.add_argument("--list-strategies", action="store_true",
                    help="list every strategy with its parameters and exit")
     return p
@@ -111,7 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_usage(sys.stderr)
         print("acpcbot: error: HOST and PORT are required", file=sys.stderr)
         return EXIT_USAGE
-    logging.basicConfig(level=args.log_level, stream=sys.stderr,
+    # a person at the keyboard reads the table, not the client's progress lines
+    level = args.log_level or ("WARNING" if (args.strategy or "").split(":")[0] == "human" else "INFO")
+    logging.basicConfig(level=level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         game = load_game(args.game)

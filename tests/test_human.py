@@ -176,6 +176,7 @@ def test_a_person_plays_through_piped_stdin():
     assert "not valid: a raise must go to between 200 and 20000 chips in this street, not 10" in out
     assert "player at position 1 raises to 900" in out and "you fold" in out
     assert "you -300" in out
+    assert " INFO " not in err  # a person reads the table: the client's progress lines stay off the screen
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
