@@ -140,3 +140,13 @@ def test_the_bot_checks_its_files_before_connecting(capsys, tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     assert bot_main(["127.0.0.1", "9", "--strategy", "learner2008:table=missing.npz"]) == 2
     assert "parameter table=missing.npz: no such file" in capsys.readouterr().err
+
+
+def test_a_seat_that_cannot_start_ends_its_match_at_once(tmp_path):
+    # a corrupt model file stops the bot at start; the match must not wait out the dealer's 60 s for its seat
+    (tmp_path / "m.json").write_text("{not json")
+    out = acpc_match(tmp_path, "play", "--game", "hunl", "--hands", "10", "adaptive:model=m.json", "call",
+                     "--runs-dir", "runs", "--json", timeout=40)
+    assert out.returncode == 1
+    m = json.loads(out.stdout)["matches"][0]
+    assert not m["complete"] and m["error"].startswith("seat 1 (adaptive-model-m.json) exited with status 1")
