@@ -134,7 +134,7 @@ def cumulative_svg(series: Mapping[str, Sequence[float]], big_blind: float, titl
     line stands for); ``joins`` mark where a new seating starts: (hands
     before it, its label), drawn as dashed lines labelled below the axis.
     """
-    width = 780
+    width = max([780.0] + [text_width(n, 11) + 40 for n in notes])
     legend_w = max([150.0] + [text_width(n, 12) + 40 for n in series])
     right = min(260.0, legend_w)
     left, bottom = 70, 50 + (18 if joins else 0)
@@ -273,9 +273,10 @@ def bars_svg(hero: str, rows: Sequence[tuple[str, Estimate | None]], title: str,
     label_w = 14 + max([text_width(f"vs {name}", 11) for name, _ in rows] + [40.0])
     value_w = 16 + max([text_width(_bar_value(est), 11) for _, est in rows] + [40.0])
     pw = 420
-    width = max(label_w + pw + value_w + 20, text_width(title, 15) + 40)
-    head, top = _title_lines(width, title, [f"{hero}'s winnings against each opponent, mbb/hand; whisker: 95% "
-                                            "interval", *notes])
+    lines = [f"{hero}'s winnings against each opponent, mbb/hand; whisker: 95% interval", *notes]
+    width = max([label_w + pw + value_w + 20, text_width(title, 15) + 40] + [text_width(n, 11) + 40 for n in lines])
+    pw = width - label_w - value_w - 20  # the bars take whatever the notes made room for
+    head, top = _title_lines(width, title, lines)
     bh = 26
     ph = bh * max(1, len(rows))
     height = top + ph + 46
