@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Sequence
 
 import numpy as np
@@ -51,6 +52,16 @@ class ActionPolicy:
             raise ValueError(f"ActionPolicy: {p.shape[0]} rows, but {self.game.name or 'the game'} has "
                              f"{num_holdings(self.game)} holdings")
 
+    @cached_property
+    def kinds(self) -> np.ndarray:
+        """The action types (0 fold, 1 call, 2 raise) as an int64 array, one per column."""
+        return np.fromiter((int(a[0]) for a in self.actions), dtype=np.int64, count=len(self.actions))
+
+    @cached_property
+    def sizes(self) -> np.ndarray:
+        """The raise-to sizes (0 where the action has none) as an int64 array, one per column."""
+        return np.fromiter((int(a[1]) for a in self.actions), dtype=np.int64, count=len(self.actions))
+
     def index(self, action: Action) -> int:
         """The column of ``action``; ValueError when the policy does not consider it."""
         try:
@@ -72,10 +83,17 @@ class ActionPolicy:
         return self.probs[holding_index(self.game, cards)]
 
 
-def holding_free_policy(game: GameDef, actions: Sequence[Action], row: Sequence[float]) -> ActionPolicy:
-    """A policy whose rows do not depend on the holding: one row broadcast (read-only) over every holding."""
+def holding_free_policy(game: GameDef, actions: Sequence[Action], row: Sequence[float],
+                        kinds: np.ndarray | None = None, sizes: np.ndarray | None = None) -> ActionPolicy:
+    """A policy whose rows do not depend on the holding: one row broadcast (read-only) over every holding.
+
+    ``kinds`` and ``sizes``, when the caller has them, spare converting a long action list again.
+    """
     one = np.asarray(row, dtype=np.float64)
-    return ActionPolicy(tuple(actions), np.broadcast_to(one, (num_holdings(game), len(one))), game)
+    policy = ActionPolicy(tuple(actions), np.broadcast_to(one, (num_holdings(game), len(one))), game)
+    if kinds is not None and sizes is not None:
+        policy.__dict__["kinds"], policy.__dict__["sizes"] = kinds, sizes  # what the cached properties would compute
+    return policy
 
 
 @dataclass(frozen=True)

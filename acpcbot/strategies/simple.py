@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, ClassVar
 
+import numpy as np
+
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, raise_to
 from ..world import View
 from .base import ActionPolicy, Param, Strategy, holding_free_policy
@@ -14,9 +16,24 @@ _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
 
 @lru_cache(maxsize=256)
-def _raises(lo: int, hi: int) -> tuple[Action, ...]:
-    """Every no-limit raise-to from ``lo`` to ``hi`` (cached: the same bounds come back hand after hand)."""
-    return tuple(raise_to(size) for size in range(lo, hi + 1))
+def _random_actions(kinds: tuple[ActionType, ...],
+                    bounds: tuple[int, int] | None) -> tuple[tuple[Action, ...], np.ndarray, np.ndarray]:
+    """The actions of random's policy (the kinds in order, a no-limit raise as every raise-to of ``bounds``),
+    with their types and sizes as arrays (cached: the same bounds come back hand after hand)."""
+    out: list[Action] = []
+    types: list[np.ndarray] = []
+    sizes: list[np.ndarray] = []
+    for kind in kinds:
+        if kind == _R and bounds is not None:
+            span = np.arange(bounds[0], bounds[1] + 1, dtype=np.int64)
+            out.extend(raise_to(size) for size in range(bounds[0], bounds[1] + 1))
+            types.append(np.full(len(span), int(_R), dtype=np.int64))
+            sizes.append(span)
+        else:
+            out.append({_F: FOLD, _C: CALL, _R: RAISE}[kind])
+            types.append(np.array([int(kind)], dtype=np.int64))
+            sizes.append(np.zeros(1, dtype=np.int64))
+    return tuple(out), np.concatenate(types), np.concatenate(sizes)
 
 
 @register
@@ -50,26 +67,18 @@ class RandomStrategy(Strategy):
         total = sum(weights[a] for a in legal)
         if total <= 0:
             return holding_free_policy(self.game, (CALL,), (1.0,))
-        actions: list[Action] = []
-        row: list[float] = []
-        for a in legal:
+        kinds = tuple(a for a in legal if weights[a] > 0)
+        bounds = view.raise_bounds if _R in kinds and self.game.is_nolimit else None
+        actions, types, sizes = _random_actions(kinds, bounds)
+        parts = []
+        for a in kinds:
             p = weights[a] / total
-            if p <= 0:
-                continue
-            if a == _F:
-                actions.append(FOLD)
-                row.append(p)
-            elif a == _C:
-                actions.append(CALL)
-                row.append(p)
-            elif self.game.is_limit:
-                actions.append(RAISE)
-                row.append(p)
+            if a == _R and bounds is not None:
+                n = bounds[1] - bounds[0] + 1
+                parts.append(np.full(n, p / n))
             else:
-                lo, hi = view.raise_bounds  # type: ignore[misc]  # raise is legal, so bounds exist
-                actions.extend(_raises(lo, hi))
-                row.extend([p / (hi - lo + 1)] * (hi - lo + 1))
-        return holding_free_policy(self.game, actions, row)
+                parts.append(np.array([p]))
+        return holding_free_policy(self.game, actions, np.concatenate(parts), types, sizes)
 
     def act(self, view: View, deadline: float) -> Action:
         """Sample an action type among the legal ones, then a uniform raise size."""

@@ -11,12 +11,13 @@ from typing import Any, Sequence
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import MatchLog
 
-from . import report
+from . import aivat, report
 from .folders import REPORT, RESULTS, RunError
 from .stats import (Z95, Estimate, StatsError, bankroll_ranking, crosstable, instant_runoff_ranking, player_values,
                     read_log, summarize, table_results)
 
-SCHEMA = 1
+#: 2: per-player AIVAT and all-in expectation fields (aivat_*, allin_*) and the run's "aivat" object
+SCHEMA = 2
 
 
 def _num(x: float | None, digits: int = 3) -> float | None:
@@ -58,6 +59,9 @@ def analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players
     duplicate_groups = [idx for idx in groups.values() if len({tuple(s["player"] for s in records[i]["seats"])
                                                                 for i in idx}) > 1]
     summary = summarize(logs, duplicate_groups)
+    run_aivat = aivat.evaluate_run(records, logs, players, game)
+    _remember_aivat(logs, run_aivat)
+    lowered = aivat.estimates(run_aivat, logs, duplicate_groups, game) if run_aivat is not None else {}
     spec_of = {p["player"]: p["strategy"] for p in players}
     results = []
     for p in players:
@@ -72,12 +76,17 @@ def analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players
         if s.duplicate is not None:
             entry.update({"duplicate_mbb_per_hand": _num(s.duplicate.mean),
                           "duplicate_ci95": _num(s.duplicate.ci95), "duplicate_pairs": s.duplicate.n})
+        for kind, est in lowered.get(s.name, {}).items():
+            entry.update({f"{kind}_mbb_per_hand": _num(est.mean), f"{kind}_ci95": _num(est.ci95),
+                          f"{kind}_se": _num(est.se)})
         entry.update({k: _num(v, 4) for k, v in s.style.as_dict().items()})
         scale = 1000.0 / game.big_blind
         entry["endings"] = {k: {kk: _num(vv, 4) if isinstance(vv, float) else vv
                                 for kk, vv in line.as_dict(scale).items()} for k, line in s.endings.items()}
         results.append(entry)
     out: dict[str, Any] = {"results": results}
+    if run_aivat is not None:
+        out["aivat"] = _aivat_summary(run_aivat, players)
     tables = {frozenset(s["player"] for s in rec["seats"]) for rec in records}
     if len(tables) > 1:
         names = [p["player"] for p in players]
@@ -94,6 +103,30 @@ def analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players
         complete = all(frozenset(c) in per_table for c in itertools.combinations(present, size))
         rankings["instant_runoff"] = instant_runoff_ranking(per_table, present) if complete else None
         out["rankings"] = rankings
+    return out
+
+
+#: the per-hand AIVAT values of the last run analysed, for its report (keyed by its list of logs)
+_LAST_AIVAT: tuple[Sequence[MatchLog], "aivat.RunAIVAT | None"] | None = None
+
+
+def _remember_aivat(logs: Sequence[MatchLog], run: "aivat.RunAIVAT | None") -> None:
+    global _LAST_AIVAT
+    _LAST_AIVAT = (logs, run)
+
+
+def _aivat_of(logs: Sequence[MatchLog]) -> "aivat.RunAIVAT | None":
+    """The AIVAT values computed for exactly these logs, if they were analysed last."""
+    return _LAST_AIVAT[1] if _LAST_AIVAT is not None and _LAST_AIVAT[0] is logs else None
+
+
+def _aivat_summary(run: "aivat.RunAIVAT", players: Sequence[dict[str, str]]) -> dict[str, Any]:
+    """The run's "aivat" object: who is known, the value function, mismatches and notes."""
+    out: dict[str, Any] = {"known_players": run.known, "value_function": aivat.VALUE_FUNCTION,
+                           "mismatches": run.mismatches, "notes": list(run.notes)}
+    if not run.known:
+        out["notes"].insert(0, "no player exposes its policy (" + ", ".join(p["strategy"] for p in players) +
+                            "): AIVAT needs a known policy; only all-in expectation is given")
     return out
 
 
@@ -169,12 +202,21 @@ def report_svg(doc: dict[str, Any], run_dir: Path, game: GameDef, logs: Sequence
         for name, chips in player_values(log.hands).items():
             series.setdefault(name, []).extend(chips)
     notes = [_figure(by_player[names[0]])] if names and names[0] in by_player else []
+    run_aivat = _aivat_of(logs)
+    if run_aivat is not None and run_aivat.known and names and names[0] in by_player:
+        # the AIVAT line of the first player, beside its plain winnings, each with its 95% band
+        series[f"{names[0]} (AIVAT)"] = aivat.series(run_aivat, names[0])
+        r = by_player[names[0]]
+        low = "aivat_duplicate" if r.get("aivat_duplicate_mbb_per_hand") is not None else "aivat"
+        if r.get(f"{low}_mbb_per_hand") is not None:
+            notes.append(f"AIVAT{' duplicate' if low.endswith('duplicate') else ''}: "
+                         f"{r[f'{low}_mbb_per_hand']:+.1f} ± {r[f'{low}_ci95'] or 0:.1f} mbb/hand (95%)")
     if len(joins) > 1:
         notes.append(f"the {len(joins)} seatings are joined in play order (dashed lines)")
     if len(names) == 2:
         # heads-up winnings sum to zero: the second line would be the mirror image of the first
         notes.append(f"{names[1]}'s line is the mirror image of {names[0]}'s")
-        series = {names[0]: series[names[0]]}
+        series = {k: v for k, v in series.items() if k != names[1]}
     return report.cumulative_svg(series, game.big_blind, title, notes=notes, joins=joins)
 
 
@@ -188,6 +230,14 @@ def format_results(doc: dict[str, Any]) -> str:
     head = f"{'player':<{width}}  {'hands':>7}  {'mbb/hand':>9}  {'95% CI':>9}"
     if dup:
         head += f"  {'dup mbb/h':>9}  {'95% CI':>9}  {'pairs':>6}"
+    low = "aivat_duplicate" if dup else "aivat"
+    has_aivat = any(r.get(f"{low}_mbb_per_hand") is not None for r in doc["results"])
+    allin = "allin_duplicate" if dup else "allin"
+    has_allin = any(r.get(f"{allin}_mbb_per_hand") is not None for r in doc["results"])
+    if has_aivat:
+        head += f"  {'AIVAT':>9}  {'95% CI':>9}"
+    if has_allin:
+        head += f"  {'all-in EV':>9}  {'95% CI':>9}"
     head += f"  {'VPIP':>5}  {'PFR':>5}  {'AF':>5}  strategy"
     lines.append(head)
 
@@ -200,6 +250,10 @@ def format_results(doc: dict[str, Any]) -> str:
         if dup:
             row += (f"  {f(r.get('duplicate_mbb_per_hand'), '+.1f'):>9}  {f(r.get('duplicate_ci95'), '.1f', '± '):>9}"
                     f"  {r.get('duplicate_pairs', 0):>6}")
+        if has_aivat:
+            row += f"  {f(r.get(f'{low}_mbb_per_hand'), '+.1f'):>9}  {f(r.get(f'{low}_ci95'), '.1f', '± '):>9}"
+        if has_allin:
+            row += f"  {f(r.get(f'{allin}_mbb_per_hand'), '+.1f'):>9}  {f(r.get(f'{allin}_ci95'), '.1f', '± '):>9}"
         row += (f"  {f(r.get('vpip') and 100 * r['vpip'], '.0f'):>5}  {f(r.get('pfr') and 100 * r['pfr'], '.0f'):>5}"
                 f"  {f(r.get('aggression'), '.2f'):>5}  {r['strategy']}")
         lines.append(row)
@@ -227,6 +281,12 @@ def format_results(doc: dict[str, Any]) -> str:
             lines.append("ranking by total bankroll: " + ", ".join(rk["total_bankroll"]))
         if rk.get("instant_runoff"):
             lines.append("ranking by instant runoff: " + ", ".join(rk["instant_runoff"]))
+    info = doc.get("aivat") or {}
+    if has_aivat:
+        lines.append(f"AIVAT{' (duplicate)' if dup else ''}: unbiased, variance-reduced winnings; known policies: "
+                     f"{', '.join(info.get('known_players', []))}")
+    for note in info.get("notes", []):
+        lines.append(f"note: {note}")
     failed = [m for m in doc["matches"] if not m["complete"]]
     for m in failed:
         lines.append(f"WARNING: {m['label']} did not finish: {m['error']} (its hands so far are counted)")

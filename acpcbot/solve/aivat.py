@@ -1,0 +1,178 @@
+"""AIVAT (Burch, Schmid, Moravčík, Morrill, Bowling 2018) for heads-up hands, and all-in expectation.
+
+AIVAT lowers the variance of a match's winnings without bias by taking out
+of each hand's result the luck that is known to average zero:
+
+- at every board card dealt (a chance event): ``u(h·c) - E_c'[u(h·c')]``,
+  the expectation over the cards the deck could have given at that point;
+- at every decision of a player whose policy is known:
+  ``u(h·a) - sum_a' pi(a'|I) u(h·a')``, the expectation over its policy
+  at its information set.
+
+Each term has zero mean whatever the value function ``u``, so the
+corrected value ``payoff - sum of the terms`` is an unbiased estimate of
+the expected payoff; a ``u`` that tracks the payoff well removes most of
+its variance.
+
+The value function used here (every card is known afterwards, from the
+log): ``u_p(h) = eq_p(h) * 2M - M``, player ``p``'s share of a pot both
+players fill to ``M`` (the bet to match, capped at the smaller stack) if
+everyone checked or called to showdown from ``h``, where ``eq_p`` is
+``p``'s showdown equity against the opponent's actual hand with the rest
+of the board rolled out (exact from the flop on; preflop from a shared
+sample of random boards, ``rollout.BoardSample``); at a fold the actual
+payoff.  Since ``eq`` averages exactly over the next cards, a chance term
+is ``2M * (eq after - eq before)``: the cards' luck in the pot at stake.
+The deal of the hole cards is not corrected: in duplicate matches it
+cancels exactly between the seatings (the same cards go to the other
+player), and without it a hand decided before any board card by
+deterministic policies keeps its plain value.
+
+All-in expectation (the reference's ``all_in_expectation``): a hand that
+reached a showdown with a player all-in before the river is valued at its
+equity when the last action was taken instead of the board dealt (exact
+from the flop on, preflop from the board sample).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+
+from ..engine import ActionType, State
+from ..gamedef import GameDef
+from ..strategies.base import ActionPolicy
+from .rollout import BoardSample, is_holdem, matchup_equity, shared_boards
+
+#: random boards behind preflop equities (built once per evaluator)
+PREFLOP_BOARDS = 10_000
+
+
+@dataclass(frozen=True)
+class HandValues:
+    """One hand's values per position: the payoff, AIVAT's estimate, all-in expectation, and the corrections."""
+
+    payoff: tuple[float, ...]
+    aivat: tuple[float, ...]
+    allin: tuple[float, ...]
+    chance: tuple[float, ...]
+    action: tuple[float, ...]
+    #: decisions of a known player whose actual action had probability 0 under its policy
+    mismatches: int = 0
+
+
+class Evaluator:
+    """AIVAT and all-in values of finished heads-up hands (one evaluator serves a whole run)."""
+
+    def __init__(self, game: GameDef, seed: int = 0, preflop_boards: int = PREFLOP_BOARDS) -> None:
+        if game.num_players != 2:
+            raise ValueError(f"AIVAT here is heads-up; {game.name or 'this game'} seats {game.num_players}")
+        self.game = game
+        self.seed = seed
+        self.preflop_boards = preflop_boards
+        self._boards: BoardSample | None = None
+        self._cap = min(game.stack)
+
+    # ------------------------------------------------------------- equity
+
+    def _equity(self, holes: list[tuple[int, ...]], board: tuple[int, ...], cache: dict[int, float]) -> float:
+        """Position 0's showdown share with ``board`` and the rest rolled out (cached per board length)."""
+        n = len(board)
+        e = cache.get(n)
+        if e is None:
+            if n == 0 and is_holdem(self.game):
+                if self._boards is None:
+                    self._boards = shared_boards(self.seed, self.preflop_boards)
+                e = self._boards.matchup(holes[0], holes[1])
+            else:
+                e = float(matchup_equity(self.game, holes, board)[0][0])
+            cache[n] = e
+        return e
+
+    def _matched(self, max_spent: int | np.ndarray) -> int | np.ndarray:
+        """The chips each player has in a pot filled to the bet, capped at the smaller stack."""
+        return np.minimum(max_spent, self._cap)
+
+    # ------------------------------------------------------------- one hand
+
+    def hand(self, final: State, policies: Mapping[int, ActionPolicy] | None = None) -> HandValues:
+        """The values of one finished hand whose hole cards are all known; ``policies[i]``: the known
+        policy of whoever took action number ``i`` (0-based over the hand), for the decisions of known players."""
+        game = self.game
+        policies = policies or {}
+        holes = [tuple(h) for h in final.hole]
+        board = tuple(final.board)
+        payoff = final.payoffs()
+        cache: dict[int, float] = {}
+
+        def eq(round_: int) -> float:
+            return self._equity(holes, board[:game.board_cards_through(round_)], cache)
+
+        chance = 0.0
+        action = 0.0
+        mismatches = 0
+        seen_round = 0
+        steps = final.steps()
+        for step in steps:
+            before = step.before
+            if before.round > seen_round:
+                chance += self._chance(before.max_spent, seen_round, before.round, eq)
+                seen_round = before.round
+            policy = policies.get(step.index)
+            if policy is None:
+                continue
+            row = np.asarray(policy.row(holes[step.player]), dtype=np.float64)
+            values = self._action_values(before, step.player, policy, eq(before.round))
+            try:
+                taken = policy.index(step.action)
+            except ValueError:
+                taken = -1
+            if taken < 0 or row[taken] <= 0:
+                mismatches += 1
+            actual = values[taken] if taken >= 0 else self._action_values_of(before, step.player, step.action,
+                                                                             eq(before.round))
+            # an elementwise sum: a BLAS dot of long rows is slow when its threads compete for the cores
+            action += float(actual - (row * values).sum())
+        last_round = steps[-1].round if steps else 0
+        allin0 = payoff[0]
+        if final.is_showdown and last_round < game.num_rounds - 1:
+            # the board ran out with nobody left to act: the rest of it is chance too
+            chance += self._chance(final.max_spent, last_round, game.num_rounds - 1, eq)
+            m = float(self._matched(final.max_spent))
+            allin0 = eq(last_round) * 2 * m - m
+        v0 = payoff[0] - chance - action
+        return HandValues(payoff=(payoff[0], payoff[1]), aivat=(v0, -v0), allin=(allin0, -allin0),
+                          chance=(chance, -chance), action=(action, -action), mismatches=mismatches)
+
+    def _chance(self, max_spent: int, from_round: int, to_round: int, eq) -> float:  # noqa: ANN001
+        """Position 0's chance terms for the board cards of rounds after ``from_round`` up to ``to_round``."""
+        m = float(self._matched(max_spent))
+        total = 0.0
+        nb = self.game.num_board_cards
+        for r in range(from_round + 1, to_round + 1):
+            if nb[r]:
+                total += 2 * m * (eq(r) - eq(r - 1))
+        return total
+
+    def _action_values(self, state: State, player: int, policy: ActionPolicy, e0: float) -> np.ndarray:
+        """u_0 after each of the policy's actions by ``player`` in ``state`` (check/call-to-showdown values)."""
+        kinds, to = policy.kinds, policy.sizes
+        if not self.game.is_nolimit:
+            bounds = state.raise_bounds()
+            to = np.full(len(kinds), bounds[0] if bounds is not None else state.max_spent, dtype=np.int64)
+        level = np.where(kinds == int(ActionType.RAISE), to, state.max_spent)
+        m = self._matched(level).astype(np.float64)
+        values = e0 * 2 * m - m
+        fold = kinds == int(ActionType.FOLD)
+        if fold.any():
+            # the folder loses what it put in
+            values[fold] = -state.spent[0] if player == 0 else state.spent[1]
+        return values
+
+    def _action_values_of(self, state: State, player: int, action: object, e0: float) -> float:
+        """u_0 after one action outside the policy's list (only when play and policy disagree)."""
+        one = ActionPolicy((action,), np.ones((1, 1)))  # type: ignore[arg-type]
+        return float(self._action_values(state, player, one, e0)[0])
+

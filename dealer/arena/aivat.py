@@ -1,0 +1,190 @@
+"""AIVAT and all-in expectation for a run, from its dealer logs: the known players' policies replayed, hand by hand.
+
+A player is *known* when its strategy exposes its policy
+(``Strategy.has_policy``).  Its policy at each of its decisions is
+recovered after the match by replaying the match log through a fresh copy
+of the strategy, made from the same spec and seed as in the match and told
+the same match information: the copy sees every state its seat saw, in
+order (``observe``, ``end_hand``), and is asked for its ``policy`` where the
+seat acted (never ``act``: a policy depends only on what the strategy has
+seen, see ``Strategy.policy``).  Logs hold every card, so the same replay
+works for matches played in memory, over TCP or merged from elsewhere.
+Each hand is then valued by ``acpcbot.solve.aivat.Evaluator``; a decision
+where the logged action has no probability under the replayed policy is
+counted as a mismatch (the replay did not reproduce the player, or its
+policy and play disagree) and reported beside the figures.
+
+Heads-up runs only; without a known player there is no AIVAT figure (the
+results say why), while all-in expectation needs no policy and is given for
+every heads-up run.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from acpcbot.engine import State
+from acpcbot.gamedef import GameDef
+from acpcbot.matchlog import MatchLog
+from acpcbot.protocol import MatchState, format_betting, format_match_state
+from acpcbot.solve.aivat import Evaluator
+from acpcbot.strategies.base import ActionPolicy, Strategy
+from acpcbot.world import MatchInfo, World
+
+from .recipes import strategy_seed
+from .stats import Estimate, estimate, mbb_scale
+
+log = logging.getLogger(__name__)
+
+VALUE_FUNCTION = ("u_p = eq_p * 2M - M: the share of a pot both players fill to the bet M (capped at the smaller "
+                  "stack) if both check/call to showdown, eq_p the showdown equity against the opponent's actual "
+                  "hand with the rest of the board rolled out; corrections at every board card and at every "
+                  "decision of a player with a known policy; hole cards uncorrected")
+
+
+def known_policy(spec: str) -> bool:
+    """Whether the strategy ``spec`` names exposes its policy (False for externals and unknown specs)."""
+    from acpcbot.strategies.registry import resolve
+
+    try:
+        return bool(resolve(spec)[0].has_policy)
+    except Exception:  # noqa: BLE001 - an unknown or external player simply has no known policy
+        return False
+
+
+class Replay:
+    """A fresh copy of one seat's strategy, fed the match's states as its seat saw them."""
+
+    def __init__(self, spec: str, game: GameDef, name: str, seed: int, opponents: tuple[str, ...]) -> None:
+        from acpcbot.strategies.registry import create
+
+        self.name = name
+        self.strategy: Strategy = create(spec, game, seed)
+        info = MatchInfo(game=game, name=name, seed=seed, opponents=opponents, spec=self.strategy.spec)
+        self.strategy.start_match(info)
+        self.world = World(game, info)
+
+    def hand(self, final: State, position: int) -> dict[int, ActionPolicy]:
+        """Replay one finished hand from the seat at ``position``; its policy at each of its decisions."""
+        out: dict[int, ActionPolicy] = {}
+        steps = final.steps()
+        states = [s.before for s in steps] + [final]
+        strategy = self.strategy
+        for i, state in enumerate(states):
+            seen = state.view_of(position)
+            text = format_match_state(seen, position)
+            view = self.world.update(text, MatchState(position, state.hand_id, seen, format_betting(seen)))
+            strategy.observe(view)
+            if i < len(steps) and steps[i].player == position:
+                out[i] = strategy.policy(view)
+            if view.is_final:
+                strategy.end_hand(view)
+        return out
+
+
+@dataclass
+class RunAIVAT:
+    """Per-hand values of a run: for each log, per player, AIVAT and all-in values in log order."""
+
+    known: list[str]
+    aivat: list[dict[str, list[float]]] = field(default_factory=list)
+    allin: list[dict[str, list[float]]] = field(default_factory=list)
+    mismatches: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def evaluate_run(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players: Sequence[dict[str, str]],
+                 game: GameDef) -> RunAIVAT | None:
+    """Every hand's AIVAT and all-in values; None for games that are not heads-up."""
+    if game.num_players != 2:
+        return None
+    spec_of = {p["player"]: p["strategy"] for p in players}
+    known = [p["player"] for p in players if known_policy(p["strategy"])]
+    out = RunAIVAT(known)
+    evaluator = Evaluator(game, seed=1)
+    for rec, mlog in zip(records, logs):
+        seat_names = [s["player"] for s in rec["seats"]]
+        replays: dict[str, Replay] = {}
+        for s, name in enumerate(seat_names):
+            if name not in known:
+                continue
+            try:
+                replays[name] = Replay(spec_of.get(name, rec["seats"][s].get("strategy", "")), game, name,
+                                       strategy_seed(rec["seed"], name),
+                                       tuple(n for t, n in enumerate(seat_names) if t != s))
+            except Exception as exc:  # noqa: BLE001 - a player we cannot rebuild is left unknown here
+                out.notes.append(f"{rec['label']}: {name}'s policy cannot be replayed ({type(exc).__name__}: "
+                                 f"{exc}); its decisions are not corrected there")
+        aivat: dict[str, list[float]] = {}
+        allin: dict[str, list[float]] = {}
+        for hand in mlog.hands:
+            policies: dict[int, ActionPolicy] = {}
+            for name, replay in list(replays.items()):
+                try:
+                    policies.update(replay.hand(hand.state, hand.names.index(name)))
+                except Exception as exc:  # noqa: BLE001 - a failing replay stops correcting that player
+                    out.notes.append(f"{rec['label']} hand {hand.hand_id}: replaying {name} failed "
+                                     f"({type(exc).__name__}: {exc}); its later decisions are not corrected")
+                    del replays[name]
+            values = evaluator.hand(hand.state, policies)
+            out.mismatches += values.mismatches
+            for p, name in enumerate(hand.names):
+                aivat.setdefault(name, []).append(values.aivat[p])
+                allin.setdefault(name, []).append(values.allin[p])
+        out.aivat.append(aivat)
+        out.allin.append(allin)
+    if out.mismatches:
+        out.notes.append(f"{out.mismatches} decisions of known players took an action their replayed policy gives "
+                         f"no probability: the AIVAT figures are doubtful")
+    return out
+
+
+def _duplicate(per_log: Sequence[dict[str, list[float]]], logs: Sequence[MatchLog],
+               groups: Sequence[Sequence[int]]) -> dict[str, list[float]]:
+    """Per deal of each duplicate group, each player's value averaged over its seatings (as stats does for payoffs)."""
+    out: dict[str, list[float]] = {}
+    for group in groups:
+        by_id = [{h.hand_id: k for k, h in enumerate(logs[i].hands)} for i in group]
+        common = sorted(set.intersection(*(set(d) for d in by_id)))
+        for hand_id in common:
+            sums: dict[str, float] = {}
+            for i, index in zip(group, by_id):
+                k = index[hand_id]
+                for name, values in per_log[i].items():
+                    sums[name] = sums.get(name, 0.0) + values[k]
+            for name, total in sums.items():
+                out.setdefault(name, []).append(total / len(group))
+    return out
+
+
+def estimates(run: RunAIVAT, logs: Sequence[MatchLog], groups: Sequence[Sequence[int]],
+              game: GameDef) -> dict[str, dict[str, Estimate]]:
+    """Per player: ``aivat``, ``allin`` and, with duplicate groups, ``aivat_duplicate``, ``allin_duplicate``."""
+    scale = mbb_scale(game)
+    out: dict[str, dict[str, Estimate]] = {}
+    for kind, per_log in (("aivat", run.aivat), ("allin", run.allin)):
+        if kind == "aivat" and not run.known:
+            continue
+        pooled: dict[str, list[float]] = {}
+        for values in per_log:
+            for name, v in values.items():
+                pooled.setdefault(name, []).extend(v)
+        for name, v in pooled.items():
+            out.setdefault(name, {})[kind] = estimate(v, scale)
+        if groups:
+            for name, v in _duplicate(per_log, logs, groups).items():
+                out.setdefault(name, {})[f"{kind}_duplicate"] = estimate(v, scale)
+    return out
+
+
+def series(run: RunAIVAT, name: str) -> list[float]:
+    """One player's AIVAT value per hand over the run's logs, in play order (for the report)."""
+    return [v for values in run.aivat for v in values.get(name, [])]
+
+
+def finite(x: float | None) -> bool:
+    """Whether ``x`` is a finite number."""
+    return x is not None and math.isfinite(x)
