@@ -130,6 +130,9 @@ def parse_score_line(line: str) -> tuple[list[str], list[str]]:
     values, names = fields[1].split("|"), fields[2].split("|")
     if len(values) != len(names):
         raise LogError(f"SCORE line has {len(values)} values and {len(names)} names")
+    for v in values:
+        if not _VALUE.match(v) or not math.isfinite(float(v)):
+            raise LogError(f"SCORE value {clip(v, 40)} is not a number as the dealer writes one")
     return values, names
 
 

@@ -9,10 +9,10 @@ import acpcbot.strategies.cfr  # noqa: F401  registers ``cfr``
 from acpcbot.engine import CALL, FOLD, RAISE
 from acpcbot.gamedef import load_game, parse_game
 from acpcbot.protocol import parse_match_state
-from acpcbot.solve import build_tree, policy_from_strategy, write_policy
+from acpcbot.solve import PolicyError, build_tree, policy_from_strategy, write_policy
 from acpcbot.client import run
 from acpcbot.strategies import UnsupportedGame, create
-from acpcbot.strategies.cfr import CFRStrategy, MissingInfoset, shipped_policy
+from acpcbot.strategies.cfr import CFRStrategy, shipped_policy
 from acpcbot.strategies.registry import resolve
 from acpcbot.world import MatchInfo
 
@@ -82,10 +82,10 @@ def test_missing_information_set_is_a_clear_error(tmp_path):
     del policy["1:c:|Ks"]
     path = tmp_path / "partial.json"
     write_policy(path, policy)
-    strategy = create(f"cfr:policy={path}", game, seed=1)
-    strategy.act(Line("MATCHSTATE:1:0:c:|As", game), 0.0)
-    with pytest.raises(MissingInfoset, match=r"partial.json has no information set '1:c:\|Ks'"):
-        strategy.act(Line("MATCHSTATE:1:0:c:|Ks", game), 0.0)
+    # refused when the player is made, before any match, not at the first hand that needs the key
+    with pytest.raises(PolicyError, match=r"partial.json: no entry for 1 of the game's information sets "
+                                          r"\(for example '1:c:\|Ks'\)"):
+        create(f"cfr:policy={path}", game, seed=1)
 
 
 def test_refuses_games_without_a_policy():

@@ -19,7 +19,7 @@ import numpy as np
 from ..engine import ActionType, State
 from ..gamedef import GameDef
 from ..protocol import MATCHSTATE, ProtocolError, format_match_state, parse_match_state
-from .tree import ACTION_CHARS, ACTION_TYPES, PublicTree
+from .tree import ACTION_CHARS, ACTION_TYPES, GameTooBig, PublicTree, build_tree
 
 Policy = dict[str, dict[str, float]]
 
@@ -170,6 +170,36 @@ def check_policy(data: object, game: GameDef, source: str = "<policy>") -> Polic
             raise PolicyError(f"{where}: probabilities sum to {total}, not 1")
         policy[key] = clean
     return policy
+
+
+def missing_infosets(policy: Mapping[str, object], game: GameDef) -> list[str]:
+    """The information sets of ``game`` that ``policy`` has no row for, in tree order.
+
+    GameTooBig when the game is one the solver refuses (no-limit, or its
+    tree too big): no policy file of ours can cover it.
+    """
+    missing: dict[str, None] = {}
+    for _, _, key in tree_infosets(build_tree(game)):
+        if key not in policy:
+            missing[key] = None
+    return list(missing)
+
+
+def check_coverage(policy: Mapping[str, object], game: GameDef, source: str = "<policy>") -> None:
+    """PolicyError unless ``policy`` has a row for every information set of ``game`` (it names the first missing keys).
+
+    A game the solver refuses cannot be checked, and is refused too: a
+    player would otherwise meet its missing states only during the match.
+    """
+    try:
+        missing = missing_infosets(policy, game)
+    except GameTooBig as exc:
+        raise PolicyError(f"{source}: cannot check that the policy covers {game.name or 'the game'}: {exc}") from None
+    if missing:
+        shown = ", ".join(repr(k) for k in missing[:3]) + (", ..." if len(missing) > 3 else "")
+        raise PolicyError(f"{source}: no entry for {len(missing)} of the game's information sets "
+                          f"(for example {shown}); a policy must cover every state the player can act in: "
+                          f"solve {game.name or 'the game'} again with python -m acpcbot.solve")
 
 
 def action_of_char(ch: str) -> ActionType:

@@ -2,8 +2,9 @@
 
 The policy maps each information set, written as the dealer writes the
 state (``0:rc/:Kh|/Qs``), to action probabilities; the player samples them
-with its seeded generator.  A state missing from the policy is an error
-naming the key, never a guess.
+with its seeded generator.  A policy that lacks a state of its game is
+refused when the player is created (a clear error before the match, naming
+the keys), never a guess and never an error in the middle of play.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 from ..engine import CALL, FOLD, RAISE, Action, ActionType
 from ..gamedef import GameDef, load_game
 from ..holdings import blocked, holdings
-from ..solve.policy import Policy, PolicyError, infoset_key, key_of_match_state, read_policy
+from ..solve.policy import Policy, PolicyError, check_coverage, infoset_key, key_of_match_state, read_policy
 from .base import ActionPolicy, Param, Strategy
 from .registration import register
 
@@ -50,7 +51,9 @@ def shipped_policy(game: GameDef) -> str | None:
 @functools.lru_cache(maxsize=8)
 def _load(path: str, game: GameDef) -> Policy:
     # several seats of one process share a read (and checked) policy
-    return read_policy(path, game)
+    policy = read_policy(path, game)
+    check_coverage(policy, game, f"policy file {path}")
+    return policy
 
 
 @register
