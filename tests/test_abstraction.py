@@ -8,7 +8,7 @@ import pytest
 from acpcbot.cards import parse_cards
 from acpcbot.evaluator import NUM_PAIRS, PAIR_INDEX, PAIRS, rank
 from acpcbot.preflop import CLASSES, PAIR_CLASS
-from acpcbot.solve.abstraction import (CANON_FLOPS, FLOP_WEIGHTS, PERM_PAIR, SUIT_PERMS, AbstractionError, Buckets,
+from acpcbot.solve.abstraction import (BINS, CANON_FLOPS, FLOP_WEIGHTS, PERM_PAIR, SUIT_PERMS, AbstractionError, Buckets,
                                        canonical_flop, class_joint, flop_features, flop_runouts, river_strength,
                                        turn_features)
 from acpcbot.solve.blueprint import bucket_histories, bucket_history
@@ -120,7 +120,7 @@ def test_shipped_transitions_are_distributions(shipped):
     chain = (pc[:, None] * t1).reshape(-1)
     chain = (chain[:, None] * t2).reshape(-1)
     river = (chain[:, None] * t3).sum(0)
-    widths = np.diff(np.concatenate([[0], shipped.river_edges, [20]])) / 20
+    widths = np.diff(np.concatenate([[0], shipped.river_edges, [BINS]])) / BINS
     assert np.abs(river - widths).max() < 0.02
 
 

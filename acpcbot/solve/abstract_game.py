@@ -14,7 +14,9 @@ chance model over *private bucket histories*:
   ``T_r[h, b]``, where ``h = (c, b_1..b_{r-1})`` is that player's history;
 - a player observes the betting, the public outcomes and its own history:
   perfect recall, so an information set is (betting node, public path, own
-  history) and everything is a vector over histories;
+  history) and everything is a vector over histories (the last round's
+  strategies may be solved over (class, last bucket) alone without loss:
+  ``strategy_width``);
 - a fold pays what the engine says; a showdown pays the engine's pot share
   times ``E``, the expectation of win (+1) / tie (0) / loss (-1).
 
@@ -129,13 +131,23 @@ def _leaf_payoff(kind: int, state: State) -> float:
     return 0.0
 
 
+_ROUNDS_CACHE: dict[tuple[str, tuple[int, ...]], list[RoundTemplate]] = {}
+
+
 def betting_rounds(game: GameDef, public: tuple[int, ...]) -> list[RoundTemplate]:
-    """Each round's betting template and instances, walked through the engine.
+    """Each round's betting template and instances, walked through the engine (cached per game and public).
 
     ``public[r]`` public outcomes are dealt at the start of round ``r``
     (``public[0]`` is 1).  Every instance of a round must have the same
     betting shape (true of limit games whose stacks never bind).
     """
+    key = (game.to_text(), tuple(public))
+    if key not in _ROUNDS_CACHE:
+        _ROUNDS_CACHE[key] = _betting_rounds(game, tuple(public))
+    return _ROUNDS_CACHE[key]
+
+
+def _betting_rounds(game: GameDef, public: tuple[int, ...]) -> list[RoundTemplate]:
     if game.num_players != 2 or not game.is_limit:
         raise AbstractGameError(f"{game.name or 'this game'}: the abstract solver takes 2-player limit games only")
     starts = [State(game)]
@@ -204,6 +216,24 @@ class AbstractGame:
         """H_r: a player's possible histories in round ``r``."""
         return math.prod(self.buckets[:r + 1])
 
+    def last_bucket(self) -> int:
+        """K of the last round (1 for a one-round game: buckets[0] counts classes)."""
+        return self.buckets[-1] if len(self.buckets) > 1 else 1
+
+    def strategy_width(self, r: int) -> int:
+        """Keys a round's strategy is defined over: the histories H_r, except in the last round (c, b_last).
+
+        A last-round value depends on the own history only through the class
+        (card removal in the kernels) and the last bucket (the showdown), so
+        histories sharing (c, b_last) have identical counterfactual values
+        there: CFR keeps them identical, and their reach-weighted average is
+        an equilibrium strategy with the same exploitability.  Solving the
+        last round over (c, b_last) is therefore exact.
+        """
+        if r == len(self.rounds) - 1:
+            return self.num_classes * self.last_bucket()
+        return self.histories(r)
+
     def paths(self, r: int) -> int:
         """Public paths up to round ``r``."""
         return math.prod(self.public[:r + 1])
@@ -227,7 +257,7 @@ class AbstractGame:
             if f.shape != (math.prod(self.public[:r + 1]), c, c) or abs(f.sum() - 1) > 1e-9:
                 raise AbstractGameError(f"fold_kernel[{r}]: expected ({math.prod(self.public[:r + 1])}, {c}, {c}) "
                                         f"summing to 1, got {f.shape} summing to {f.sum():.6g}")
-        kb = self.buckets[-1] if n_rounds > 1 else 1     # buckets[0] counts classes, not buckets
+        kb = self.last_bucket()
         keys = c * kb
         if (self.showdown_kernel is None) == (self.showdown_outcome is None):
             raise AbstractGameError("give exactly one of showdown_kernel and showdown_outcome")

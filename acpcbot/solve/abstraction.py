@@ -10,7 +10,7 @@ A player's abstract history is ``(c, b1, b2, b3)``:
   expectation between buckets is exactly sign(b0 - b1).
 - flop ``b1``: k-means cluster, *within the class c*, of the hand's
   distribution of river strength over the 1081 turn/river runouts (a
-  20-bin histogram, compared as cumulative vectors: EMD-like).
+  40-bin histogram, compared as cumulative vectors: EMD-like).
 - turn ``b2``: k-means cluster, within the group (c, b1), of the same
   distribution over the 46 river cards.
 
@@ -40,7 +40,7 @@ from ..evaluator import NUM_PAIRS, PAIR_INDEX, PAIRS, pair_ranks
 from ..preflop import PAIR_CLASS
 
 NUM_CLASSES = 169
-BINS = 20                       # strength histogram bins (percentile steps of 0.05)
+BINS = 40                       # strength histogram bins (percentile steps of 0.025)
 STRENGTH_SCALE = 2 * 1081       # strength / STRENGTH_SCALE is the percentile
 FORMAT = 1
 _WORST = 7463                   # treys ranks are 1..7462, lower better
@@ -161,7 +161,7 @@ def cdf(counts: np.ndarray) -> np.ndarray:
 
 # -------------------------------------------------------------- k-means
 
-def kmeans(x: np.ndarray, w: np.ndarray, k: int, rng: np.random.Generator, iters: int = 40) -> np.ndarray:
+def kmeans(x: np.ndarray, w: np.ndarray, k: int, rng: np.random.Generator, iters: int = 30) -> np.ndarray:
     """Weighted k-means (k-means++ start, Lloyd steps): centroids (k, dims) sorted by their mean."""
     x = x.astype(np.float64)
     n = len(x)
@@ -174,8 +174,10 @@ def kmeans(x: np.ndarray, w: np.ndarray, k: int, rng: np.random.Generator, iters
         cent.append(x[rng.choice(n, p=p / p.sum())] if p.sum() > 0 else x[rng.integers(n)])
         d2 = np.minimum(d2, ((x - cent[-1]) ** 2).sum(1))
     cent = np.array(cent)
+    sq = (x * x).sum(1)
     for _ in range(iters):
-        lab = nearest(x, cent)
+        # |x - c|^2 = |x|^2 - 2 x.c + |c|^2 as a matrix product: fitting only (assignments use ``nearest``)
+        lab = (sq[:, None] - 2 * x @ cent.T + (cent * cent).sum(1)[None, :]).argmin(1)
         new = cent.copy()
         for j in range(k):
             sel = lab == j

@@ -48,7 +48,7 @@ class Blueprint:
         self.abstract = blueprint_game(self.game, self.buckets)
         for r, q in enumerate(self.rows):
             tpl = self.abstract.rounds[r]
-            want = (tpl.num_instances, tpl.num_decisions, 3, self.abstract.histories(r))
+            want = (tpl.num_instances, tpl.num_decisions, 3, self.abstract.strategy_width(r))
             if q.shape != want:
                 raise AbstractionError(f"{os.fspath(policy)}: round {r + 1} rows have shape {q.shape}, "
                                        f"expected {want}")
@@ -108,46 +108,48 @@ class Blueprint:
 
 
 def bucket_history(buckets: Buckets, board: tuple[int, ...], pair: int) -> int:
-    """Index of one pair's bucket history (c, b1, b2, b3 as far as the 0/3/4/5-card board goes) in its round.
+    """Strategy key of one pair on a 0/3/4/5-card board: c; (c, b1); (c, b1, b2); on the river (c, b3).
 
-    A pair sharing a card with the board gets some valid index.
+    The river strategy is over (class, river bucket) only (see
+    ``AbstractGame.strategy_width``).  A pair sharing a card with the board
+    gets some valid key.
     """
     k1, k2, k3 = buckets.k
     c = int(PAIR_CLASS[pair])
+    if len(board) == 5:
+        ranks = pair_ranks(np.array([board], dtype=np.int64))[0]
+        mine = int(ranks[pair])
+        b3 = int(buckets.river_bucket(np.array([_strength(ranks, mine)]))[0]) if mine > 0 else 0
+        return c * k3 + b3
     h = c
     if len(board) >= 3:
         f, perm = canonical_flop(board[:3])
         b1 = int(buckets.flop_bucket[f, PERM_PAIR[perm, pair]])
         b1 = 0 if b1 == 255 else b1
         h = h * k1 + b1
-    if len(board) >= 4:
-        counts = _turn_counts_one(tuple(board[:4]), pair)
+    if len(board) == 4:
+        counts = _turn_counts_one(tuple(board), pair)
         b2 = int(nearest(cdf(counts), buckets.turn_centroids[c, b1])) if counts.any() else 0
         h = h * k2 + b2
-    if len(board) == 5:
-        ranks = pair_ranks(np.array([board], dtype=np.int64))[0]
-        mine = int(ranks[pair])
-        b3 = int(buckets.river_bucket(np.array([_strength(ranks, mine)]))[0]) if mine > 0 else 0
-        h = h * k3 + b3
     return h
 
 
 def bucket_histories(buckets: Buckets, board: tuple[int, ...]) -> np.ndarray:
-    """(1326,) bucket-history index of every pair on a 0/3/4/5-card board."""
+    """(1326,) strategy key of every pair on a 0/3/4/5-card board (as ``bucket_history``)."""
     k1, k2, k3 = buckets.k
     c = PAIR_CLASS
+    if len(board) == 5:
+        s = river_strength(np.array([board], dtype=np.int64))[0]
+        return c * k3 + np.where(s > 0, buckets.river_bucket(s), 0)
     h = c.copy()
     if len(board) >= 3:
         b1 = buckets.flop_buckets(board[:3])
         b1 = np.where(b1 == 255, 0, b1)
         h = h * k1 + b1
-    if len(board) >= 4:
-        counts = _turn_counts_all(tuple(board[:4]))
+    if len(board) == 4:
+        counts = _turn_counts_all(tuple(board))
         b2 = buckets.turn_buckets(counts, c, b1)
         h = h * k2 + np.where(counts.any(1), b2, 0)
-    if len(board) == 5:
-        s = river_strength(np.array([board], dtype=np.int64))[0]
-        h = h * k3 + np.where(s > 0, buckets.river_bucket(s), 0)
     return h
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import json
 import lzma
 import os
 import signal
@@ -35,10 +36,10 @@ from .abstraction import AbstractionError, Buckets, build, class_joint
 DATA = Path(__file__).resolve().parents[1] / "data"
 DEFAULT_BUCKETS = DATA / "hulhe_buckets.npz"
 DEFAULT_POLICY = DATA / "blueprint_hulhe.npz"
-#: shipped settings: 4 flop clusters per class, 3 turn clusters per (class, flop bucket), 5 river buckets
-DEFAULT_K = (4, 3, 5)
-#: river bucket edges in strength bins of 0.05: percentiles 0.40 0.65 0.80 0.90
-DEFAULT_EDGES = (8, 13, 16, 18)
+#: shipped settings: 8 flop clusters per class, 6 turn clusters per (class, flop bucket), 10 river buckets
+DEFAULT_K = (8, 6, 10)
+#: river bucket edges in strength bins of 0.025: percentiles .30 .45 .55 .65 .725 .80 .85 .90 .95
+DEFAULT_EDGES = (12, 18, 22, 26, 29, 32, 34, 36, 38)
 POLICY_FORMAT = 1
 QUANT = 255
 
@@ -98,19 +99,32 @@ def quantise(sigma: np.ndarray, legal: np.ndarray) -> np.ndarray:
 
 
 def own_reach(ag: AbstractGame, sigma: list[np.ndarray], player: int) -> list[np.ndarray]:
-    """Player's own action reach (N_r, D_r, H_r) float32 at every decision node under ``sigma`` (chance left out).
+    """Player's own reach (N_r, D_r, width_r) float32 at every decision node under ``sigma``.
 
-    With probabilities of at least 1/255 along a hand, a reachable node never underflows to 0 in float32.
+    Chance is left out, except in the last round, whose keys (c, b_last)
+    merge histories and carry the chance of the merged buckets.  With
+    probabilities of at least 1/255 along a hand, a reachable node never
+    underflows to 0 in float32.
     """
     out = []
     entry = np.ones((1, ag.num_classes), dtype=np.float32)
+    last = len(ag.rounds) - 1
     for r, tpl in enumerate(ag.rounds):
         n = tpl.num_instances
-        k = ag.buckets[r] if r else 1
-        reach = np.zeros((n, tpl.num_decisions, ag.histories(r)), dtype=np.float32)
-        reach[:, 0] = np.repeat(entry, k, axis=1)
+        if r == 0:
+            start = entry
+        elif r == last:
+            c, k = ag.num_classes, ag.buckets[r]
+            t = ag.transitions[r - 1].reshape(c, -1, k).astype(np.float32)
+            x = (entry * ag.chain[r - 1].astype(np.float32)).reshape(n, c, -1)
+            start = np.einsum("ncm,cmk->nck", x, t).reshape(n, c * k)
+        else:
+            start = np.repeat(entry, ag.buckets[r], axis=1)
+        width = ag.strategy_width(r)
+        reach = np.zeros((n, tpl.num_decisions, width), dtype=np.float32)
+        reach[:, 0] = start
         nxt = {int(leaf): j for j, leaf in enumerate(np.flatnonzero(tpl.leaf_kind == NEXT_LEAF))}
-        entry = np.zeros((n, len(nxt), ag.histories(r)), dtype=np.float32)
+        entry = np.zeros((n, len(nxt), width), dtype=np.float32)
         for d in range(tpl.num_decisions):
             for col in np.flatnonzero(tpl.legal[d]):
                 x = reach[:, d] * sigma[r][:, d, col] if tpl.actor[d] == player else reach[:, d]
@@ -120,7 +134,7 @@ def own_reach(ag: AbstractGame, sigma: list[np.ndarray], player: int) -> list[np
                 elif -1 - ch in nxt:
                     entry[:, nxt[-1 - ch]] = x
         out.append(reach)
-        entry = entry.reshape(n * len(nxt), ag.histories(r))
+        entry = entry.reshape(n * len(nxt), width)
     return out
 
 
@@ -129,7 +143,7 @@ def policy_rows(ag: AbstractGame, solver: AbstractSolver) -> list[np.ndarray]:
     rows = []
     for r, tpl in enumerate(ag.rounds):
         n = tpl.num_instances
-        step = max(1, (1 << 22) // (tpl.num_decisions * 3 * ag.histories(r)))     # bounded memory
+        step = max(1, (1 << 22) // (tpl.num_decisions * 3 * ag.strategy_width(r)))     # bounded memory
         rows.append(np.concatenate([quantise(solver.average(r, a, min(a + step, n)), tpl.legal)
                                     for a in range(0, n, step)]))
     decoded = [q.astype(np.float32) / np.float32(QUANT) for q in rows]
@@ -155,7 +169,7 @@ def write_policy(path: str | os.PathLike[str], ag: AbstractGame, rows: list[np.n
     try:
         with open(tmp, "xb") as fh:
             np.savez(fh, format=POLICY_FORMAT, game=np.array(ag.game.to_text()),
-                     k=np.array(ag.buckets[1:]), meta=np.array(repr(sorted(meta.items()))), **blobs, **shapes)
+                     k=np.array(ag.buckets[1:]), meta=np.array(json.dumps(meta)), **blobs, **shapes)
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -174,10 +188,10 @@ def read_policy(path: str | os.PathLike[str]) -> tuple[list[np.ndarray], dict]:
                 shape = tuple(int(x) for x in z[f"shape{r}"])
                 raw = lzma.decompress(z[f"round{r}"].tobytes())
                 rows.append(np.frombuffer(raw, dtype=np.uint8).reshape(shape))
-            meta = dict(eval(str(z["meta"]), {"__builtins__": {}}))   # written by write_policy: a repr of pairs
+            meta = json.loads(str(z["meta"]))
             meta["game_text"] = str(z["game"])
             meta["k"] = tuple(int(x) for x in z["k"])
-    except (OSError, KeyError, ValueError, lzma.LZMAError) as exc:
+    except (OSError, KeyError, ValueError, lzma.LZMAError) as exc:   # json errors are ValueErrors
         if isinstance(exc, AbstractionError):
             raise
         raise AbstractionError(f"{where}: cannot read the policy: {exc}") from None
@@ -213,9 +227,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("game", help="hulhe, or any 2-player limit hold'em .game file")
     ap.add_argument("--buckets", default=str(DEFAULT_BUCKETS), help="bucket file (built first if missing)")
     ap.add_argument("--build-buckets", action="store_true", help="(re)build the bucket file and exit")
-    ap.add_argument("--k", type=_csv_ints, default=DEFAULT_K, help="flop,turn,river buckets (default 4,3,5)")
+    ap.add_argument("--k", type=_csv_ints, default=DEFAULT_K, help="flop,turn,river buckets (default 8,6,10)")
     ap.add_argument("--river-edges", type=_csv_ints, default=DEFAULT_EDGES,
-                    help="river bucket edges in 0.05 percentile steps (default 8,13,16,18)")
+                    help="river bucket edges in 0.025 percentile steps (default 12,18,22,26,29,32,34,36,38)")
     ap.add_argument("--iterations", type=int, default=1500, help="total CFR iterations (default 1500)")
     ap.add_argument("--target-mbb", type=float, help="stop once the abstract exploitability is at most this")
     ap.add_argument("--check-every", type=int, default=50, help="measure the exploitability every N iterations")
@@ -225,6 +239,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--checkpoint-minutes", type=float, default=10.0, help="minutes between checkpoints")
     ap.add_argument("--out", default=str(DEFAULT_POLICY), help="policy file to write")
     ap.add_argument("--evaluate", metavar="POLICY", help="report the abstract exploitability of a policy file")
+    ap.add_argument("--compress", type=int, default=9, choices=range(10), metavar="0..9",
+                    help="lzma level of the policy file (default 9, extreme)")
     return ap
 
 
@@ -274,8 +290,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.evaluate}: abstract exploitability {report.mbb:.4f} mbb/g; position 0 value "
               f"{report.values[0]:.5f} chips; trained {meta.get('iterations')} iterations")
         return 0
-    sizes = [ag.histories(r) * tpl.num_decisions * tpl.num_instances for r, tpl in enumerate(ag.rounds)]
-    _log(f"{game.name}: buckets {buckets.k}, histories {[ag.histories(r) for r in range(4)]}, "
+    sizes = [ag.strategy_width(r) * tpl.num_decisions * tpl.num_instances for r, tpl in enumerate(ag.rounds)]
+    _log(f"{game.name}: buckets {buckets.k}, strategy keys per round {[ag.strategy_width(r) for r in range(4)]}, "
          f"{sum(sizes):,} information sets, {args.algorithm}, {args.workers} threads")
     solver = AbstractSolver(ag, args.algorithm, workers=args.workers)
     ident = {"game": game.to_text(), "buckets": _digest(buckets)}
@@ -328,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
             "train_seconds": round(elapsed(), 1), "buckets": _digest(buckets),
             "average_mbb": final[1] if final else None, "shipped_mbb": round(shipped.mbb, 4),
             "value0": round(shipped.values[0], 6)}
-    write_policy(args.out, ag, rows, meta)
+    write_policy(args.out, ag, rows, meta, preset=args.compress | (lzma.PRESET_EXTREME if args.compress == 9 else 0))
     _log(f"wrote {args.out} ({Path(args.out).stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - t:.0f} s; "
          f"shipped (quantised) policy: abstract exploitability {shipped.mbb:.4f} mbb/g")
     return 0
