@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from acpcbot.cards import parse_cards
-from acpcbot.engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
+from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.evaluator import pair_index
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import format_match_state

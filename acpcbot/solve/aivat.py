@@ -37,11 +37,11 @@ from the flop on, preflop from the board sample).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..engine import ActionType, State
+from ..engine import ActionType, State, Step
 from ..gamedef import GameDef
 from ..strategies.base import ActionPolicy
 from .rollout import BoardSample, is_holdem, matchup_equity, shared_boards
@@ -97,9 +97,11 @@ class Evaluator:
 
     # ------------------------------------------------------------- one hand
 
-    def hand(self, final: State, policies: Mapping[int, ActionPolicy] | None = None) -> HandValues:
+    def hand(self, final: State, policies: Mapping[int, ActionPolicy] | None = None,
+             steps: Sequence[Step] | None = None) -> HandValues:
         """The values of one finished hand whose hole cards are all known; ``policies[i]``: the known
-        policy of whoever took action number ``i`` (0-based over the hand), for the decisions of known players."""
+        policy of whoever took action number ``i`` (0-based over the hand), for the decisions of known players;
+        ``steps``: ``final.steps()`` when the caller has them already."""
         game = self.game
         policies = policies or {}
         holes = [tuple(h) for h in final.hole]
@@ -114,7 +116,7 @@ class Evaluator:
         action = 0.0
         mismatches = 0
         seen_round = 0
-        steps = final.steps()
+        steps = final.steps() if steps is None else steps
         for step in steps:
             before = step.before
             if before.round > seen_round:

@@ -212,6 +212,11 @@ class EquityCache:
         self._boards: BoardSample | None = None
         self._small: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[np.ndarray, np.ndarray]] = {}
 
+    def prepare(self) -> None:
+        """Build what the first decisions would otherwise wait for (hold'em: the preflop board sample)."""
+        if is_holdem(self.game) and self._boards is None:
+            self._boards = BoardSample(self.seed, self.samples)
+
     def get(self, hole: Sequence[int], board: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """(equity, valid) of ``hole`` against every holding with ``board`` (see :func:`equity_vector`)."""
         hole = tuple(sorted(int(c) for c in hole))
@@ -264,6 +269,7 @@ class BoardSample:
         boards = np.argpartition(rng.random((size, 52)), 4, axis=1)[:, :5].astype(np.int64)
         #: (size, 1326) treys ranks, 0 where the pair holds a board card
         self.ranks = pair_ranks(boards).astype(np.int16)
+        self._by_pair: np.ndarray | None = None
 
     def vector(self, hole: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """(equity, valid) of ``hole`` against every hole pair, as :func:`equity_vector` preflop."""
@@ -279,8 +285,10 @@ class BoardSample:
 
     def matchup(self, first: Sequence[int], second: Sequence[int]) -> float:
         """The share of the pot ``first`` wins against ``second`` preflop (ties split)."""
-        a = self.ranks[:, _pair_index(first)]
-        b = self.ranks[:, _pair_index(second)]
+        if self._by_pair is None:
+            self._by_pair = np.ascontiguousarray(self.ranks.T)  # one pair's ranks side by side
+        a = self._by_pair[_pair_index(first)]
+        b = self._by_pair[_pair_index(second)]
         ok = (a > 0) & (b > 0)
         a, b = a[ok], b[ok]
         return float(((a < b).sum() + 0.5 * (a == b).sum()) / max(len(a), 1))

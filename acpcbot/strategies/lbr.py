@@ -233,6 +233,10 @@ class LBRStrategy(Strategy):
                          lambda v: v >= 50, "must be >= 50"),
     }
 
+    # a measurement must not be cut short: a decision the client replaced by its safe fallback would not be
+    # LBR's (the dealer's own time limits still apply)
+    time_limited = False
+
     @classmethod
     def unsupported_reason(cls, game: GameDef) -> str | None:
         """Heads-up games only."""
@@ -257,7 +261,8 @@ class LBRStrategy(Strategy):
         self.model = model
 
     def start_match(self, match: MatchInfo) -> None:
-        """Build the shadow copy of the target unless a live one was attached."""
+        """Build the shadow copy of the target unless a live one was attached; prepare the equity tables."""
+        self.equity.prepare()
         if self.model is not None:
             return
         seed = self.tseed if self.tseed >= 0 else None

@@ -21,12 +21,10 @@ every heads-up run.
 
 from __future__ import annotations
 
-import logging
-import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from acpcbot.engine import State
+from acpcbot.engine import State, Step
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import MatchLog
 from acpcbot.protocol import MatchState, format_betting, format_match_state
@@ -36,8 +34,6 @@ from acpcbot.world import MatchInfo, World
 
 from .recipes import strategy_seed
 from .stats import Estimate, estimate, mbb_scale
-
-log = logging.getLogger(__name__)
 
 VALUE_FUNCTION = ("u_p = eq_p * 2M - M: the share of a pot both players fill to the bet M (capped at the smaller "
                   "stack) if both check/call to showdown, eq_p the showdown equity against the opponent's actual "
@@ -67,10 +63,10 @@ class Replay:
         self.strategy.start_match(info)
         self.world = World(game, info)
 
-    def hand(self, final: State, position: int) -> dict[int, ActionPolicy]:
+    def hand(self, final: State, position: int, steps: Sequence[Step] | None = None) -> dict[int, ActionPolicy]:
         """Replay one finished hand from the seat at ``position``; its policy at each of its decisions."""
         out: dict[int, ActionPolicy] = {}
-        steps = final.steps()
+        steps = final.steps() if steps is None else steps
         states = [s.before for s in steps] + [final]
         strategy = self.strategy
         for i, state in enumerate(states):
@@ -122,14 +118,15 @@ def evaluate_run(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], pl
         allin: dict[str, list[float]] = {}
         for hand in mlog.hands:
             policies: dict[int, ActionPolicy] = {}
+            steps = hand.state.steps()
             for name, replay in list(replays.items()):
                 try:
-                    policies.update(replay.hand(hand.state, hand.names.index(name)))
+                    policies.update(replay.hand(hand.state, hand.names.index(name), steps))
                 except Exception as exc:  # noqa: BLE001 - a failing replay stops correcting that player
                     out.notes.append(f"{rec['label']} hand {hand.hand_id}: replaying {name} failed "
                                      f"({type(exc).__name__}: {exc}); its later decisions are not corrected")
                     del replays[name]
-            values = evaluator.hand(hand.state, policies)
+            values = evaluator.hand(hand.state, policies, steps)
             out.mismatches += values.mismatches
             for p, name in enumerate(hand.names):
                 aivat.setdefault(name, []).append(values.aivat[p])
@@ -183,8 +180,3 @@ def estimates(run: RunAIVAT, logs: Sequence[MatchLog], groups: Sequence[Sequence
 def series(run: RunAIVAT, name: str) -> list[float]:
     """One player's AIVAT value per hand over the run's logs, in play order (for the report)."""
     return [v for values in run.aivat for v in values.get(name, [])]
-
-
-def finite(x: float | None) -> bool:
-    """Whether ``x`` is a finite number."""
-    return x is not None and math.isfinite(x)

@@ -1,0 +1,132 @@
+"""AIVAT: how much it narrows the interval, and what it costs beside the match it measures.
+
+    python benchmarks/aivat.py [--hands N] [--main-job] [--only A:B ...]
+
+Prints one JSON object with, per duplicate heads-up no-limit match (memory
+transport, two matches at once, ``--hands`` per seating, default 1,000):
+the plain duplicate mbb/hand and 95% half-width of the first player, the
+AIVAT ones, ``ci_ratio`` (AIVAT over plain: the issue asks at most 0.5 on
+the main job), ``mismatches``, and the time: ``play_s`` (the peer in the
+same run: playing the matches) against ``aivat_s`` (replaying the known
+policies and valuing every hand from the logs); ``overhead`` is their
+ratio (the issue's budget: at most 0.2).  ``--main-job`` runs
+matches/hunl-baselines.toml instead (adaptive against the six study
+players, TCP, as ``make selfmatch`` does) and reports each opponent's pair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # run from anywhere without the benchmarks folder shadowing packages
+
+from acpcbot.solve.rollout import shared_boards  # noqa: E402
+from dealer.arena import aivat  # noqa: E402
+from dealer.arena.recipes import build_plan, load_recipe, make_entries  # noqa: E402
+from dealer.arena.results import load_logs  # noqa: E402
+from dealer.arena.runner import execute  # noqa: E402
+from dealer.arena.stats import summarize  # noqa: E402
+
+PAIRS = ("station:maniac", "rock:maniac", "rock:station", "random:station", "maniac:maniac")
+MAIN_JOB = ROOT / "matches" / "hunl-baselines.toml"
+
+
+def _groups(records):
+    groups: dict = {}
+    for i, rec in enumerate(records):
+        groups.setdefault((rec["seed"], rec["hands"], frozenset(s["player"] for s in rec["seats"])), []).append(i)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def measure(plan, tmp: str) -> list[dict[str, object]]:
+    """Play ``plan``, then time AIVAT on its logs; one row per table (its first seat's player against the other)."""
+    doc = execute(plan, tmp)
+    played, logs = load_logs(doc["matches"], Path(doc["run_dir"]), plan.game)
+    shared_boards.cache_clear()  # the preflop board sample is built again: its cost counts
+    start = time.perf_counter()
+    run = aivat.evaluate_run(played, logs, doc["players"], plan.game)
+    aivat_s = time.perf_counter() - start
+    start = time.perf_counter()
+    summarize(logs, _groups(played))
+    plain_s = time.perf_counter() - start
+    by_player = {r["player"]: r for r in doc["results"]}
+    rows = []
+    tables: dict = {}
+    for i, rec in enumerate(played):
+        tables.setdefault(frozenset(s["player"] for s in rec["seats"]), []).append(i)
+    hero = plan.entries[0].name
+    for table in tables:
+        other = sorted(table - {hero})[0] if len(table) > 1 else hero
+        r = by_player[hero] if len(tables) == 1 else None
+        rows.append({"players": [hero, other], "transport": plan.transport, "hands_per_seating": plan.hands,
+                     "known": run.known if run else [], "result": r and {
+                         k: r.get(k) for k in ("duplicate_mbb_per_hand", "duplicate_ci95",
+                                               "aivat_duplicate_mbb_per_hand", "aivat_duplicate_ci95",
+                                               "allin_duplicate_mbb_per_hand", "allin_duplicate_ci95")}})
+    out = rows
+    if len(tables) == 1 and out[0]["result"]:
+        res = out[0]["result"]
+        if res.get("aivat_duplicate_ci95") and res.get("duplicate_ci95"):
+            out[0]["ci_ratio"] = round(res["aivat_duplicate_ci95"] / res["duplicate_ci95"], 3)
+    for row in out:
+        row.update({"play_s": doc["seconds"], "aivat_s": round(aivat_s, 2), "plain_stats_s": round(plain_s, 2),
+                    "overhead": round(aivat_s / doc["seconds"], 3), "mismatches": run.mismatches if run else None})
+    return out
+
+
+def per_opponent(plan, tmp: str) -> list[dict[str, object]]:
+    """The main job: each opponent's duplicate pair analysed on its own (plain and AIVAT intervals)."""
+    doc = execute(plan, tmp)
+    played, logs = load_logs(doc["matches"], Path(doc["run_dir"]), plan.game)
+    shared_boards.cache_clear()
+    start = time.perf_counter()
+    run = aivat.evaluate_run(played, logs, doc["players"], plan.game)
+    aivat_s = time.perf_counter() - start
+    hero = plan.entries[0].name
+    rows = []
+    for group in _groups(played):
+        sub_logs = [logs[i] for i in group]
+        sub_run = aivat.RunAIVAT(run.known, [run.aivat[i] for i in group], [run.allin[i] for i in group])
+        est = aivat.estimates(sub_run, sub_logs, [list(range(len(group)))], plan.game).get(hero, {})
+        plain = summarize(sub_logs, [list(range(len(group)))])[hero].duplicate
+        other = [s["player"] for s in played[group[0]]["seats"] if s["player"] != hero][0]
+        low = est.get("aivat_duplicate")
+        rows.append({"opponent": other, "plain_mbb": round(plain.mean, 1), "plain_ci95": round(plain.ci95, 1),
+                     "aivat_mbb": low and round(low.mean, 1), "aivat_ci95": low and round(low.ci95, 1),
+                     "ci_ratio": low and round(low.ci95 / plain.ci95, 3)})
+    return [{"run": plan.name, "transport": plan.transport, "hands_per_seating": plan.hands, "known": run.known,
+             "play_s": doc["seconds"], "aivat_s": round(aivat_s, 2), "overhead": round(aivat_s / doc["seconds"], 3),
+             "mismatches": run.mismatches, "notes": run.notes, "opponents": rows}]
+
+
+def main() -> None:
+    """Run the benchmark and print its JSON."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--hands", type=int, default=1000)
+    p.add_argument("--main-job", action="store_true")
+    p.add_argument("--only", nargs="*", default=[], metavar="A:B")
+    args = p.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.main_job:
+            rows = per_opponent(load_recipe(MAIN_JOB), tmp)
+        else:
+            for pair in args.only or PAIRS:
+                a, b = pair.split(":")
+                plan = build_plan(name="aivat", game="hunl", hands=args.hands, seed=1, duplicate=True, mode="play",
+                                  entries=make_entries([(None, a, None), (None, b, None)]), transport="memory",
+                                  parallel=2)
+                rows += measure(plan, tmp)
+                print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    print(json.dumps({"aivat": rows, "date": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
