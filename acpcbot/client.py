@@ -1,4 +1,4 @@
-"""The bot client: plays a whole match against any ACPC 2.0.0 dealer over asyncio streams.
+"""The bot client: plays a whole match against any ACPC 2.0.0 dealer over TCP.
 
 It sends ``VERSION:2.0.0``, reads every line (bounded in length), skips
 comments, turns each MATCHSTATE into a :class:`~acpcbot.world.View`, lets
@@ -8,9 +8,24 @@ strategy's illegal action is corrected the way the reference dealer would
 correct it (and logged); an overrun deadline or a crash in ``act`` is
 answered with the safe fallback (check when free, else fold).
 
+Where the strategy runs: a strategy that declares ``inline`` (its hooks
+take microseconds) runs on the connection's own callback, which answers a
+state the moment it arrives; a strategy a person plays (``time_limited``
+False) runs on a worker thread; any other strategy starts on the worker
+thread, which can abandon ``act`` at its deadline, and its first
+:data:`PROBE_DECISIONS` decisions are timed: if every state's hooks took
+at most :data:`INLINE_MAX_S` it moves inline, and back to the thread for
+good as soon as one state's hooks take longer than :data:`INLINE_BACKOFF_S`.
+
+The connection uses TCP keepalive (a dealer whose machine vanished is
+noticed within about two minutes of silence); ``idle_timeout`` (default
+None: no limit) ends a match in which the dealer sends nothing that long
+while this seat waits for it.
+
 Exit codes: 0 when the dealer closes after a finished hand, 1 when the
 strategy cannot start, 3 when the dealer cannot be reached, 4 on a protocol
-error (garbage, an overlong line), 5 when the dealer goes away mid-hand.
+error (garbage, an overlong line), 5 when the dealer goes away mid-hand or
+stays silent past the idle limit.
 """
 
 from __future__ import annotations
@@ -18,155 +33,27 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import queue
-import threading
+import os
 import time
 from typing import Any, Callable, TextIO
 
+from .connection import (EXIT_CONNECT, EXIT_DISCONNECTED, EXIT_OK, EXIT_PROTOCOL, EXIT_STRATEGY,  # noqa: F401
+                         KEEPALIVE_COUNT, KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, MAX_LINE, ClientError, Connection,
+                         connect, open_connection, set_keepalive)
 from .engine import CALL, Action, ActionType
+from .pacing import StrategyThread, TimeBudget, strategy_deadline  # noqa: F401  (part of the client's API)
 from .protocol import VERSION_LINE, MatchState, ProtocolError, format_reply
 from .strategies.base import Strategy
 from .world import MatchInfo, View, World
 
 log = logging.getLogger(__name__)
 
-EXIT_OK = 0
-EXIT_STRATEGY = 1
-EXIT_CONNECT = 3
-EXIT_PROTOCOL = 4
-EXIT_DISCONNECTED = 5
-
-#: the longest line accepted from a dealer; a state of the longest hold'em hand is under 2 KiB
-MAX_LINE = 16384
-
-
-class ClientError(Exception):
-    """A condition that ends the match for this client, with the exit code to report."""
-
-    def __init__(self, message: str, exit_code: int) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
-
-
-class TimeBudget:
-    """Spreads the average time per hand over this seat's actions, keeping safety margins.
-
-    Each hand adds ``SAFETY`` of the per-hand budget to a bank; an action may
-    use the bank (at most two hands' worth) divided by the actions this seat
-    still expects to take in the hand (a running average, starting from one
-    per round), minus a reserve for parsing, sending and the network.  Time
-    spent is measured from reading the state to sending the reply, so the
-    match average stays under the budget whatever the strategy does.
-    """
-
-    SAFETY = 0.75
-    RESERVE = 0.005
-    FLOOR = 0.002
-    PRIOR_WEIGHT = 5
-
-    def __init__(self, per_hand: float, prior_actions: float = 4.0) -> None:
-        self.quota = max(0.0, per_hand) * self.SAFETY
-        self.bank = 0.0
-        self.prior = max(1.0, prior_actions)
-        self.hands_done = 0
-        self.actions_done = 0
-        self.acted = 0  # actions in the current hand
-        self._started = False
-
-    def new_hand(self) -> None:
-        """A hand starts: credit its budget."""
-        if self._started:
-            self.hands_done += 1
-            self.actions_done += self.acted
-        self._started = True
-        self.acted = 0
-        self.bank += self.quota
-
-    def expected_actions(self) -> float:
-        """This seat's expected actions per hand (prior blended with the match so far)."""
-        k = self.PRIOR_WEIGHT
-        return (self.prior * k + self.actions_done) / (k + self.hands_done)
-
-    def allowance(self) -> float:
-        """Seconds the next action may take, from reading the state to sending the reply."""
-        remaining = max(1.0, self.expected_actions() - self.acted)
-        available = min(self.bank, 2 * self.quota)
-        return max(self.FLOOR, available / remaining - self.RESERVE)
-
-    def spend(self, seconds: float) -> None:
-        """Charge one action's time."""
-        self.bank -= seconds
-        self.acted += 1
-
-
-def strategy_deadline(received: float, allowance: float) -> float:
-    """The deadline given to ``act``: the hard deadline less a grace (10%, at most 50 ms) to return in."""
-    return received + allowance - min(0.1 * allowance, 0.05)
-
-
-class StrategyThread:
-    """Runs a strategy's hooks one at a time, in submission order, on a daemon thread.
-
-    A daemon thread, not an executor: a strategy stuck past its deadline must
-    not keep the process alive once the match is over.
-    """
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
-        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        # calls whose caller stopped waiting: skipped when their turn comes
-        self._abandoned: set[asyncio.Future[Any]] = set()
-        self._thread = threading.Thread(target=self._main, name="acpcbot-strategy", daemon=True)
-        self._thread.start()
-
-    def submit(self, fn: Callable[..., Any], *args: Any, want_result: bool = False) -> asyncio.Future[Any] | None:
-        """Queue ``fn(*args)``; with ``want_result`` return a future of its outcome."""
-        fut = self._loop.create_future() if want_result else None
-        self._jobs.put((fut, fn, args))
-        return fut
-
-    def abandon(self, fut: asyncio.Future[Any]) -> None:
-        """Skip ``fut``'s call if it has not started: its answer is no longer wanted.
-
-        A call already running cannot be stopped; skipping the stale ones
-        queued behind it lets a strategy that overran catch up.
-        """
-        if not fut.done():
-            self._abandoned.add(fut)
-
-    def close(self) -> None:
-        """Let the thread end after the queued jobs."""
-        self._jobs.put(None)
-
-    def _main(self) -> None:
-        while True:
-            job = self._jobs.get()
-            if job is None:
-                return
-            fut, fn, args = job
-            if fut is not None and fut in self._abandoned:
-                self._abandoned.discard(fut)
-                continue
-            try:
-                result, error = fn(*args), None
-            except BaseException as exc:  # noqa: BLE001 - handed to the loop, which logs it
-                result, error = None, exc
-            if fut is not None:
-                self._abandoned.discard(fut)
-            if fut is not None:
-                try:
-                    self._loop.call_soon_threadsafe(_settle, fut, result, error)
-                except RuntimeError:
-                    return  # the loop is closed: nobody waits any more
-
-
-def _settle(fut: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if fut.done():
-        return
-    if error is not None:
-        fut.set_exception(error)
-    else:
-        fut.set_result(result)
+#: decisions of a strategy that does not declare ``inline`` timed on the worker thread first
+PROBE_DECISIONS = 20
+#: ... and the most any state's hooks may take in them for the strategy to move inline (seconds)
+INLINE_MAX_S = 0.002
+#: a strategy moved inline goes back to the thread for good once a state's hooks take longer (seconds)
+INLINE_BACKOFF_S = 0.02
 
 
 def fallback_action(view: View) -> Action:
@@ -191,6 +78,16 @@ class Client:
         self.corrections = 0
         self.fallbacks = 0
         self._thread: StrategyThread | None = None
+        #: whether the strategy's hooks run on the calling thread now (see the module's docstring)
+        self.runs_inline = bool(strategy.inline)
+        self._declared_inline = bool(strategy.inline)
+        # a strategy that declares nothing is timed on the thread, then maybe moved inline
+        self._probing = not strategy.inline and strategy.time_limited
+        self._probed = 0
+        self._slowest = 0.0
+        self._observes = self.needs_every_state
+        # the history file's length after its last whole record (where a failed write is cut back to)
+        self._history_good = _position(history) if history is not None else None
 
     # ------------------------------------------------------------- lines and decisions
 
@@ -258,19 +155,21 @@ class Client:
             log.exception("strategy %s failed in %s", self.strategy.spec, getattr(hook, "__name__", hook))
 
     def _observe_and_act(self, view: View, deadline: float) -> Any:
-        self._safe(self.strategy.observe, view)
+        if self._observes:
+            self._safe(self.strategy.observe, view)
         return self.strategy.act(view, deadline)
 
     def handle_line(self, line: str, received: float | None = None, parsed: MatchState | None = None) -> str | None:
         """Process one line on the calling thread (inline strategies): the reply to send, or None."""
+        clock = self.clock
         if received is None:
-            received = self.clock()
+            received = clock()
         view = self.receive(line, parsed)
         if view is None:
             return None
         strategy = self.strategy
         out = None
-        if view.is_my_turn:
+        if view.state.current_player == view.position:
             allowance = self.budget.allowance()
             try:
                 action = self._observe_and_act(view, strategy_deadline(received, allowance))
@@ -279,17 +178,41 @@ class Client:
                 self.fallbacks += 1
                 action = fallback_action(view)
             action = self.correct(view, action)
-            spent = self.clock() - received
+            spent = clock() - received
             if spent > allowance and strategy.time_limited:
                 log.warning("hand %d: strategy %s took %.3f s, over its %.3f s (it runs inline, so it was not cut)",
                             view.hand_id, strategy.spec, spent, allowance)
+            if not self._declared_inline and spent > INLINE_BACKOFF_S:
+                self._back_to_thread(spent)
             out = self.reply(view, action)
-        else:
+        elif self._observes:
+            started = clock()
             self._safe(strategy.observe, view)
-        if self._is_new_final(view):
+            if not self._declared_inline and clock() - started > INLINE_BACKOFF_S:
+                self._back_to_thread(clock() - started)
+        if view.state.finished and self.world.last is view:  # a new end of hand (not a repeated final state)
             self._safe(strategy.end_hand, view)
             self._write_history()
         return out
+
+    def _back_to_thread(self, spent: float) -> None:
+        if self.runs_inline:
+            self.runs_inline = False
+            log.info("strategy %s took %.3f s on one state: its hooks run on the worker thread again, "
+                     "where its deadline is guarded", self.strategy.spec, spent)
+
+    def _timed(self, hook: Callable[..., Any], *args: Any) -> Any:
+        """Run a hook on the worker thread, keeping the slowest time seen while probing."""
+        started = time.perf_counter()
+        try:
+            return hook(*args)
+        finally:
+            took = time.perf_counter() - started
+            if took > self._slowest:
+                self._slowest = took
+
+    def _timed_safe(self, hook: Callable[..., Any], *args: Any) -> None:
+        self._timed(self._safe, hook, *args)
 
     async def handle_line_threaded(self, line: str, received: float) -> str | None:
         """Process one line with the strategy on its thread, cutting ``act`` at the deadline."""
@@ -300,12 +223,15 @@ class Client:
         assert thread is not None
         strategy = self.strategy
         out = None
+        observe = self._timed_safe if self._probing else self._safe
         if view.is_my_turn:
             allowance = self.budget.allowance()
             hard = received + allowance
             # observe on its own: a stale act may be skipped, the observation never is
-            thread.submit(self._safe, strategy.observe, view)
-            fut = thread.submit(strategy.act, view, strategy_deadline(received, allowance), want_result=True)
+            if self._observes:
+                thread.submit(observe, strategy.observe, view)
+            act = (self._timed, strategy.act) if self._probing else (strategy.act,)
+            fut = thread.submit(*act, view, strategy_deadline(received, allowance), want_result=True)
             assert fut is not None
             if strategy.time_limited:
                 await asyncio.wait((fut,), timeout=max(0.0, hard - self.clock()))
@@ -315,6 +241,7 @@ class Client:
                 fut.add_done_callback(_log_late)
                 thread.abandon(fut)
                 self.fallbacks += 1
+                self._probing = False  # it overran: it stays on the thread
                 action = fallback_action(view)
                 log.warning("hand %d: strategy %s did not answer within %.3f s; sending the fallback %s",
                             view.hand_id, strategy.spec, allowance, _show(action, view))
@@ -326,32 +253,68 @@ class Client:
                 action = fallback_action(view)
             else:
                 action = self.correct(view, fut.result())
+                if self._probing:
+                    self._probe_done()
             out = self.reply(view, action)
-        else:
-            thread.submit(self._safe, strategy.observe, view)
+        elif self._observes:
+            thread.submit(observe, strategy.observe, view)
         if self._is_new_final(view):
-            thread.submit(self._safe, strategy.end_hand, view)
+            thread.submit(observe, strategy.end_hand, view)
             self._write_history()
         return out
 
+    def _probe_done(self) -> None:
+        """One more timed decision (the thread is idle now: every hook submitted so far has run)."""
+        self._probed += 1
+        if self._slowest > INLINE_MAX_S:
+            self._probing = False  # too slow for inline: it stays on the thread
+        elif self._probed >= PROBE_DECISIONS:
+            self._probing = False
+            self.runs_inline = True
+            log.info("strategy %s took at most %.1f ms per state over %d decisions: it now runs inline",
+                     self.strategy.spec, 1000 * self._slowest, self._probed)
+
     def _write_history(self) -> None:
-        if self.history is None or not self.world.match.hands:
+        """Append the hand just finished to the history file; a failed write ends the history cleanly.
+
+        The file keeps whole records only: a record that could not be
+        written whole is cut off again when the file allows it.
+        """
+        history = self.history
+        if history is None or not self.world.match.hands:
             return
         record = self.world.match.hands[-1]
         try:
-            self.history.write(json.dumps(record.to_json(self.world.match.total)) + "\n")
-            self.history.flush()
-        except OSError as exc:
-            log.error("cannot write the history file: %s; history stops here", exc)
+            history.write(json.dumps(record.to_json(self.world.match.total)) + "\n")
+            history.flush()
+            self._history_good = _position(history)
+        except (OSError, ValueError) as exc:
             self.history = None
+            log.error("cannot write the history file: %s; history stops at hand %d", exc,
+                      self.world.match.hands_played - 1)
+            _abandon(history, self._history_good)
 
     # ------------------------------------------------------------- the match
 
-    async def play(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """Play the match on an open connection until the dealer closes it; ClientError on failure."""
-        threaded = not self.strategy.inline
-        if threaded:
+    def decode_line(self, raw: bytes) -> str:
+        """A complete line from the dealer as text; ClientError when it is not ASCII."""
+        try:
+            return raw.decode("ascii")
+        except UnicodeDecodeError:
+            raise ClientError(f"protocol error on line {self.lines + 1} from the dealer: not ASCII text: "
+                              f"{raw[:80]!r}", EXIT_PROTOCOL) from None
+
+    def _start_thread(self) -> None:
+        if not self._declared_inline and self._thread is None:
             self._thread = StrategyThread(asyncio.get_running_loop())
+
+    async def play(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Play the match on an open stream pair until the dealer closes it; ClientError on failure.
+
+        (:func:`run` plays over its own faster connection; this serves any
+        stream pair, e.g. from :func:`connect`.)
+        """
+        self._start_thread()
         try:
             writer.write(VERSION_LINE.encode("ascii"))
             await writer.drain()
@@ -370,20 +333,15 @@ class Client:
                 if not raw:
                     break
                 received = self.clock()
-                complete = raw.endswith(b"\n")
-                try:
-                    line = raw.decode("ascii")
-                except UnicodeDecodeError:
-                    raise ClientError(f"protocol error on line {self.lines + 1} from the dealer: not ASCII text: "
-                                      f"{raw[:80]!r}", EXIT_PROTOCOL) from None
-                if not complete:
+                line = self.decode_line(raw)
+                if not raw.endswith(b"\n"):
                     # the dealer closed in the middle of a line: learn from it, but nobody reads a reply
                     self._observe_only(line)
                     break
-                if threaded:
-                    out = await self.handle_line_threaded(line, received)
-                else:
+                if self.runs_inline:
                     out = self.handle_line(line, received)
+                else:
+                    out = await self.handle_line_threaded(line, received)
                 if out is not None:
                     try:
                         writer.write(out.encode("ascii"))
@@ -391,12 +349,60 @@ class Client:
                     except OSError as exc:
                         raise self._gone(f"sending failed: {exc}") from None
                     self.budget.spend(self.clock() - received)
-            if self.world.last is None:
-                raise ClientError("the dealer closed the connection before sending any state", EXIT_DISCONNECTED)
-            if self.world.in_hand:
-                raise self._gone("the connection was closed")
+            self._check_end()
         finally:
             await self._end_match()
+
+    async def serve(self, conn: "Connection", idle_timeout: float | None = None) -> None:
+        """Play the match over a :class:`Connection` until the dealer closes it; ClientError on failure.
+
+        An inline strategy is answered from the connection's callback itself,
+        so a reply leaves as soon as its state has been read.
+        """
+        self._start_thread()
+        try:
+            conn.write(VERSION_LINE.encode("ascii"))
+            lines = conn.lines
+            while True:
+                if lines:
+                    raw, received = lines.popleft()
+                    line = self.decode_line(raw)
+                    if self.runs_inline:
+                        out = self.handle_line(line, received)
+                    else:
+                        out = await self.handle_line_threaded(line, received)
+                    if out is not None:
+                        conn.write(out.encode("ascii"))
+                        self.budget.spend(self.clock() - received)
+                    continue
+                conn.resume()
+                if conn.error is not None:
+                    raise conn.error
+                if conn.eof:
+                    break
+                conn.direct = self.runs_inline
+                try:
+                    await conn.wait(idle_timeout)
+                finally:
+                    conn.direct = False
+            if conn.lost is not None:
+                exc = conn.lost
+                if self.world.last is not None and not self.world.in_hand:
+                    log.info("the connection ended between hands: %s", exc)
+                else:
+                    raise self._gone(f"reading failed: {exc}")
+            elif conn.partial:
+                # the dealer closed in the middle of a line: learn from it, but nobody reads a reply
+                self._observe_only(self.decode_line(conn.partial))
+            self._check_end()
+        finally:
+            await self._end_match()
+
+    def _check_end(self) -> None:
+        if self.world.last is None:
+            raise ClientError("the dealer closed the connection before sending any state", EXIT_DISCONNECTED)
+        if self.world.in_hand:
+            raise self._gone("the connection was closed")
 
     def _observe_only(self, line: str) -> None:
         try:
@@ -405,7 +411,7 @@ class Client:
             return
         if view is None:
             return
-        thread = self._thread
+        thread = self._thread if not self.runs_inline else None
         for hook in (self.strategy.observe, self.strategy.end_hand if self._is_new_final(view) else None):
             if hook is not None:
                 if thread is not None:
@@ -446,6 +452,39 @@ class Client:
                 f", {self.corrections} corrected, {self.fallbacks} fallbacks")
 
 
+def _position(stream: Any) -> int | None:
+    """Where a file stands (its length, for an append-only file), or None when it cannot say."""
+    try:
+        return int(stream.tell())
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _abandon(stream: Any, good: int | None) -> None:
+    """Close a history file whose write failed, cut back to its last whole record when it is a file.
+
+    Closing here (the buffered rest is lost with the failure) keeps the
+    owner's own close from failing again on the same unwritable data.
+    """
+    try:
+        fd = os.dup(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        fd = None
+    try:
+        stream.close()
+    except (OSError, ValueError):
+        pass  # the buffered rest could not be written either; the file is closed all the same
+    if fd is None:
+        return
+    try:
+        if good is not None:
+            os.ftruncate(fd, good)
+    except OSError:
+        pass  # not a regular file: nothing to cut
+    finally:
+        os.close(fd)
+
+
 def _log_late(fut: asyncio.Future[Any]) -> None:
     if not fut.cancelled() and fut.exception() is not None:
         log.error("a strategy call abandoned at its deadline later failed", exc_info=fut.exception())
@@ -460,27 +499,13 @@ def _show(action: Action, view: View) -> str:
     return "fold" if kind == ActionType.FOLD else ("call" if view.to_call else "check")
 
 
-async def connect(host: str, port: int, retry_for: float = 5.0,
-                  limit: int = MAX_LINE) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """Open the connection, retrying refused attempts for ``retry_for`` seconds while a dealer starts."""
-    give_up = time.monotonic() + retry_for
-    delay = 0.05
-    while True:
-        try:
-            return await asyncio.open_connection(host, port, limit=limit)
-        except (ConnectionRefusedError, ConnectionResetError, TimeoutError) as exc:
-            if time.monotonic() + delay > give_up:
-                raise ClientError(f"cannot connect to the dealer at {host}:{port}: {exc.strerror or exc} "
-                                  f"(retried for {retry_for:g} s)", EXIT_CONNECT) from None
-        except OSError as exc:
-            raise ClientError(f"cannot connect to the dealer at {host}:{port}: {exc}", EXIT_CONNECT) from None
-        await asyncio.sleep(delay)
-        delay = min(0.5, delay * 2)
-
-
 async def run(strategy: Strategy, info: MatchInfo, host: str, port: int, *, history: TextIO | None = None,
-              retry_for: float = 5.0) -> int:
-    """Play one match and return the exit code; errors are logged with a clear message."""
+              retry_for: float = 5.0, idle_timeout: float | None = None) -> int:
+    """Play one match and return the exit code; errors are logged with a clear message.
+
+    ``idle_timeout`` (seconds, None: no limit) ends the match when the
+    dealer sends nothing that long while this seat waits for it.
+    """
     client = Client(strategy, info, history)
     try:
         strategy.start_match(info)
@@ -488,22 +513,18 @@ async def run(strategy: Strategy, info: MatchInfo, host: str, port: int, *, hist
         log.exception("strategy %s failed to start: %s", strategy.spec, exc)
         return EXIT_STRATEGY
     try:
-        reader, writer = await connect(host, port, retry_for)
+        conn = await open_connection(client, host, port, retry_for)
     except ClientError as exc:
         log.error("%s", exc)
         client._safe(strategy.end_match)
         return exc.exit_code
     log.info("connected to %s:%d as %s playing %s in %s", host, port, info.name, strategy.spec, info.game.name)
     try:
-        await client.play(reader, writer)
+        await client.serve(conn, idle_timeout)
     except ClientError as exc:
         log.error("%s (after %s)", exc, client.summary())
         return exc.exit_code
     finally:
-        writer.close()
-        try:
-            await writer.wait_closed()
-        except OSError:
-            pass
+        conn.close()
     log.info("match over: %s", client.summary())
     return EXIT_OK

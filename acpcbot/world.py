@@ -4,22 +4,32 @@ Everything here is derived from the MATCHSTATE lines the seat receives and
 the rules engine; nothing re-derives a rule.  A :class:`View` is built for
 every state line (cheap: the costly parts are computed on first use), and
 the :class:`World` threads the views of one match together, recording each
-hand's result when its final state arrives.
+hand's result when its final state arrives.  A line that continues the
+hand of the line before is read by replaying only the actions it adds.
+
+The history of the match keeps its running figures (hands played, total)
+and the last :data:`KEEP_HANDS` hand records: a match of any length holds
+a bounded amount of memory (the client streams every record to its
+``--history`` file).
 """
 
 from __future__ import annotations
 
 import logging
+from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterator, NamedTuple
 
-from .cards import cards_to_text
-from .engine import CALL, Action, ActionType, State
+from .cards import CardError, cards_to_text, parse_cards
+from .engine import CALL, FOLD, RAISE, Action, ActionType, IllegalAction, State
 from .gamedef import GameDef
-from .protocol import MatchState, parse_match_state
+from .protocol import MatchState, ProtocolError, parse_cards_field, parse_match_state, replay_betting
 
 log = logging.getLogger(__name__)
+
+#: hand records a match history keeps (the most recent ones)
+KEEP_HANDS = 200
 
 
 @dataclass(frozen=True)
@@ -94,36 +104,56 @@ class HandRecord(NamedTuple):
 
 @dataclass
 class MatchHistory:
-    """Everything the seat has learnt over the match so far."""
+    """What the seat has learnt over the match so far: running figures and the most recent hands.
 
-    hands: list[HandRecord] = field(default_factory=list)
+    ``hands`` holds the last ``keep`` records (all of them while fewer were
+    played), so memory stays bounded however long the match.
+    """
+
+    hands: deque[HandRecord] = field(default_factory=lambda: deque(maxlen=KEEP_HANDS))
     #: this seat's cumulated result in chips
     total: float = 0.0
-
-    @property
-    def hands_played(self) -> int:
-        """Hands whose final state has been seen."""
-        return len(self.hands)
+    #: hands whose final state has been seen
+    hands_played: int = 0
 
     @property
     def results(self) -> list[float | None]:
-        """This seat's result per hand, in order."""
+        """This seat's result per hand, in order, for the hands kept."""
         return [h.value for h in self.hands]
 
     def shown_cards(self) -> Iterator[tuple[int, int, tuple[int, ...]]]:
-        """``(hand_id, position, cards)`` for every hole-card set an opponent showed."""
+        """``(hand_id, position, cards)`` for every hole-card set an opponent showed in the hands kept."""
         for h in self.hands:
             for p, cards in sorted(h.shown.items()):
                 yield h.hand_id, p, cards
 
     def add(self, record: HandRecord) -> None:
-        """Append a finished hand."""
+        """Append a finished hand (the oldest kept one goes once ``hands`` is full)."""
         self.hands.append(record)
+        self.hands_played += 1
         if record.value is not None:
             self.total += record.value
 
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
+
+
+def _one_action(added: str, nolimit: bool) -> Action | None:
+    """The action of betting text holding exactly one action (then only '/'s), else None."""
+    body = added.rstrip("/")
+    if body == "c":
+        return CALL
+    if body == "f":
+        return FOLD
+    if body[:1] != "r":
+        return None
+    if not nolimit:
+        return RAISE if body == "r" else None
+    digits = body[1:]
+    # a size as the betting writes it: digits only, at most nine (so below 2**31)
+    if 0 < len(digits) <= 9 and digits.isdigit() and digits.isascii():
+        return Action(_R, int(digits))
+    return None
 
 
 class View:
@@ -215,6 +245,11 @@ class View:
     def betting(self) -> str:
         """The betting field of the line (``r300c/r900``...)."""
         return self.text.split(":", 4)[3]
+
+    @property
+    def head(self) -> str:
+        """``MATCHSTATE:<position>:<hand>:``, the start of every line of this hand this seat gets."""
+        return f"MATCHSTATE:{self.position}:{self.hand_id}:"
 
     @property
     def cards_text(self) -> str:
@@ -368,6 +403,8 @@ class World:
         #: whether the latest view started a new hand
         self.new_hand = False
         self._hand_finished = True
+        # cards fields of the current hand already read, by (text, round)
+        self._cards: dict[tuple[str, int], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
 
     @property
     def in_hand(self) -> bool:
@@ -383,8 +420,13 @@ class World:
         text = line.rstrip("\r\n")
         last = self.last
         if parsed is None:
-            previous = last.match_state if last is not None and not self._hand_finished else None
-            parsed = parse_match_state(text, self.game, previous)
+            if last is not None and not self._hand_finished:
+                parsed = self._continue(text, last)
+            else:
+                parsed = self._first(text)
+            if parsed is None:
+                previous = last.match_state if last is not None and not self._hand_finished else None
+                parsed = parse_match_state(text, self.game, previous)
         view = View(text, parsed, self.match, self.info)
         if last is None or self._hand_finished or view.hand_id != last.hand_id:
             if last is not None and not self._hand_finished:
@@ -396,6 +438,7 @@ class World:
                     return view
                 log.warning("hand number %d is used again (the protocol promises unique numbers)", view.hand_id)
             self.new_hand = True
+            self._cards = {}
         else:
             self.new_hand = False
             if view.position != last.position or not view.betting.startswith(last.betting):
@@ -405,6 +448,111 @@ class World:
         if self._hand_finished:
             self.match.add(self._record(view))
         return view
+
+    def _first(self, text: str) -> MatchState | None:
+        """A hand's first line (``MATCHSTATE:<p>:<h>::<cards>``, no betting yet) read directly; None for anything else.
+
+        The result is what ``parse_match_state`` gives; anything unusual is
+        left to it (and to its error messages).
+        """
+        parts = text.split(":")
+        if len(parts) != 5 or parts[3] or parts[0] != "MATCHSTATE":
+            return None
+        p, h = parts[1], parts[2]
+        if not (0 < len(p) <= 2 and 0 < len(h) <= 9 and p.isdigit() and h.isdigit() and (p + h).isascii()):
+            return None
+        game = self.game
+        position, hand_id = int(p), int(h)
+        if position >= game.num_players:
+            return None
+        state = State(game, hand_id)
+        if state.round != 0:
+            return None  # a hand that starts past its first round: the full parse judges it
+        try:
+            hole, board = parse_cards_field(parts[4], game, 0, f"hand {hand_id}")
+        except ProtocolError:
+            return None
+        if not hole[position]:
+            return None
+        state.hole = list(hole)
+        state.board = list(board)
+        return MatchState(position, hand_id, state, "")
+
+    def _continue(self, text: str, last: View) -> MatchState | None:
+        """``text`` read as ``last``'s line plus the actions it adds; None when it is not that (the full parse decides).
+
+        The result is what ``parse_match_state`` gives: the same position and
+        hand, the previous state with the new actions replayed, the cards of
+        the line.
+        """
+        head = last.head
+        if not text.startswith(head):
+            return None
+        betting, sep, cards = text[len(head):].partition(":")
+        before = last.match_state.betting
+        if not sep or ":" in cards or before is None or not betting.startswith(before):
+            return None
+        added = betting[len(before):]
+        if not added or added[0].isdigit():
+            return None  # the same betting (a repeated state), or a raise size that grew
+        game = self.game
+        state = last.state.copy()
+        first_round = state.round
+        try:
+            action = _one_action(added, game.is_nolimit)
+            if action is not None and not state.finished:
+                # the usual line: one action more, and the '/'s of the rounds it ends
+                state.apply(action)
+                rounds = len(added) - len(added.rstrip("/"))
+                if state.round != first_round + rounds or first_round + rounds >= game.num_rounds:
+                    return None
+            else:
+                replay_betting(added, game, state, before.count("/"))
+            known = last.cards_text
+            if cards != known or state.round != first_round:
+                dealt = self._dealt(cards, known, first_round, state) if state.round > first_round else None
+                if dealt is not None:
+                    state.board.extend(dealt)
+                else:
+                    got = self._cards.get((cards, state.round))
+                    if got is None:
+                        hole, board = parse_cards_field(cards, game, state.round, f"hand {last.hand_id}")
+                        got = self._cards[(cards, state.round)] = (tuple(hole), tuple(board))
+                    if not got[0][last.position]:
+                        return None
+                    state.hole = list(got[0])
+                    state.board = list(got[1])
+        except (ProtocolError, IllegalAction, CardError):
+            return None  # the full parse says what is wrong with the whole line
+        return MatchState(last.position, last.hand_id, state, betting)
+
+    def _dealt(self, cards: str, known: str, first_round: int, state: State) -> list[int] | None:
+        """The board cards a line adds when its cards field is the last one plus the new rounds' groups, else None.
+
+        They are checked as the full parse checks them: each round's count,
+        cards of the game's deck, none seen before in the hand.
+        """
+        if not cards.startswith(known) or cards[len(known):len(known) + 1] != "/":
+            return None
+        groups = cards[len(known) + 1:].split("/")
+        if len(groups) != state.round - first_round:
+            return None
+        game = self.game
+        counts = game.num_board_cards
+        new: list[int] = []
+        for k, text in enumerate(groups):
+            if len(text) != 2 * counts[first_round + 1 + k]:
+                return None
+            new += parse_cards(text, allow_duplicates=True)
+        low_rank, low_suit = 13 - game.num_ranks, 4 - game.num_suits
+        seen = set(state.board)
+        for hole in state.hole:
+            seen.update(hole)
+        for c in new:
+            if c in seen or (c >> 2) < low_rank or (c & 3) < low_suit:
+                return None
+            seen.add(c)
+        return new
 
     def _record(self, view: View) -> HandRecord:
         return HandRecord(index=self.match.hands_played, hand_id=view.hand_id, position=view.position,

@@ -1,30 +1,47 @@
 """The match loop: deal, send every seat its view, ask the player to act, validate, log.
 
 The loop is independent of sockets: it talks to each seat through a
-:class:`SeatChannel` (``server.TcpSeat`` over TCP; an in-memory transport
-can implement the same few methods).  Everything a player sees and every
-file written follow the reference dealer (project_acpc_server 1.0.42),
-including how it treats bad replies:
+:class:`SeatChannel` (``server.TcpSeat`` over TCP; the arena's in-memory
+transport implements the same few methods).  Everything a player sees and
+every file written follow the reference dealer (project_acpc_server
+1.0.42), including how it treats bad replies:
 
 * ``#`` and ``;`` lines are skipped;
 * every other line is judged by ``replies.interpret_reply``: a bad or
   un-requested state is dropped with a warning, a bad action becomes a call.
 
 With ``strict`` the first such reply ends the match instead.  Time is
-charged per line as the reference does; unlike the reference a read never
-waits past the tightest limit left (response, hand or match budget).
+charged per line as the reference does (every non-comment line, also an
+ignored one, from the request's send time); unlike the reference a read
+never waits past the tightest limit left (response, hand or match budget),
+and comments, which the reference never charges, cannot hold the match
+either: a comment arriving later than that limit ends the match as a
+time-out.
+
+The loop is synchronous, as the reference's: it blocks on the acting
+seat's reply, and the transport runs the match's two timers meanwhile
+(:class:`dealer.seats.Idle`): the transcript is written out at most 50 ms
+after a wait starts, and views held back (below) go out.
+
+What a seat does not have to answer may wait a moment: a seat's views are
+written when it is asked to act, joined with the views it has not been
+sent yet, and every view waits at most :data:`HOLD_S` once the match waits
+for a reply, so a player watching the table sees each state within
+milliseconds while fast players exchange one write per action instead of
+one per seat and state.  The transcript lists every line in the
+reference's order whatever the moment it leaves.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
+import time
 from dataclasses import dataclass
 from typing import Sequence
 
-from acpcbot.engine import Action, State
+from acpcbot.engine import CALL, Action, ActionType, State
 from acpcbot.matchlog import format_score_line
-from acpcbot.protocol import CardsText, format_action, format_betting
+from acpcbot.protocol import CardsText, format_betting
 
 from .config import MatchConfig
 from .logs import Transcript, format_stamp, now_us
@@ -32,6 +49,11 @@ from .progress import MatchProgress, finish_hand
 from .replies import ACCEPTED, interpret_reply
 from .resume import MatchFiles
 from .seats import SeatChannel, SeatClosed, SeatTimeout
+
+#: the longest a view is held back from a seat that does not have to act, once the match waits (seconds)
+HOLD_S = 0.002
+#: the longest the transcript lags behind a waiting match (seconds)
+FLUSH_S = 0.05
 
 
 class MatchAborted(Exception):
@@ -58,6 +80,35 @@ class MatchResult:
 
 
 _VERSION = re.compile(r"VERSION:(\d+)\.(\d+)\.(\d+)")
+_F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
+_CALL_REPLY = CALL
+_FOLD_REPLY = Action(_F)
+_LIMIT_RAISE = Action(_R)
+
+
+def _plain_action(rest: bytes, nolimit: bool) -> Action | None:
+    """The action of a reply's tail when it is exactly ``c``, ``f``, ``r`` or ``r<digits>`` and CRLF, else None.
+
+    These are read here as ``replies.interpret_reply`` reads them (a size
+    of at most nine digits fits any C integer unchanged); the caller still
+    lets ``State.fix`` judge the action, and hands anything else, or any
+    reply with a warning, to ``interpret_reply``.
+    """
+    if rest[-2:] != b"\r\n":
+        return None
+    body = rest[:-2]
+    if body == b"c":
+        return _CALL_REPLY
+    if body == b"f":
+        return _FOLD_REPLY
+    if body[:1] != b"r":
+        return None
+    if not nolimit:
+        return _LIMIT_RAISE if len(body) == 1 else None
+    digits = body[1:]
+    if 0 < len(digits) <= 9 and digits.isdigit():
+        return Action(_R, int(digits))
+    return None
 
 
 class Match:
@@ -72,11 +123,15 @@ class Match:
         self.progress = files.progress
         self._seats: Sequence[SeatChannel] = ()
         self._header_done = False
-        # Each seat's final view of a hand goes out together with its first
-        # view of the next hand: they are microseconds apart, and one write
-        # instead of two is a sizeable saving.
-        self._pending: list[bytes] = []
-        self._flush_timer: asyncio.TimerHandle | None = None
+        # Views not sent yet, per seat (see the module's docstring), and since when the oldest waits.
+        self._held: list[bytes] = []
+        self._held_since: float | None = None
+        # the timers a blocked read runs (time.monotonic() values; None: not set)
+        self._hold_due: float | None = None
+        self._flush_due: float | None = None
+        n = config.game.num_players
+        # the log's names field for each rotation of the seats
+        self._names = ["|".join(config.names[config.seat_of(h, p)] for p in range(n)) for h in range(n)]
 
     # -------------------------------------------------------------- outline
 
@@ -93,24 +148,25 @@ class Match:
             self.files.header_written = True
         self.transcript.flush()
 
-    async def run(self, seats: Sequence[SeatChannel]) -> MatchResult:
+    def run(self, seats: Sequence[SeatChannel]) -> MatchResult:
         """Check versions, play every remaining hand, print FINISHED and SCORE; never raises for a player's fault."""
         config = self.config
         if len(seats) != config.game.num_players:
             raise ValueError(f"{len(seats)} seats for a {config.game.num_players}-player game")
         self._seats = seats
-        self._pending = [b""] * len(seats)
+        self._held = [b""] * len(seats)
         self.write_header()
         tr = self.transcript
         progress = self.progress
         error = score = None
         try:
             try:
-                await self._check_versions()
+                self._check_versions()
                 tr.info(f"STARTED at {format_stamp(now_us())}")
+                play_hand = self._play_hand
                 while progress.state is not None:
-                    await self._play_hand()
-                self._send_pending()
+                    play_hand()
+                self._send_held("before the end of the match")
             except MatchAborted as exc:
                 error = str(exc)
                 for line in exc.lines:
@@ -122,9 +178,7 @@ class Match:
                 if self.files.log is not None and not self.files.score_written:
                     self.files.log.write_lines([score])
         finally:
-            if self._flush_timer is not None:
-                self._flush_timer.cancel()
-                self._flush_timer = None
+            self._flush_due = self._hold_due = None
             tr.flush()
             self.close()
         return MatchResult(progress.totals, progress.next_hand, score, error)
@@ -139,18 +193,19 @@ class Match:
 
     # -------------------------------------------------------------- steps
 
-    async def _check_versions(self) -> None:
+    def _check_versions(self) -> None:
         """Read each seat's VERSION line in seat order, as the reference does, but never wait forever."""
         config = self.config
-        loop = asyncio.get_running_loop()
         wait_ms = config.start_timeout if config.start_timeout >= 0 else config.t_response
-        deadline = loop.time() + wait_ms / 1000
+        deadline = None
         for seat, channel in enumerate(self._seats):
             line = channel.take_line()
             if line is None:
                 self.transcript.flush()
+                if deadline is None:
+                    deadline = time.monotonic() + wait_ms / 1000
                 try:
-                    line = await channel.read_line(deadline)
+                    line = channel.read_line(deadline, self)
                 except SeatTimeout:
                     raise MatchAborted(f"ERROR: could not read version string from seat {seat + 1}",
                                        f"ERROR: seat {seat + 1} ({config.names[seat]}) sent no VERSION line "
@@ -167,117 +222,200 @@ class Match:
                 # the reference complains and plays on
                 self.transcript.problem("ERROR: this server is currently using version 2.0.0")
 
-    async def _play_hand(self) -> None:
-        """Play the pending hand to its end, log it, send the final views and deal the next one."""
+    def _play_hand(self) -> None:
+        """Play the pending hand to its end, log it, send the final views and deal the next one.
+
+        Each state goes first to the seat that must act; what the player does
+        not wait for (the other seats' views, the transcript, the reply's
+        FROM line) is done while it thinks.
+        """
         config = self.config
         progress = self.progress
         state = progress.state
         assert state is not None
         game = config.game
+        nolimit = game.is_nolimit
         n = game.num_players
         h = state.hand_id
         seats = self._seats
         tr = self.transcript
-        send_line = tr.sent
+        send_line = None if tr.quiet else tr.sent
+        received = None if tr.quiet else tr.received
         pos_of_seat = [config.position_of(h, s) for s in range(n)]
+        seat_of_pos = [config.seat_of(h, p) for p in range(n)]
         heads = [f"MATCHSTATE:{pos_of_seat[s]}:{h}:" for s in range(n)]
         text = CardsText(state)
-        field = text.field
+        boards = text.boards
+        # while the hand runs a position sees its own hole cards only
+        own = [text.holes((pos_of_seat[s],)) for s in range(n)]
         betting = format_betting(state)  # not empty only when resuming inside a hand
         tlog = self.files.tlog
-        pending = self._pending
+        held = self._held
         takes_states = [channel.takes_states for channel in seats]
+        others = [[t for t in range(n) if t != s] for s in range(n)]
+        ask = self._ask
+        unlogged = None  # the last reply, when its FROM line is still to be written
         while not state.finished:
             acting = state.current_player
             round_ = state.round
-            send_us = 0
-            asked = b""
-            for s in range(n):
-                v = pos_of_seat[s]
-                data = f"{heads[s]}{betting}:{field(state, v)}\r\n".encode()
+            s_act = seat_of_pos[acting]
+            tail = f"{betting}:"
+            board = boards[round_] + "\r\n"
+            asked = f"{heads[s_act]}{tail}{own[s_act]}{board}".encode()
+            try:
+                if takes_states[s_act]:
+                    seats[s_act].send_state(asked, state, acting, betting)
+                elif held[s_act]:
+                    seats[s_act].send(held[s_act] + asked)
+                    held[s_act] = b""
+                else:
+                    seats[s_act].send(asked)
+            except SeatClosed:
+                if unlogged is not None and received is not None:
+                    received(*unlogged)
+                raise self._send_failed(s_act, f"in hand {h}") from None
+            send_us = now_us()
+            # the player thinks: the rest of this state's work
+            if unlogged is not None:
+                if received is not None:
+                    received(*unlogged)
+                unlogged = None
+            lines: list[bytes] = [asked] * n
+            for s in others[s_act]:
+                data = lines[s] = f"{heads[s]}{tail}{own[s]}{board}".encode()
                 try:
                     if takes_states[s]:
-                        seats[s].send_state(data, state, v, betting)
-                    elif pending[s]:
-                        seats[s].send(pending[s] + data)
-                        pending[s] = b""
+                        seats[s].send_state(data, state, pos_of_seat[s], betting)
                     else:
-                        seats[s].send(data)
+                        if self._held_since is None:
+                            self._held_since = time.monotonic()
+                        held[s] += data
                 except SeatClosed:
-                    raise MatchAborted(f"ERROR: could not send state to seat {s + 1}",
-                                       f"ERROR: seat {s + 1} ({config.names[s]}) closed the connection "
-                                       f"in hand {h}") from None
-                stamp = now_us()
-                send_line(s, data, stamp)
-                if v == acting:
-                    send_us, asked = stamp, data
+                    raise self._send_failed(s, f"in hand {h}") from None
+            if send_line is not None:
+                for s in range(n):
+                    send_line(s, lines[s], send_us)
             for channel in seats:
                 if channel.congested:
-                    await self._drain(h)
+                    self._drain(h)
                     break
-            action, recv_us = await self._ask(config.seat_of(h, acting), acting, state, asked, send_us)
+            action, recv_us, line = ask(s_act, acting, state, asked, send_us)
+            if line is not None:
+                unlogged = (s_act, line, recv_us)
+            kind = action[0]
+            act_text = ("r%d" % action[1] if nolimit else "r") if kind == _R else ("c" if kind == _C else "f")
             if tlog is not None:
-                tlog.record(f"STATE:{h}:{betting}:{field(state, None)}",
-                            format_action(action, game), send_us, recv_us)
-            state.apply(action)
-            betting += format_action(action, game)
+                tlog.record(f"STATE:{h}:{betting}:{text.field(state, None)}", act_text, send_us, recv_us)
+            state.apply_unchecked(action)  # legal: the reply's action as State.fix gives it
+            betting += act_text
             if state.round != round_:
                 betting += "/" * (state.round - round_)
-        line = finish_hand(config, progress, state)
+        if unlogged is not None and received is not None:
+            received(*unlogged)
+        line = finish_hand(config, progress, state, betting, text.field(state, None), self._names[h % n])
         if self.files.log is not None:
             self.files.log.write_lines([line])
+        stamp = now_us()
         for s in range(n):
-            data = f"{heads[s]}{betting}:{field(state, pos_of_seat[s])}\r\n".encode()
+            data = f"{heads[s]}{betting}:{text.field(state, pos_of_seat[s])}\r\n".encode()
             if takes_states[s]:
                 try:
                     seats[s].send_state(data, state, pos_of_seat[s], betting)
                 except SeatClosed:
-                    raise MatchAborted(f"ERROR: could not send state to seat {s + 1}",
-                                       f"ERROR: seat {s + 1} ({config.names[s]}) closed the connection "
-                                       f"in hand {h}") from None
+                    raise self._send_failed(s, f"in hand {h}") from None
             else:
-                pending[s] += data
-            send_line(s, data, now_us())
+                # the seat gets it with its first view of the next hand (or when the hold ends)
+                if self._held_since is None:
+                    self._held_since = time.monotonic()
+                held[s] += data
+            if send_line is not None:
+                send_line(s, data, stamp)
         if h % 100 == 0:
             for s, used in enumerate(progress.clock.used_match):
                 tr.info(f"Seconds cumulatively spent in match for seat {s}: {used // 1_000_000}")
 
-    def _send_pending(self) -> None:
-        """Send the final views still held back (the match is over)."""
-        for s, data in enumerate(self._pending):
+    # -------------------------------------------------------------- views held back
+
+    def _send_failed(self, seat: int, where: str) -> MatchAborted:
+        return MatchAborted(f"ERROR: could not send state to seat {seat + 1}",
+                            f"ERROR: seat {seat + 1} ({self.config.names[seat]}) closed the connection {where}")
+
+    def _send_held(self, where: str) -> None:
+        """Send every view held back (MatchAborted naming ``where`` when a seat is gone)."""
+        held = self._held
+        self._held_since = None
+        for s, data in enumerate(held):
             if data:
-                self._pending[s] = b""
+                held[s] = b""
                 try:
                     self._seats[s].send(data)
                 except SeatClosed:
-                    raise MatchAborted(f"ERROR: could not send state to seat {s + 1}",
-                                       f"ERROR: seat {s + 1} ({self.config.names[s]}) closed the connection "
-                                       f"before the end of the match") from None
+                    raise self._send_failed(s, where) from None
+
+    def _hold_or_send(self, hand_id: int) -> None:
+        """Before waiting for a reply: send the held views now if they waited long enough, else at their time."""
+        since = self._held_since
+        if since is None:
+            return
+        due = since + HOLD_S
+        if time.monotonic() >= due:
+            self._send_held(f"in hand {hand_id}")
+            self._hold_due = None
+        else:
+            self._hold_due = due
+
+    # -------------------------------------------------------------- timers (seats.Idle)
+
+    def next_due(self) -> float | None:
+        """When the next timer is due (the transcript's flush, the held views)."""
+        a, b = self._flush_due, self._hold_due
+        if a is None:
+            return b
+        return a if b is None or a < b else b
+
+    def fire(self, now: float) -> None:
+        """Run the timers due at ``now``: write the transcript out, send the held views."""
+        if self._flush_due is not None and self._flush_due <= now:
+            self._flush_due = None
+            self.transcript.flush()
+        if self._hold_due is not None and self._hold_due <= now:
+            self._hold_due = None
+            held = self._held
+            self._held_since = None
+            for s, data in enumerate(held):
+                if data:
+                    try:
+                        self._seats[s].send(data)
+                    except SeatClosed:
+                        continue  # kept: the match finds the seat gone when it next writes to it
+                    held[s] = b""
 
     def _flush_later(self) -> None:
-        """Write the transcript out soon: it may lag a waiting match by at most 50 ms."""
-        if self._flush_timer is None and self.transcript.pending:
-            self._flush_timer = asyncio.get_running_loop().call_later(0.05, self._timed_flush)
+        """Write the transcript out soon: it may lag a waiting match by at most FLUSH_S."""
+        if self._flush_due is None and self.transcript.pending:
+            self._flush_due = time.monotonic() + FLUSH_S
 
-    def _timed_flush(self) -> None:
-        self._flush_timer = None
-        self.transcript.flush()
-
-    async def _drain(self, hand_id: int) -> None:
+    def _drain(self, hand_id: int) -> None:
         """Wait for seats whose unread data piles up (a player that does not read)."""
         for s, channel in enumerate(self._seats):
             if channel.congested:
                 self._flush_later()
-                deadline = asyncio.get_running_loop().time() + self.config.t_response / 1000
+                deadline = time.monotonic() + self.config.t_response / 1000
                 try:
-                    await channel.drain(deadline)
+                    channel.drain(deadline, self)
                 except (SeatTimeout, SeatClosed):
                     raise MatchAborted(f"ERROR: could not send state to seat {s + 1}",
                                        f"ERROR: seat {s + 1} ({self.config.names[s]}) read nothing for "
                                        f"--t_response {self.config.t_response} ms in hand {hand_id}") from None
 
-    async def _ask(self, seat: int, position: int, state: State, asked: bytes, send_us: int) -> tuple[Action, int]:
-        """Read lines from the acting seat until one answers the request; return the action to play and its arrival time."""
+    def _ask(self, seat: int, position: int, state: State, asked: bytes,
+             send_us: int) -> tuple[Action, int, bytes | None]:
+        """Read lines from the acting seat until one answers the request.
+
+        Returns the action to play, the reply's arrival time, and the reply
+        itself when its FROM line is left for the caller to write (a plain
+        reply with no warning), else None.
+        """
         config = self.config
         channel = self._seats[seat]
         tr = self.transcript
@@ -288,34 +426,52 @@ class Match:
             if line is None:
                 allowed, limit = clock.allowance(seat)
                 self._flush_later()
-                loop = asyncio.get_running_loop()
-                started = loop.time()
+                self._hold_or_send(state.hand_id)
+                started = time.monotonic()
                 deadline = started + (send_us + allowed - now_us()) / 1e6
                 try:
-                    line = await channel.read_line(deadline)
+                    line = channel.read_line(deadline, self)
                 except SeatTimeout:
-                    raise self._timed_out(seat, state.hand_id, limit, loop.time() - started) from None
+                    raise self._timed_out(seat, state.hand_id, limit, time.monotonic() - started) from None
                 except SeatClosed:
                     raise MatchAborted(
                         f"ERROR: could not get action from seat {seat + 1}",
-                        "%.1f seconds spent waiting; timeout %.1f" % (asyncio.get_running_loop().time() - started,
+                        "%.1f seconds spent waiting; timeout %.1f" % (time.monotonic() - started,
                                                                       clock.max_response / 1e6),
                         f"ERROR: seat {seat + 1} ({config.names[seat]}) closed the connection in hand {state.hand_id}",
                     ) from None
             recv_us = now_us()
-            if b"\0" in line:
-                line = line[:line.index(b"\0")]  # the reference sees a C string
-            tr.received(seat, line, recv_us)
-            if line[:1] in (b"#", b";"):
-                allowed, limit = clock.allowance(seat)
-                if recv_us - send_us > allowed:  # a stream of comments must not hold the match forever
-                    raise self._timed_out(seat, state.hand_id, limit, (recv_us - send_us) / 1e6)
-                continue
-            broken = clock.charge(seat, send_us, recv_us)
-            if broken is not None:
-                raise MatchAborted(f"ERROR: seat {seat + 1} ran out of time",
-                                   self._limit_text(seat, state.hand_id, broken))
-            status, action, warnings = interpret_reply(line, expected, state, position)
+            if line.startswith(expected):
+                # the usual reply: the state as sent, then c, f, r or r<size> and CRLF
+                broken = clock.charge(seat, send_us, recv_us)
+                if broken is None:
+                    action = _plain_action(line[len(expected):], state.game.is_nolimit)
+                    if action is _CALL_REPLY:
+                        return CALL, recv_us, line  # a call is always what it says
+                    if action is not None:
+                        fixed, warnings = state.fix(action)
+                        if not warnings:
+                            return fixed, recv_us, line
+                if b"\0" in line:
+                    line = line[:line.index(b"\0")]  # the reference sees a C string
+                tr.received(seat, line, recv_us)
+                if broken is not None:
+                    raise MatchAborted(f"ERROR: seat {seat + 1} ran out of time",
+                                       self._limit_text(seat, state.hand_id, broken))
+            else:
+                if b"\0" in line:
+                    line = line[:line.index(b"\0")]  # the reference sees a C string
+                tr.received(seat, line, recv_us)
+                if line[:1] in (b"#", b";"):
+                    allowed, limit = clock.allowance(seat)
+                    if recv_us - send_us > allowed:  # a stream of comments must not hold the match forever
+                        raise self._timed_out(seat, state.hand_id, limit, (recv_us - send_us) / 1e6)
+                    continue
+                broken = clock.charge(seat, send_us, recv_us)
+                if broken is not None:
+                    raise MatchAborted(f"ERROR: seat {seat + 1} ran out of time",
+                                       self._limit_text(seat, state.hand_id, broken))
+            status, action, warnings = interpret_reply(line, expected, state, position, config.strict)
             if config.strict and warnings:
                 reply = line.decode("utf-8", "backslashreplace").rstrip("\r\n")
                 raise MatchAborted(f"ERROR: seat {seat + 1} ({config.names[seat]}) sent a bad reply in hand "
@@ -324,7 +480,7 @@ class Match:
             for w in warnings:
                 tr.problem(w)
             if status == ACCEPTED:
-                return action, recv_us
+                return action, recv_us, None
 
     def _limit_text(self, seat: int, hand_id: int, limit: str) -> str:
         config = self.config

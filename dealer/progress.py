@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from acpcbot.engine import State
-from acpcbot.matchlog import format_state_line
+from acpcbot.matchlog import format_state_line, format_values
 
 from .config import MatchConfig, SeatClock
 from .rng import Dealer
@@ -43,13 +43,23 @@ def names_by_position(config: MatchConfig, hand_id: int) -> list[str]:
     return [config.names[config.seat_of(hand_id, p)] for p in range(config.game.num_players)]
 
 
-def finish_hand(config: MatchConfig, progress: MatchProgress, state: State) -> str:
-    """Book a finished hand: totals, its log line, and the next hand dealt; return the line."""
+def finish_hand(config: MatchConfig, progress: MatchProgress, state: State, betting: str | None = None,
+                cards: str | None = None, names: str | None = None) -> str:
+    """Book a finished hand: totals, its log line, and the next hand dealt; return the line.
+
+    ``betting``, ``cards`` (every hole card shown) and ``names`` (by
+    position, ``|``-joined) are the line's fields when the caller has them
+    already; they must be what ``matchlog.format_state_line`` would write.
+    """
     values = state.payoffs()
     h = state.hand_id
+    totals = progress.totals
     for p, v in enumerate(values):
-        progress.totals[config.seat_of(h, p)] += v
-    line = format_state_line(state, names_by_position(config, h), values)
+        totals[config.seat_of(h, p)] += v
+    if betting is None or cards is None or names is None:
+        line = format_state_line(state, names_by_position(config, h), values)
+    else:
+        line = f"STATE:{h}:{betting}:{cards}:{format_values(values)}:{names}"
     progress.next_hand = h + 1
     progress.state = None
     if h + 1 < config.num_hands:

@@ -1,8 +1,16 @@
-"""A seat's connection as the match loop sees it: the channel interface a transport implements, and its errors."""
+"""A seat's connection as the match loop sees it: the channel interface a transport implements, and its errors.
+
+The match loop is synchronous, like the reference's: it writes a seat its
+views and then blocks reading the acting seat's reply, until a deadline.
+While a read or a drain blocks, the transport runs the match's timers
+through an :class:`Idle` (the transcript's flush, views held back), so the
+loop needs no event loop.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import Protocol
 
 from acpcbot.engine import State
 
@@ -19,20 +27,34 @@ class SeatTimeout(Exception):
     """Nothing (or not enough) happened on the seat before the deadline."""
 
 
+class MatchInterrupted(BaseException):
+    """Whoever runs the match stopped it (not a player's fault: nothing is reported, the files are closed)."""
+
+
+class Idle(Protocol):
+    """What a blocked read or drain runs meanwhile: the match's timers (times are ``time.monotonic()``)."""
+
+    def next_due(self) -> float | None:
+        """When the next timer is due (None: none is set)."""
+
+    def fire(self, now: float) -> None:
+        """Run the timers due at ``now``."""
+
+
 class SeatChannel(ABC):
     """One seat's connection as the match loop sees it; a transport implements these methods.
 
-    Deadlines are in the running event loop's clock (``loop.time()``).
+    Deadlines are ``time.monotonic()`` values.
     """
 
-    #: True while sent data piles up unread; the loop then awaits :meth:`drain`.
+    #: True while sent data piles up unread; the loop then calls :meth:`drain`.
     congested: bool = False
     #: True for a seat that wants each state as :meth:`send_state` gives it (an in-process player)
     takes_states: bool = False
 
     @abstractmethod
     def send(self, line: bytes) -> None:
-        """Queue one line (CRLF included) for the player; raise SeatClosed if the seat is known gone."""
+        """Queue one or more lines (CRLF included) for the player; raise SeatClosed if the seat is known gone."""
 
     def send_state(self, line: bytes, state: State, viewer: int, betting: str) -> None:
         """Send the line ``viewer`` gets of ``state`` (whose betting text is ``betting``) at once.
@@ -43,17 +65,17 @@ class SeatChannel(ABC):
         self.send(line)
 
     @abstractmethod
-    async def drain(self, deadline: float) -> None:
-        """Wait until queued data has room again; SeatTimeout at the deadline, SeatClosed if gone."""
+    def drain(self, deadline: float, idle: Idle | None = None) -> None:
+        """Block until queued data has room again; SeatTimeout at the deadline, SeatClosed if gone."""
 
     @abstractmethod
     def take_line(self) -> bytes | None:
         """A line already received, or None: at most MAX_LINE bytes, ending in LF unless a piece of a longer line."""
 
     @abstractmethod
-    async def read_line(self, deadline: float) -> bytes:
-        """The next line as :meth:`take_line` returns it, waiting for it; SeatClosed at end of file, SeatTimeout at the deadline."""
+    def read_line(self, deadline: float, idle: Idle | None = None) -> bytes:
+        """The next line as :meth:`take_line` returns it, blocking for it; SeatClosed at end of file, SeatTimeout at the deadline."""
 
     @abstractmethod
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection (what was queued still goes out)."""

@@ -1,93 +1,117 @@
 """The dealer's TCP side: one listening port per seat, one player per port, bounded per-seat line reading.
 
-``TcpSeat`` is the :class:`dealer.seats.SeatChannel` over an asyncio
-connection.  It keeps at most a bounded amount of unread input (reading
-pauses beyond it, so a flooding client is held back by TCP itself) and
-splits lines as the reference's 4096-byte read buffer does.
+``TcpSeat`` is the :class:`dealer.seats.SeatChannel` over a non-blocking
+socket: the match writes and then blocks in ``poll`` on the seat it waits
+for, as the reference does with ``select``, running the match's timers
+meanwhile.  Input is read only while a line is wanted, so a flooding
+player is held back by TCP itself, and lines are split as the reference's
+4096-byte read buffer splits them.  ``serve_match`` accepts the players
+in an event loop and plays the match on a thread of its own, so that the
+loop stays free (tests run players in it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import select
 import socket
-from typing import BinaryIO, Sequence, TextIO
+import threading
+import time
+from typing import Any, BinaryIO, Sequence, TextIO
 
 from .config import MatchConfig
 from .logs import Transcript
 from .match import Match, MatchResult
 from .resume import MatchFiles
-from .seats import MAX_LINE, SeatChannel, SeatClosed, SeatTimeout
+from .seats import MAX_LINE, Idle, MatchInterrupted, SeatChannel, SeatClosed, SeatTimeout
 
-#: Unread input kept per seat before reading pauses.
-READ_HIGH_WATER = 1 << 16
+#: Bytes asked of the socket per read.
+RECV_SIZE = 1 << 16
 #: Unsent output per seat beyond which the match waits for the player to read.
 WRITE_HIGH_WATER = 1 << 20
+#: How long closing a seat may wait for its last output to leave (seconds).
+CLOSE_WAIT_S = 1.0
+
+_IN, _OUT = select.POLLIN, select.POLLOUT
 
 
-class TcpSeat(asyncio.Protocol, SeatChannel):
-    """One seat's TCP connection."""
+class TcpSeat(SeatChannel):
+    """One seat's TCP connection (a connected socket, made non-blocking)."""
 
-    def __init__(self) -> None:
-        self.transport: asyncio.Transport | None = None
+    def __init__(self, sock: socket.socket, interrupt_fd: int = -1) -> None:
+        sock.setblocking(False)
+        if sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock = sock
+        self._fd = sock.fileno()
         self._buf = bytearray()
+        self._out = bytearray()
         self._eof = False
         self._gone = False
-        self._paused = False
-        self._waiter: asyncio.Future[None] | None = None
-        self._deadline = 0.0
-        self._timer: asyncio.TimerHandle | None = None
+        self._closed = False
         self.congested = False
+        self._poll = select.poll()
+        self._mask = _IN
+        self._poll.register(self._fd, _IN)
+        self._interrupt = -1
+        if interrupt_fd >= 0:
+            self.set_interrupt(interrupt_fd)
 
-    # ------------------------------------------------------- asyncio.Protocol
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:  # noqa: D102
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-        sock = transport.get_extra_info("socket")
-        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        transport.set_write_buffer_limits(high=WRITE_HIGH_WATER)
-
-    def data_received(self, data: bytes) -> None:  # noqa: D102
-        buf = self._buf
-        buf += data
-        if len(buf) >= READ_HIGH_WATER and not self._paused and self.transport is not None:
-            self._paused = True
-            self.transport.pause_reading()
-        if self._waiter is not None and (b"\n" in data or len(buf) >= MAX_LINE):
-            self._wake()
-
-    def eof_received(self) -> bool:  # noqa: D102
-        self._eof = True
-        self._wake()
-        return True  # keep sending: a half-closed player may still read
-
-    def connection_lost(self, exc: Exception | None) -> None:  # noqa: D102
-        self._eof = True
-        self._gone = True
-        self.congested = False
-        self._wake()
-
-    def pause_writing(self) -> None:  # noqa: D102
-        self.congested = True
-
-    def resume_writing(self) -> None:  # noqa: D102
-        self.congested = False
-        self._wake()
-
-    def _wake(self) -> None:
-        w = self._waiter
-        if w is not None and not w.done():
-            w.set_result(None)
+    def set_interrupt(self, fd: int) -> None:
+        """A descriptor that, once readable, stops any wait with MatchInterrupted (a pipe another thread writes)."""
+        self._interrupt = fd
+        self._poll.register(fd, _IN)
 
     # --------------------------------------------------------- SeatChannel
 
     def send(self, line: bytes) -> None:
-        """Queue a line; SeatClosed once the connection is known to be gone."""
-        t = self.transport
-        if self._gone or t is None or t.is_closing():
+        """Write what the socket takes now and keep the rest; SeatClosed once the connection is known to be gone."""
+        if self._gone or self._closed:
             raise SeatClosed
-        t.write(line)
+        if self._out:
+            self._out += line
+            self._flush_out()
+            if self._gone:
+                raise SeatClosed
+            return
+        try:
+            n = self.sock.send(line)
+        except (BlockingIOError, InterruptedError):
+            n = 0
+        except OSError:
+            self._gone = True
+            raise SeatClosed from None
+        if n < len(line):
+            self._out += line[n:]
+            self.congested = len(self._out) > WRITE_HIGH_WATER
+
+    def _flush_out(self) -> None:
+        out = self._out
+        try:
+            n = self.sock.send(out)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            self._gone = True
+            self.congested = False
+            out.clear()
+            return
+        del out[:n]
+        self.congested = len(out) > WRITE_HIGH_WATER
+
+    def _read_some(self) -> None:
+        try:
+            data = self.sock.recv(RECV_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            self._eof = self._gone = True  # reset by the peer
+            return
+        if data:
+            self._buf += data
+        else:
+            self._eof = True
 
     def take_line(self) -> bytes | None:
         """A complete line (or a MAX_LINE piece of a longer one) already received, else None."""
@@ -101,80 +125,69 @@ class TcpSeat(asyncio.Protocol, SeatChannel):
             return None
         line = bytes(buf[:n])
         del buf[:n]
-        if self._paused and len(buf) < READ_HIGH_WATER // 2 and self.transport is not None:
-            self._paused = False
-            self.transport.resume_reading()
         return line
 
-    async def read_line(self, deadline: float) -> bytes:
-        """The next line, waiting until ``deadline`` (loop time); a partial line at end of file is dropped."""
-        loop = asyncio.get_running_loop()
+    def read_line(self, deadline: float, idle: Idle | None = None) -> bytes:
+        """The next line, blocking until ``deadline``; a partial line at end of file is dropped."""
         while True:
             line = self.take_line()
             if line is not None:
                 return line
             if self._eof:
                 raise SeatClosed
-            if loop.time() >= deadline:
-                raise SeatTimeout
-            await self._wait(loop, deadline)
+            self._wait(deadline, idle, _IN | _OUT if self._out else _IN)
+            if self._out:
+                self._flush_out()
+            self._read_some()
 
-    async def drain(self, deadline: float) -> None:
-        """Wait until the unsent output falls below the high-water mark."""
-        loop = asyncio.get_running_loop()
+    def drain(self, deadline: float, idle: Idle | None = None) -> None:
+        """Block until the unsent output falls below the high-water mark."""
         while self.congested:
             if self._gone:
                 raise SeatClosed
-            if loop.time() >= deadline:
-                raise SeatTimeout
-            await self._wait(loop, deadline)
+            self._wait(deadline, idle, _OUT)
+            self._flush_out()
         if self._gone:
             raise SeatClosed
 
-    async def _wait(self, loop: asyncio.AbstractEventLoop, deadline: float) -> None:
-        # One timer per seat, re-armed lazily: deadlines mostly move later, so
-        # a wait rarely needs a new timer (they cost more than the wait itself).
-        self._deadline = deadline
-        timer = self._timer
-        if timer is None or timer.when() > deadline:
-            if timer is not None:
-                timer.cancel()
-            self._timer = loop.call_at(deadline, self._on_timer)
-        fut = loop.create_future()
-        self._waiter = fut
-        try:
-            await fut
-        finally:
-            self._waiter = None
-
-    def _on_timer(self) -> None:
-        self._timer = None
-        if self._waiter is None:
-            return
-        loop = asyncio.get_running_loop()
-        if loop.time() >= self._deadline:
-            self._wake()
-        else:
-            self._timer = loop.call_at(self._deadline, self._on_timer)
-
-    async def closed(self, loop_deadline: float) -> None:
-        """Wait (until the deadline at most) for a closing connection to finish sending."""
-        loop = asyncio.get_running_loop()
-        while not self._gone and loop.time() < loop_deadline:
-            await self._wait(loop, loop_deadline)
+    def _wait(self, deadline: float, idle: Idle | None, mask: int) -> None:
+        """Block until the socket is ready for ``mask`` (or closed), running ``idle``'s timers; SeatTimeout at the deadline."""
+        if mask != self._mask:
+            self._poll.modify(self._fd, mask)
+            self._mask = mask
+        poll = self._poll.poll
+        while True:
+            now = time.monotonic()
+            due = idle.next_due() if idle is not None else None
+            if due is not None and due <= now:
+                idle.fire(now)  # type: ignore[union-attr]
+                continue
+            until = deadline if due is None or deadline <= due else due
+            events = poll(max(0.0, until - now) * 1000)
+            if events:
+                if self._interrupt >= 0 and any(fd == self._interrupt for fd, _ in events):
+                    raise MatchInterrupted
+                return
+            if until is deadline and time.monotonic() >= deadline:
+                raise SeatTimeout
 
     def close(self) -> None:
-        """Close the connection (what was queued is still sent)."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self.transport is not None:
-            self.transport.close()
-
-
-def _set_done(fut: asyncio.Future[None]) -> None:
-    if not fut.done():
-        fut.set_result(None)
+        """Close the connection; output still queued here gets up to CLOSE_WAIT_S to leave."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._out and not self._gone:
+            give_up = time.monotonic() + CLOSE_WAIT_S
+            while self._out and not self._gone:
+                left = give_up - time.monotonic()
+                if left <= 0:
+                    break
+                select.select([], [self._fd], [], left)
+                self._flush_out()
+        try:
+            self.sock.close()
+        except OSError:
+            pass
 
 
 class StartupError(Exception):
@@ -230,8 +243,7 @@ async def accept_seats(listeners: Sequence[socket.socket], start_timeout_ms: int
                 raise StartupError(f"ERROR: timed out waiting for seat {seat + 1} to connect") from None
             finally:
                 listener.close()
-            _, protocol = await loop.connect_accepted_socket(TcpSeat, conn)
-            seats.append(protocol)
+            seats.append(TcpSeat(conn))
     except BaseException:
         for s in seats:
             s.close()
@@ -269,13 +281,59 @@ async def serve_match(config: MatchConfig, files: MatchFiles, transcript: Transc
         transcript.flush()
         match.close()
         return None
-    result = await match.run(seats)
+    result = await play_on_thread(match, seats)
     if result.score_line is not None:
         _print(stdout, result.score_line)
-    # let the last views leave before the event loop (and the process) ends
-    for seat in seats:
-        await seat.closed(loop_deadline=asyncio.get_running_loop().time() + 1.0)
     return result
+
+
+async def play_on_thread(match: Match, seats: Sequence[TcpSeat]) -> MatchResult:
+    """Play the match on a thread of its own and await its result, leaving this event loop free.
+
+    Cancelling the wait stops the match where it waits (its files and seats
+    are closed, nothing is reported) before the cancellation goes on.
+    """
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[MatchResult] = loop.create_future()
+    stop_r, stop_w = os.pipe()
+    for seat in seats:
+        seat.set_interrupt(stop_r)
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if done.done():
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result)
+
+    def play() -> None:
+        try:
+            result, error = match.run(seats), None
+        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting coroutine
+            result, error = None, exc
+        try:
+            loop.call_soon_threadsafe(settle, result, error)
+        except RuntimeError:
+            pass  # the loop is gone: nobody waits any more
+
+    worker = threading.Thread(target=play, name=f"dealer-{match.config.match_name}", daemon=True)
+    worker.start()
+    try:
+        return await asyncio.shield(done)
+    except asyncio.CancelledError:
+        os.write(stop_w, b"x")
+        try:
+            await done
+        except MatchInterrupted:
+            pass
+        except asyncio.CancelledError:
+            worker.join(5.0)
+        raise
+    finally:
+        if not worker.is_alive():  # a match still running keeps its pipe (it polls it)
+            os.close(stop_r)
+            os.close(stop_w)
 
 
 def _print(stdout: TextIO, line: str) -> None:

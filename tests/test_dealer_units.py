@@ -1,10 +1,14 @@
-"""The dealer's pieces: the bounded seat reader, the time budget, fast views, transcript and stamps."""
+"""The dealer's pieces: the seat reader and its timers, the time budget, fast views, transcript and stamps."""
 
 import asyncio
 import gc
 import io
+import os
 import random
+import socket
 import sys
+import threading
+import time
 import types
 from collections import deque
 
@@ -17,91 +21,132 @@ from dealer.logs import Transcript, format_stamp, parse_stamp
 from dealer.config import MatchConfig, SeatClock
 from dealer.match import Match
 from dealer.replies import _c_int32
-from dealer.seats import MAX_LINE, SeatChannel, SeatClosed, SeatTimeout
+from dealer.seats import MAX_LINE, MatchInterrupted, SeatChannel, SeatClosed, SeatTimeout
 from dealer.rng import Dealer
-from dealer.server import READ_HIGH_WATER, TcpSeat
+from dealer.server import RECV_SIZE, TcpSeat
 
 
-class FakeTransport:
-    def __init__(self):
-        self.paused = False
-        self.written = []
-        self.closing = False
-
-    def pause_reading(self):
-        self.paused = True
-
-    def resume_reading(self):
-        self.paused = False
-
-    def write(self, data):
-        self.written.append(data)
-
-    def is_closing(self):
-        return self.closing
-
-    def close(self):
-        self.closing = True
+def _pair(**kw):
+    """A TcpSeat on one end of a connected socket pair; the other end is the player's."""
+    ours, theirs = socket.socketpair()
+    return TcpSeat(ours, **kw), theirs
 
 
-def _seat():
-    seat = TcpSeat()
-    seat.transport = FakeTransport()
-    return seat
+def _later(seconds, fn, *args):
+    timer = threading.Timer(seconds, fn, args)
+    timer.start()
+    return timer
 
 
 def test_lines_are_split_like_the_reference_4096_byte_buffer():
-    seat = _seat()
-    seat.data_received(b"a\r\nb\n" + b"x" * 5000 + b"\n" + b"y" * MAX_LINE + b"z")
-    assert seat.take_line() == b"a\r\n"
-    assert seat.take_line() == b"b\n"
-    assert seat.take_line() == b"x" * MAX_LINE
-    assert seat.take_line() == b"x" * (5000 - MAX_LINE) + b"\n"
-    assert seat.take_line() == b"y" * MAX_LINE
+    seat, player = _pair()
+    player.sendall(b"a\r\nb\n" + b"x" * 5000 + b"\n" + b"y" * MAX_LINE + b"z")
+    deadline = time.monotonic() + 5
+    assert seat.read_line(deadline) == b"a\r\n"
+    assert seat.read_line(deadline) == b"b\n"
+    assert seat.read_line(deadline) == b"x" * MAX_LINE
+    assert seat.read_line(deadline) == b"x" * (5000 - MAX_LINE) + b"\n"
+    assert seat.read_line(deadline) == b"y" * MAX_LINE
     assert seat.take_line() is None  # "z" waits for the rest of its line
+    seat.close()
+    player.close()
 
 
-def test_a_flooding_player_is_held_back_and_released():
-    seat = _seat()
-    for _ in range(READ_HIGH_WATER // 10 + 1):
-        seat.data_received(b"# comment\n")
-    assert seat.transport.paused and len(seat._buf) < READ_HIGH_WATER + 16
-    while seat.transport.paused:
-        assert seat.take_line() == b"# comment\n"
-    assert len(seat._buf) < READ_HIGH_WATER // 2
+def test_a_flooding_player_is_held_back_by_tcp_and_read_only_as_lines_are_wanted():
+    seat, player = _pair()
+    player.setblocking(False)
+    sent = 0
+    with pytest.raises(BlockingIOError):
+        while True:  # until the system's buffers are full: nobody reads
+            sent += player.send(b"# comment\n" * 1000)
+    assert seat.read_line(time.monotonic() + 5) == b"# comment\n"
+    assert len(seat._buf) < RECV_SIZE  # one read's worth at most is held here, the rest waits in TCP
+    assert sent > 2 * RECV_SIZE
+    seat.close()
+    player.close()
 
 
 def test_read_line_waits_for_data_the_deadline_or_the_end():
-    async def run():
-        loop = asyncio.get_running_loop()
-        seat = _seat()
-        loop.call_later(0.01, seat.data_received, b"hel")
-        loop.call_later(0.02, seat.data_received, b"lo\r\nrest")
-        assert await seat.read_line(loop.time() + 5) == b"hello\r\n"
-        with pytest.raises(SeatTimeout):
-            await seat.read_line(loop.time() + 0.02)
-        loop.call_later(0.01, seat.eof_received)
-        with pytest.raises(SeatClosed):  # a partial line at the end is lost, as in the reference
-            await seat.read_line(loop.time() + 5)
-    asyncio.run(asyncio.wait_for(run(), 10))
+    seat, player = _pair()
+    _later(0.01, player.sendall, b"hel")
+    _later(0.03, player.sendall, b"lo\r\nrest")
+    assert seat.read_line(time.monotonic() + 5) == b"hello\r\n"
+    start = time.monotonic()
+    with pytest.raises(SeatTimeout):
+        seat.read_line(start + 0.02)
+    assert time.monotonic() >= start + 0.02
+    _later(0.01, player.close)
+    with pytest.raises(SeatClosed):  # a partial line at the end is lost, as in the reference
+        seat.read_line(time.monotonic() + 5)
+    seat.close()
 
 
-def test_send_fails_once_the_connection_is_gone_and_drain_waits_for_the_reader():
-    async def run():
-        loop = asyncio.get_running_loop()
-        seat = _seat()
-        seat.send(b"x\r\n")
-        assert seat.transport.written == [b"x\r\n"]
-        seat.pause_writing()
-        assert seat.congested
-        with pytest.raises(SeatTimeout):
-            await seat.drain(loop.time() + 0.02)
-        loop.call_later(0.01, seat.resume_writing)
-        await seat.drain(loop.time() + 5)
-        seat.connection_lost(None)
-        with pytest.raises(SeatClosed):
-            seat.send(b"y\r\n")
-    asyncio.run(asyncio.wait_for(run(), 10))
+class _Timers:
+    """An Idle with one timer, recording when it ran."""
+
+    def __init__(self, due):
+        self.due, self.ran = due, []
+
+    def next_due(self):
+        return self.due
+
+    def fire(self, now):
+        self.ran.append(now)
+        self.due = None
+
+
+def test_a_blocked_read_runs_the_timers_due_meanwhile_and_an_interrupt_stops_it():
+    r, w = os.pipe()
+    seat, player = _pair(interrupt_fd=r)
+    due = time.monotonic() + 0.02
+    timers = _Timers(due)
+    _later(0.06, player.sendall, b"late\n")
+    assert seat.read_line(time.monotonic() + 5, timers) == b"late\n"
+    assert len(timers.ran) == 1 and due <= timers.ran[0] < time.monotonic()
+    _later(0.02, os.write, w, b"x")
+    with pytest.raises(MatchInterrupted):
+        seat.read_line(time.monotonic() + 5, timers)
+    seat.close()
+    player.close()
+    os.close(r)
+    os.close(w)
+
+
+def test_send_fails_once_the_connection_is_gone_and_drain_waits_for_the_reader(monkeypatch):
+    import dealer.server as server
+
+    monkeypatch.setattr(server, "WRITE_HIGH_WATER", 1000)
+    seat, player = _pair()
+    seat.send(b"x\r\n")
+    assert player.recv(10) == b"x\r\n"
+    chunk = b"y" * 65536
+    while not seat.congested:  # the player reads nothing: the system's buffers fill, then ours
+        seat.send(chunk)
+    with pytest.raises(SeatTimeout):
+        seat.drain(time.monotonic() + 0.02)
+
+    def read_all():
+        player.settimeout(2)
+        try:
+            while player.recv(1 << 20):
+                pass
+        except OSError:
+            pass
+
+    reader = threading.Thread(target=read_all)
+    reader.start()
+    seat.drain(time.monotonic() + 5)
+    assert not seat.congested
+    seat.close()
+    reader.join(5)
+    player.close()
+    seat2, player2 = _pair()
+    player2.close()
+    with pytest.raises(SeatClosed):
+        for _ in range(100):  # the first write after the player left may still be taken by the system
+            seat2.send(b"z\r\n")
+            time.sleep(0.001)
+    seat2.close()
 
 
 def test_time_budget_charges_every_line_and_names_the_broken_limit():
@@ -214,13 +259,13 @@ class _CallingSeat(SeatChannel):
         if not state.finished and state.current_player == viewer:
             self._replies.append(line[:-2] + b":c\r\n")
 
-    async def drain(self, deadline):
+    def drain(self, deadline, idle=None):
         pass
 
     def take_line(self):
         return self._replies.popleft() if self._replies else None
 
-    async def read_line(self, deadline):
+    def read_line(self, deadline, idle=None):
         line = self.take_line()
         if line is None:
             raise SeatClosed
@@ -258,7 +303,7 @@ def test_what_a_match_keeps_does_not_grow_with_the_hands_played():
     def after(hands):
         config = MatchConfig("m", game, "hunl", hands, 0, ["a", "b"], quiet=True)
         match = Match(config, Transcript(_Discard(), quiet=True))
-        assert asyncio.run(match.run([_CallingSeat(), _CallingSeat()])).finished
+        assert match.run([_CallingSeat(), _CallingSeat()]).finished
         return _retained_bytes(match, skip=(game,))
 
     # a long match is fine as long as nothing is kept per hand (the log and transcript are on disk)

@@ -11,7 +11,6 @@ as over TCP, many times faster.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import time
@@ -33,7 +32,7 @@ from dealer.logs import LogWriter, Transcript
 from dealer.match import Match
 from dealer.progress import MatchProgress
 from dealer.resume import MatchFiles
-from dealer.seats import SeatChannel, SeatClosed
+from dealer.seats import Idle, SeatChannel, SeatClosed
 
 from .folders import Outcome
 from .recipes import Job, strategy_seed
@@ -91,14 +90,14 @@ class MemorySeat(SeatChannel):
             self.closed = True
             raise SeatClosed from None
 
-    async def drain(self, deadline: float) -> None:
+    def drain(self, deadline: float, idle: Idle | None = None) -> None:
         """Nothing piles up in memory."""
 
     def take_line(self) -> bytes | None:
         """The client's next reply, if it gave one."""
         return self._replies.popleft() if self._replies else None
 
-    async def read_line(self, deadline: float) -> bytes:
+    def read_line(self, deadline: float, idle: Idle | None = None) -> bytes:
         """A reply that is not there will never come: the seat counts as gone."""
         line = self.take_line()
         if line is None:
@@ -154,7 +153,7 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
         channels = [MemorySeat(c) for c in clients]
         try:
             transcript = Transcript(stream, quiet=True)
-            result = asyncio.run(Match(config, transcript, files).run(channels))
+            result = Match(config, transcript, files).run(channels)
             transcript.flush()
         finally:
             stream.close()

@@ -1,0 +1,234 @@
+"""The client's end of the TCP connection to a dealer: complete lines in, replies out, and how a match can end.
+
+:class:`Connection` is an asyncio protocol that splits what arrives into
+lines (bounded in length) and either queues them for the client's
+coroutine or, while an inline strategy waits for the dealer, hands each
+to the client at once, so a reply leaves in the same callback that read
+its state.  It turns TCP keepalive on and measures the dealer's silence
+for an idle limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:  # hints only: the client imports this module
+    from .client import Client
+
+log = logging.getLogger("acpcbot.client")
+
+EXIT_OK = 0
+EXIT_STRATEGY = 1
+EXIT_CONNECT = 3
+EXIT_PROTOCOL = 4
+EXIT_DISCONNECTED = 5
+
+#: the longest line accepted from a dealer; a state of the longest hold'em hand is under 2 KiB
+MAX_LINE = 16384
+
+#: TCP keepalive: first probe after this many idle seconds, then every KEEPALIVE_INTERVAL, KEEPALIVE_COUNT probes
+KEEPALIVE_IDLE = 60
+KEEPALIVE_INTERVAL = 10
+KEEPALIVE_COUNT = 6
+
+
+class ClientError(Exception):
+    """A condition that ends the match for this client, with the exit code to report."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class Connection(asyncio.Protocol):
+    """The client's end of the TCP connection: complete lines as they arrive, bounded in length.
+
+    While ``direct`` is set (an inline strategy waiting for the dealer) the
+    lines are handled right here as they arrive; otherwise they queue in
+    ``lines`` for :meth:`Client.serve`.
+    """
+
+    def __init__(self, client: "Client", limit: int = MAX_LINE) -> None:
+        self.client = client
+        self.limit = limit
+        self.transport: asyncio.Transport | None = None
+        self.lines: deque[tuple[bytes, float]] = deque()
+        self._buf = bytearray()
+        self.eof = False
+        self.lost: Exception | None = None  # the reset or failure that ended the connection
+        self.error: ClientError | None = None  # a failure found while handling lines here
+        self.partial = b""  # an unfinished line at the end of the stream
+        self.direct = False
+        self.last_activity = 0.0
+        self._waiter: asyncio.Future[None] | None = None
+        self._paused = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:  # noqa: D102
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.last_activity = time.monotonic()
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            set_keepalive(sock)
+
+    def data_received(self, data: bytes) -> None:  # noqa: D102
+        received = self.client.clock()
+        self.last_activity = time.monotonic()
+        buf = self._buf
+        buf += data
+        lines = self.lines
+        start = 0
+        while True:
+            i = buf.find(b"\n", start)
+            if i < 0:
+                break
+            if i + 1 - start > self.limit:
+                self._fail(self._overlong(len(lines)))
+                return
+            lines.append((bytes(buf[start:i + 1]), received))
+            start = i + 1
+        if start:
+            del buf[:start]
+        if len(buf) > self.limit:
+            self._fail(self._overlong(len(lines)))
+            return
+        if self.direct:
+            self._answer()
+        elif lines:
+            self._wake()
+            if len(lines) > 256 and not self._paused and self.transport is not None:
+                self._paused = True  # the strategy is behind: let TCP hold the dealer back
+                self.transport.pause_reading()
+
+    def _overlong(self, queued: int) -> ClientError:
+        return ClientError(f"line {self.client.lines + queued + 1} from the dealer is longer than {self.limit} bytes",
+                           EXIT_PROTOCOL)
+
+    def _answer(self) -> None:
+        """Handle the queued lines here (inline strategy, nothing else pending)."""
+        client = self.client
+        lines = self.lines
+        try:
+            while lines and self.direct:
+                raw, received = lines.popleft()
+                out = client.handle_line(client.decode_line(raw), received)
+                if out is not None:
+                    self.write(out.encode("ascii"))
+                    client.budget.spend(client.clock() - received)
+                if not client.runs_inline:
+                    self.direct = False
+                    self._wake()
+        except ClientError as exc:
+            self._fail(exc)
+        except Exception as exc:  # noqa: BLE001 - reported by serve(), not lost in the event loop
+            self._fail(ClientError(f"internal error: {type(exc).__name__}: {exc}", EXIT_PROTOCOL))
+            log.exception("internal error while handling a line")
+
+    def write(self, data: bytes) -> None:
+        """Send ``data`` to the dealer (a connection already gone drops it; reading tells why)."""
+        self.last_activity = time.monotonic()
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(data)
+
+    def _fail(self, exc: ClientError) -> None:
+        if self.error is None:
+            self.error = exc
+        self.direct = False
+        self._buf.clear()
+        self._wake()
+
+    def eof_received(self) -> bool:  # noqa: D102
+        self.eof = True
+        self.partial = bytes(self._buf)
+        self._wake()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:  # noqa: D102
+        if not self.eof:
+            self.eof = True
+            self.lost = exc
+            if exc is None:
+                self.partial = bytes(self._buf)
+        self._wake()
+
+    def resume(self) -> None:
+        """Let reading go on (after the queue was worked off)."""
+        if self._paused and self.transport is not None:
+            self._paused = False
+            self.transport.resume_reading()
+
+    def _wake(self) -> None:
+        w = self._waiter
+        if w is not None and not w.done():
+            w.set_result(None)
+
+    async def wait(self, idle_timeout: float | None = None) -> None:
+        """Wait for lines, the end, or a failure; ClientError once the dealer is silent for ``idle_timeout`` s."""
+        while not self.lines and not self.eof and self.error is None:
+            loop = asyncio.get_running_loop()
+            self._waiter = loop.create_future()
+            try:
+                if idle_timeout is None:
+                    await self._waiter
+                else:
+                    left = self.last_activity + idle_timeout - time.monotonic()
+                    if left <= 0:
+                        raise ClientError(f"the dealer sent nothing for {idle_timeout:g} s (idle limit)",
+                                          EXIT_DISCONNECTED)
+                    await asyncio.wait((self._waiter,), timeout=left)
+            finally:
+                self._waiter = None
+
+    def close(self) -> None:
+        """Close the connection."""
+        if self.transport is not None:
+            self.transport.close()
+
+
+def set_keepalive(sock: socket.socket) -> None:
+    """Turn TCP keepalive on with the client's timings (where the system offers them)."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        for name, value in (("TCP_KEEPIDLE", KEEPALIVE_IDLE), ("TCP_KEEPINTVL", KEEPALIVE_INTERVAL),
+                            ("TCP_KEEPCNT", KEEPALIVE_COUNT)):
+            option = getattr(socket, name, None)
+            if option is not None:
+                sock.setsockopt(socket.IPPROTO_TCP, option, value)
+    except OSError:
+        pass  # not a TCP socket, or the system refuses: the match goes on without
+
+
+async def retrying(open_once: Callable[[], Any], host: str, port: int, retry_for: float) -> Any:
+    """``open_once()`` until it connects, retrying refused attempts for ``retry_for`` seconds while a dealer starts."""
+    give_up = time.monotonic() + retry_for
+    delay = 0.05
+    while True:
+        try:
+            return await open_once()
+        except (ConnectionRefusedError, ConnectionResetError, TimeoutError) as exc:
+            if time.monotonic() + delay > give_up:
+                raise ClientError(f"cannot connect to the dealer at {host}:{port}: {exc.strerror or exc} "
+                                  f"(retried for {retry_for:g} s)", EXIT_CONNECT) from None
+        except OSError as exc:
+            raise ClientError(f"cannot connect to the dealer at {host}:{port}: {exc}", EXIT_CONNECT) from None
+        await asyncio.sleep(delay)
+        delay = min(0.5, delay * 2)
+
+
+async def connect(host: str, port: int, retry_for: float = 5.0,
+                  limit: int = MAX_LINE) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """Open a stream pair to the dealer, retrying refused attempts for ``retry_for`` seconds while a dealer starts."""
+    return await retrying(lambda: asyncio.open_connection(host, port, limit=limit), host, port, retry_for)
+
+
+async def open_connection(client: "Client", host: str, port: int, retry_for: float = 5.0) -> Connection:
+    """A :class:`Connection` for ``client`` to the dealer, retrying as :func:`connect` does."""
+    loop = asyncio.get_running_loop()
+    _, conn = await retrying(lambda: loop.create_connection(lambda: Connection(client), host, port),
+                              host, port, retry_for)
+    return conn
