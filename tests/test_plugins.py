@@ -135,3 +135,17 @@ def test_folding_rule_of_the_fixture_bot(plugin):
     s = create(f"{plugin}:Folder:limit=0", load_game("kuhn2p"), 1)
     assert s.act(View.parse("MATCHSTATE:1:0:r:|Qs", load_game("kuhn2p")), 0) == FOLD
     assert s.act(View.parse("MATCHSTATE:0:0::Ks|", load_game("kuhn2p")), 0) == CALL
+
+
+def test_a_plugin_beside_a_recipe_is_found_from_another_folder(tmp_path, capsys, monkeypatch):
+    recipes = tmp_path / "recipes"
+    recipes.mkdir()
+    (recipes / "beside_recipe_bot.py").write_text(BOT)
+    (recipes / "r.toml").write_text('game = "kuhn2p"\nhands = 20\ntransport = "memory"\n'
+                                    'seats = ["beside_recipe_bot:Folder", "call"]\n')
+    monkeypatch.chdir(tmp_path)
+    try:
+        assert match_main(["run", "recipes/r.toml", "--runs-dir", str(tmp_path / "runs"), "--json"]) == 0
+    finally:
+        sys.modules.pop("beside_recipe_bot", None)
+    assert json.loads(capsys.readouterr().out)["results"][0]["hands"] == 20

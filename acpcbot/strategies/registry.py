@@ -83,10 +83,21 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
+#: folders added by the program (a recipe's folder) to search for plugin modules
+_EXTRA_PLUGIN_DIRS: list[str] = []
+
+
+def add_plugin_dir(folder: str | Path) -> None:
+    """Also look for plugin modules in ``folder`` (after the Python path and $ACPCBOT_PLUGIN_PATH)."""
+    path = os.path.abspath(folder)
+    if path not in _EXTRA_PLUGIN_DIRS:
+        _EXTRA_PLUGIN_DIRS.append(path)
+
+
 def _plugin_dirs() -> list[str]:
-    """Where plugin modules are looked for after the Python path: $ACPCBOT_PLUGIN_PATH, then the current folder."""
+    """Where plugin modules are looked for after the Python path: $ACPCBOT_PLUGIN_PATH, added folders, the current one."""
     env = [d for d in os.environ.get(PLUGIN_PATH_ENV, "").split(os.pathsep) if d]
-    return [*env, os.getcwd()]
+    return [*env, *_EXTRA_PLUGIN_DIRS, os.getcwd()]
 
 
 def _import_plugin_module(module: str) -> Any:

@@ -28,7 +28,7 @@ from .folders import RUNS_DIR, RunError, new_run_dir
 from .recipes import safe_name, strategy_seed
 from .tcp import DEALER_START_S, HOST, child_env, python_command, stop_process
 
-NO_CLOCK_MS = 10**12  # about 30 years: the dealer's limits, out of a person's reach
+NO_CLOCK_MS = 7 * 24 * 3600 * 1000  # a week per answer, per hand and per hand on average: out of a person's reach
 log = logging.getLogger("acpcbot")
 
 

@@ -337,6 +337,9 @@ def load_recipe(path: str | Path, overrides: dict[str, Any] | None = None) -> Pl
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RecipeError(f"{path}: not valid TOML: {exc}") from None
     data.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    from acpcbot.strategies.registry import add_plugin_dir
+
+    add_plugin_dir(path.parent)  # a plugin module beside the recipe is found from any folder
     return recipe_plan(data, str(path), default_name=path.stem, base=os.path.abspath(path.parent))
 
 
