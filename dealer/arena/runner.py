@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from acpcbot.gamedef import GameDefError, load_game
+from acpcbot.strategies.registry import add_plugin_dir
 
 from .folders import RESULTS, RUNS_DIR, Outcome, RunError, exact_run_dir, job_record, new_run_dir
 from .lbr_seats import memory_job
@@ -214,6 +215,8 @@ def resume(run_dir: str | Path, progress_stream: TextIO | None = None) -> dict[s
     """Finish an interrupted run in its folder: keep the matches that finished, play the others again."""
     folder = Path(run_dir)
     plan, plugin_dirs = read_plan(folder)
+    for d in plugin_dirs:  # in-memory seats load plugin modules in this process
+        add_plugin_dir(d)
     done = finished_records(folder, plan)
     todo = [j for j in plan.jobs if j.index not in done]
     for job in todo:
