@@ -299,19 +299,28 @@ OFFICIAL_NAMES = {"holdem.nolimit.2p.reverse_blinds.game": "hunl",
                   "kuhn.limit.3p.game": "kuhn3p"}
 
 
+def _is_file(path: Path) -> bool:
+    # a name from a log header or a recipe may be no possible path at all (too long, a NUL byte)
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def load_game(name_or_path: str | os.PathLike[str]) -> GameDef:
     """Load a game by short name (``hunl``, ``kuhn3p``...), from a ``.game`` file path, or by an official file name."""
     text_name = os.fspath(name_or_path)
     path = Path(text_name)
-    if not path.is_file() and path.name in OFFICIAL_NAMES:
+    is_file = _is_file(path)
+    if not is_file and path.name in OFFICIAL_NAMES:
         text_name = OFFICIAL_NAMES[path.name]
     if text_name in SHIPPED_GAMES:
         text = resources.files("acpcbot").joinpath("games", f"{text_name}.game").read_text()
         return parse_game(text, text_name)
-    if not path.is_file():
-        raise GameDefError(f"no game named {text_name!r}: not a file and not one of {', '.join(SHIPPED_GAMES)}")
+    if not is_file:
+        raise GameDefError(f"no game named {clip(text_name)}: not a file and not one of {', '.join(SHIPPED_GAMES)}")
     try:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as exc:
-        raise GameDefError(f"cannot read game file {text_name}: {exc}") from None
+        raise GameDefError(f"cannot read game file {clip(text_name)}: {exc}") from None
     return parse_game(text, text_name)

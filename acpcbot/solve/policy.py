@@ -130,8 +130,10 @@ def read_policy(path: str | os.PathLike[str], game: GameDef) -> Policy:
         raise PolicyError(f"cannot read policy file {os.fspath(path)}: {exc}") from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PolicyError(f"policy file {os.fspath(path)} is not valid JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        # JSONDecodeError, and what json.loads raises beyond it: a number of over 4,300 digits
+        # (ValueError) or arrays nested too deep (RecursionError)
+        raise PolicyError(f"policy file {os.fspath(path)} is not valid JSON: {str(exc)[:200]}") from None
     return check_policy(data, game, os.fspath(path))
 
 
