@@ -66,7 +66,8 @@ async def _match(command: list[str], workdir: Path, game, script: dict) -> tuple
             proc.kill()
             await proc.wait()
     problems = [ln for ln in err.decode("utf-8", "replace").splitlines() if ln.startswith(("WARNING", "ERROR"))]
-    return problems, out.decode().strip().splitlines()[-1]
+    lines = out.decode().strip().splitlines()
+    return problems, lines[-1] if lines else f"(no SCORE; exit status {proc.returncode})"
 
 
 # hunl, seed 0: in hand 0 position 1 (seat 2) acts first, "MATCHSTATE:1:0::|9hQd"
