@@ -21,11 +21,12 @@ from typing import Callable, Iterator
 
 import pytest
 
-from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
+from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to, seat_of
 from acpcbot.gamedef import GameDefError, load_game, parse_game
 from acpcbot.logcheck import LogCheckError, check_log
-from acpcbot.matchlog import LogError, read_match_log
-from acpcbot.protocol import ProtocolError, format_match_state, parse_action, parse_match_state
+from acpcbot.matchlog import LogError, format_header, format_score_line, format_state_line, read_match_log
+from acpcbot.protocol import (ProtocolError, format_betting, format_cards, format_match_state, parse_action,
+                              parse_match_state, replay_betting)
 from acpcbot.solve import PolicyError, build_tree, policy_from_strategy, write_policy
 from acpcbot.solve.policy import read_policy
 from acpcbot.world import World
@@ -281,10 +282,7 @@ def _model_samples() -> dict[str, bytes]:
     model = OpponentModel(2)
     for line, position, result, shown in [("r300c/cc/cc/cc", 1, 300, 0.9), ("cr300f", 0, -100, None),
                                           ("r250r750c/r1500c/cc/cc", 1, -1500, 0.4)]:
-        state = State(game, 0)
-        from acpcbot.protocol import replay_betting
-
-        model.record(replay_betting(line, game, state), position, result, shown)
+        model.record(replay_betting(line, game, State(game, 0)), position, result, shown)
 
     def doc(kind: str, version: int, entry: object) -> bytes:
         return json.dumps({"format": FORMAT, "kind": kind, "version": version, "entries": {"villain": entry}},
@@ -330,16 +328,13 @@ def test_learner2008_tables(tmp_path):
 
 
 def _log_sample(game_name: str, hands: int) -> bytes:
-    from acpcbot.matchlog import format_header, format_score_line, format_state_line
-
+    """A good log of ``hands`` hands of random play, as the dealer writes it."""
     game = load_game(game_name)
     names = [f"p{i}" for i in range(game.num_players)]
     lines = format_header("m", game_name, hands, 7, 600000, 600000, 7000)
     totals = [0.0] * game.num_players
     for state in _random_hands(game, hands, 7):
         if state.finished:
-            from acpcbot.engine import seat_of
-
             seats = [seat_of(p, state.hand_id, game.num_players) for p in range(game.num_players)]
             lines.append(format_state_line(state, [names[s] for s in seats]))
             for p, v in enumerate(state.payoffs()):
@@ -368,8 +363,6 @@ def test_logs(tmp_path, game_name):
 
 
 def test_transaction_files(tmp_path, monkeypatch):
-    from acpcbot.protocol import format_betting, format_cards
-
     config = config_for("hunl", 6, 0)
     # the transaction file of three hands of always-call seats, written as the dealer writes it
     lines = []

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from acpcbot.logcheck import check_log
-from dealer.logs import LogWriter, TransactionLog, Transcript
+from dealer.logs import LogWriter, Transcript
 from dealerkit import always_call, run_player
 
 resource = pytest.importorskip("resource")  # POSIX only

@@ -177,7 +177,7 @@ def test_the_largest_stack_the_reference_takes_is_taken():
     assert parse_game(GAME.format(stack=f"{INT32_MAX} {INT32_MAX}")).stack == (INT32_MAX, INT32_MAX)
 
 
-@pytest.mark.parametrize("stack", [f"{INT32_MAX + 1} 100", f"100 3000000000", f"{HUGE} 100", f"100 -{HUGE}"])
+@pytest.mark.parametrize("stack", [f"{INT32_MAX + 1} 100", "100 3000000000", f"{HUGE} 100", f"100 -{HUGE}"])
 def test_a_stack_beyond_32_bits_is_refused(stack):
     # the reference reads it into an int32_t: it becomes negative there, below the blind, and the game is refused
     with pytest.raises(GameDefError, match=r"line 5 \(stack\)|stack value") as err:
