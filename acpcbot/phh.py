@@ -46,8 +46,7 @@ from typing import Sequence
 from .cards import cards_to_text
 from .engine import ActionType, IllegalAction, State
 from .gamedef import GameDef, GameDefError, load_game
-from .matchlog import (Header, LogError, LoggedHand, format_value, header_game, iter_log, parse_header_line,
-                       parse_score_line, parse_state_line)
+from .matchlog import Header, LoggedHand, LogLineError, format_value, read_entries
 
 PHH_SPEC_VERSION = "0.0.1"
 EXIT_BAD_INPUT = 2
@@ -227,41 +226,31 @@ class ReadLog:
 
 
 def read_log(path: str | Path, game: GameDef | None = None) -> ReadLog:
-    """Read and replay every STATE line of a log; PhhError naming ``path:line`` for anything malformed."""
-    try:
-        with open(path, encoding="utf-8", errors="strict", newline="") as stream:
-            lines = list(iter_log(stream))
-    except UnicodeDecodeError as exc:
-        raise PhhError(f"{path}: not a text log: {exc}") from None
-    except OSError as exc:
-        raise PhhError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    """Read and replay every STATE line of a log (``matchlog.read_entries``); PhhError naming ``path:line``."""
     header: Header | None = None
     hands: list[tuple[int, LoggedHand]] = []
     seen: dict[int, int] = {}
     seat_names: list[str] | None = None
-    for number, kind, line in lines:
-        where = f"{path}:{number}"
-        try:
-            if kind == "comment":
-                header = parse_header_line(line, header)
-                continue
-            if kind == "blank":
-                continue
-            if kind == "other":
-                raise LogError(f"neither a comment, a STATE nor a SCORE line: {line.rstrip()[:80]!r}")
-            if kind == "score":
-                seat_names = parse_score_line(line)[1]
-                continue
-            if game is None:
-                try:
-                    game = header_game(header)
-                except LogError as exc:
-                    raise LogError(f"{exc}; pass --game") from None
-            hand = parse_state_line(line, game)
-        except LogError as exc:
-            raise PhhError(f"{where}: {exc}") from None
-        _check_hand(hand, where, seen, number)
-        hands.append((number, hand))
+    try:
+        entries = read_entries(path, game)
+        for entry in entries:
+            header = entry.header
+            if entry.kind == "other":
+                raise PhhError(f"{path}:{entry.number}: neither a comment, a STATE nor a SCORE line: "
+                               f"{entry.line.rstrip()[:80]!r}")
+            if entry.kind == "score":
+                assert entry.score is not None
+                seat_names = entry.score[1]
+            elif entry.kind == "state":
+                assert entry.hand is not None
+                game = entry.hand.state.game
+                _check_hand(entry.hand, f"{path}:{entry.number}", seen, entry.number)
+                hands.append((entry.number, entry.hand))
+    except LogLineError as exc:
+        where = f"{path}:{exc.number}" if exc.number else f"{path}"
+        raise PhhError(f"{where}: {exc.reason}" + ("; pass --game" if exc.needs_game else "")) from None
+    except OSError as exc:
+        raise PhhError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return ReadLog(hands, header, seat_names, game)
 
 
