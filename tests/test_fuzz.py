@@ -89,48 +89,18 @@ def inputs(samples: list[bytes], count: int, seed: int = SEED) -> Iterator[tuple
         yield len(samples) + i, mutate(rng, rng.choice(samples))
 
 
-def _json_limits(exc: BaseException) -> bool:
-    """What json.loads and tomllib.loads raise beyond their decode errors: a number of over 4,300 digits, deep nesting."""
-    return isinstance(exc, RecursionError) or (isinstance(exc, ValueError)
-                                               and "integer string conversion" in str(exc))
-
-
-Known = tuple[Callable[[BaseException], bool], str]
-#: known defects outside this helper's files, reported to their owners: a test xfails while they last
-KNOWN_JSON_MODEL: Known = (_json_limits, "acpcbot/strategies/persist.py: ModelFile._read catches "
-                                         "json.JSONDecodeError only; json.loads also raises ValueError (over "
-                                         "4,300 digits) and RecursionError")
-KNOWN_UTILITY_INF: Known = (lambda exc: isinstance(exc, OverflowError),
-                            "acpcbot/strategies/utility.py: read_entry lets int(1e999) raise OverflowError")
-KNOWN_TOML_RECIPE: Known = (_json_limits, "dealer/arena/recipes.py: load_recipe catches tomllib.TOMLDecodeError "
-                                          "only; tomllib.loads also raises ValueError (over 4,300 digits) and "
-                                          "RecursionError")
-
-
 def fuzz(samples: list[bytes], count: int, call: Callable[[bytes], object],
-         allowed: tuple[type[BaseException], ...], known: tuple[Known, ...] = ()) -> int:
-    """Run ``call`` on every input; fail naming the input at the first exception outside ``allowed``.
-
-    ``known`` are defects owned elsewhere: inputs they match are counted,
-    and the test is marked xfail at the end if there were any (it passes
-    on its own once the owners fix them).
-    """
+         allowed: tuple[type[BaseException], ...]) -> int:
+    """Run ``call`` on every input; fail naming the input at the first exception outside ``allowed``."""
     refused = 0
-    hits: dict[str, int] = {}
     for i, data in inputs(samples, count):
         try:
             call(data)
         except allowed:
             refused += 1
         except Exception as exc:  # noqa: BLE001 - what this test is about
-            reason = next((why for matches, why in known if matches(exc)), None)
-            if reason is not None:
-                hits[reason] = hits.get(reason, 0) + 1
-                continue
             shown = data[:200] + (b"... (%d bytes)" % len(data) if len(data) > 200 else b"")
             pytest.fail(f"input {i} (seed {SEED}) raised {type(exc).__name__}: {str(exc)[:300]}\ninput: {shown!r}")
-    if hits:
-        pytest.xfail("; ".join(f"{n} inputs: {why}" for why, n in hits.items()))
     return refused
 
 
@@ -246,7 +216,7 @@ def test_recipes(tmp_path):
         path.write_bytes(data)
         load_recipe(path)
 
-    assert fuzz(samples, 200, call, (RecipeError,), (KNOWN_TOML_RECIPE,)) > 0
+    assert fuzz(samples, 200, call, (RecipeError,)) > 0
 
 
 def test_policies(tmp_path):
@@ -311,7 +281,7 @@ def test_model_files(tmp_path, strategy):
         player.start_match(info)
         player.observe(view)  # utility reads its entry at the first state
 
-    assert fuzz([sample], 60, call, (ModelFileError,), (KNOWN_JSON_MODEL, KNOWN_UTILITY_INF)) > 0
+    assert fuzz([sample], 60, call, (ModelFileError,)) > 0
 
 
 def test_learner2008_tables(tmp_path):

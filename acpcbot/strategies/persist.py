@@ -125,6 +125,8 @@ class ModelFile:
         except json.JSONDecodeError as exc:
             raise ModelFileError(f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
                                  "fix or remove it") from None
+        except (ValueError, RecursionError) as exc:  # a number of thousands of digits, nesting past Python's limit
+            raise ModelFileError(f"{where}: not readable JSON ({str(exc)[:120]}); fix or remove it") from None
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise ModelFileError(f"{where}: not an acpcbot model file (no \"format\": \"{FORMAT}\")")
         if doc.get("kind") != self.kind:

@@ -114,7 +114,7 @@ def read_entry(entry: Any, path: str, key: str | None) -> tuple[float, float, in
     try:
         r, f = float(entry["R"]), float(entry["F"])
         hands, steps = int(entry.get("hands", 0)), int(entry.get("steps", 0))
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         raise ModelFileError(f"model file {path}: entry {key!r} is not a utility entry (bad or missing {exc})") \
             from None
     if not 0 <= f < r <= 1:

@@ -336,6 +336,8 @@ def load_recipe(path: str | Path, overrides: dict[str, Any] | None = None) -> Pl
         raise RecipeError(f"{path}: cannot read: {exc}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RecipeError(f"{path}: not valid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # a number of thousands of digits, nesting past Python's limit
+        raise RecipeError(f"{path}: not readable TOML: {str(exc)[:200]}") from None
     data.update({k: v for k, v in (overrides or {}).items() if v is not None})
     from acpcbot.strategies.registry import add_plugin_dir
 

@@ -263,8 +263,8 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
             docs.append((Path(d), json.loads(path.read_text(encoding="utf-8"))))
         except OSError as exc:
             raise RunError(f"{d}: not a run folder: cannot read {RESULTS}: {exc}") from None
-        except json.JSONDecodeError as exc:
-            raise RunError(f"{path}: not valid JSON: {exc}") from None
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError; numbers of thousands of digits; deep nesting
+            raise RunError(f"{path}: not valid JSON: {str(exc)[:200]}") from None
         _check_run_doc(path, docs[-1][1])
     if not docs:
         raise RunError("merge needs at least one run folder")
