@@ -140,11 +140,13 @@ def parse_header_line(line: str, header: Header | None) -> Header | None:
     """Fold one ``#`` line into the header read so far (unknown comments are ignored)."""
     text = line.rstrip("\r\n")
     if text.startswith(MATCH_HEADER):
-        parts = text.split()
-        if len(parts) != 6:
+        # name, game, hands, seed: the match name has no space (the dealer refuses one), a game path may have
+        parts = text[len(MATCH_HEADER):].split(" ")
+        if len(parts) < 4 or not parts[0]:
             raise LogError(f"malformed header line {clip(text)}")
         try:
-            return Header(parts[2], parts[3], _uint(parts[4], "number of hands"), _uint(parts[5], "seed"))
+            return Header(parts[0], " ".join(parts[1:-2]), _uint(parts[-2], "number of hands"),
+                          _uint(parts[-1], "seed"))
         except LogError as exc:
             raise LogError(f"malformed header line {clip(text)}: {exc}") from None
     for key in ("t_response", "t_hand", "t_per_hand"):

@@ -132,6 +132,9 @@ def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, argparse.Namespace]:
                              f"and a checker could not read it)")
     if not _is_utf8(match_name) or not _is_utf8(game_arg):
         raise UsageError("ERROR: matchName and gameDefFile must be UTF-8 text (the log's header repeats them)")
+    if not match_name or any(ch.isspace() for ch in match_name):
+        raise UsageError(f"ERROR: invalid matchName {match_name!r}: it must be non-empty and without spaces "
+                         f"(the log's header separates its fields with spaces)")
     ns.port_list = parse_ports(ns.ports) if ns.ports is not None else []
     config = MatchConfig(match_name=match_name, game=game, game_arg=game_arg, num_hands=num_hands, seed=seed,
                          names=list(names), fixed_seats=ns.fixed, quiet=ns.quiet, strict=ns.strict,

@@ -126,3 +126,15 @@ def test_the_dealer_refuses_a_non_utf8_name_on_its_command_line(tmp_path):
                             capture_output=True, timeout=60, cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert result.returncode == 1 and b"must be UTF-8 text" in result.stderr
     assert not (tmp_path / "m.log").exists()  # no log that logcheck could not read
+
+
+def test_match_names_with_spaces_are_refused_and_game_paths_with_spaces_are_read(tmp_path):
+    # The header "# name/game/hands/seed NAME GAME HANDS SEED" separates fields with spaces: a match
+    # name with a space made the log unreadable; a game path with one is read from both ends.
+    from acpcbot.matchlog import parse_header_line
+    from dealer.cli import UsageError, parse_args
+
+    with pytest.raises(UsageError, match="invalid matchName"):
+        parse_args(["my match", "hunl", "10", "0", "a", "b"])
+    header = parse_header_line("# name/game/hands/seed m /home/me/my games/x.game 10 3\n", None)
+    assert (header.match_name, header.game_name, header.num_hands, header.seed) == ("m", "/home/me/my games/x.game", 10, 3)
