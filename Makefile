@@ -3,7 +3,17 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test selfmatch install clean submission
+.PHONY: help test soak selfmatch install clean submission
+.DEFAULT_GOAL := help
+
+help:
+	@echo "make test        the quick suite on every core (about 2 minutes on 2 cores): all but the long matches"
+	@echo "make soak        the long runs: 2,000-hand matches through the dealer, floods against the reference"
+	@echo "                 dealer when ACPC_REFERENCE_DIR names it built (several minutes)"
+	@echo "make selfmatch   the main job: adaptive against the studies' players over TCP, in duplicate"
+	@echo "make submission  the competition kit in build/submission"
+	@echo "make install     create .venv and install the package (the targets above do it when needed)"
+	@echo "make clean       remove .venv and the test cache"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +24,14 @@ $(STAMP): pyproject.toml | $(PY)
 
 install: $(STAMP)
 
+# The suite's files are dealt to one pytest process per core (tests/suite.py); `-m slow` marks what
+# `make soak` runs instead: the 2,000-hand matches through the dealer and the comparisons of floods with
+# the built reference dealer.
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) tests/suite.py -m "not slow"
+
+soak: $(STAMP)
+	$(PY) tests/suite.py -m slow
 
 # The main job: our strongest player against the baselines through the bundled
 # dealer over TCP, in duplicate; results, logs and report in matches/runs/.

@@ -161,6 +161,17 @@ class Client:
 
     def handle_line(self, line: str, received: float | None = None, parsed: MatchState | None = None) -> str | None:
         """Process one line on the calling thread (inline strategies): the reply to send, or None."""
+        action = self.decide(line, received, parsed)
+        if action is None:
+            return None
+        return format_reply(self.world.last.text, action, self.game)  # type: ignore[union-attr]
+
+    def decide(self, line: str, received: float | None = None, parsed: MatchState | None = None) -> Action | None:
+        """Process one line on the calling thread: the (legal) action to answer with, or None when not asked.
+
+        ``received`` is when the line arrived (default: now); ``parsed``, the
+        line's state when an in-process dealer already has it.
+        """
         clock = self.clock
         if received is None:
             received = clock()
@@ -168,9 +179,10 @@ class Client:
         if view is None:
             return None
         strategy = self.strategy
-        out = None
+        action = None
         if view.state.current_player == view.position:
             allowance = self.budget.allowance()
+            started = clock()
             try:
                 action = self._observe_and_act(view, strategy_deadline(received, allowance))
             except Exception:  # noqa: BLE001
@@ -178,13 +190,14 @@ class Client:
                 self.fallbacks += 1
                 action = fallback_action(view)
             action = self.correct(view, action)
-            spent = clock() - received
+            done = clock()
+            spent = done - received
             if spent > allowance and strategy.time_limited:
                 log.warning("hand %d: strategy %s took %.3f s, over its %.3f s (it runs inline, so it was not cut)",
                             view.hand_id, strategy.spec, spent, allowance)
-            if not self._declared_inline and spent > INLINE_BACKOFF_S:
-                self._back_to_thread(spent)
-            out = self.reply(view, action)
+            if not self._declared_inline and done - started > INLINE_BACKOFF_S:
+                self._back_to_thread(done - started)
+            self.replies += 1
         elif self._observes:
             started = clock()
             self._safe(strategy.observe, view)
@@ -193,7 +206,7 @@ class Client:
         if view.state.finished and self.world.last is view:  # a new end of hand (not a repeated final state)
             self._safe(strategy.end_hand, view)
             self._write_history()
-        return out
+        return action
 
     def _back_to_thread(self, spent: float) -> None:
         if self.runs_inline:

@@ -244,7 +244,8 @@ class View:
     @property
     def betting(self) -> str:
         """The betting field of the line (``r300c/r900``...)."""
-        return self.text.split(":", 4)[3]
+        betting = self.match_state.betting
+        return betting if betting is not None else self.text.split(":", 4)[3]
 
     @property
     def head(self) -> str:

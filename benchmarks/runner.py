@@ -1,34 +1,45 @@
-"""Match runner speed: in-memory hands/s, TCP hands/s with acpcbot client processes, and per-match overhead.
+"""Match runner speed: in-memory hands/s against the TCP transport (the peer) and the issue's target; overhead per match.
 
-    python benchmarks/runner.py [HANDS]
+    python benchmarks/runner.py [HANDS] [--reference DIR]
 
-Prints one JSON object with at least ``memory_hands_per_s`` (hunl, the
-always-call pair: every hand goes to showdown through the whole loop) and
-``match_overhead_s`` (wall time of a one-hand TCP match through
-``acpc-match``: dealer and client processes started, results, report).
-The peer in the same run is the dealer's own benchmark player (a bare
-socket loop, benchmarks/dealer.py) in place of the acpcbot client
-processes: ``tcp_vs_bare_players`` is our TCP rate over that one.
+Prints one JSON object: ``memory_hands_per_s`` (hunl, the always-call pair:
+every hand goes to showdown through the whole loop; the best of three
+matches, by wall time and by the process's CPU time, so that a busy
+machine's waits for a core can be told apart), the same for other pairs,
+``tcp_hands_per_s`` (call against call through ``acpc-match`` over TCP:
+``python -m dealer`` and two acpcbot processes, timed between the dealer's
+STARTED and FINISHED stamps), ``memory_vs_tcp`` (the previous transport is
+the peer), ``memory_vs_target`` (the issue's 20,000 hands/s) and
+``match_overhead_s`` (wall time of a one-hand TCP match: processes started,
+results, report).  With ``--reference DIR`` (or ``ACPC_REFERENCE_DIR``) the
+reference C dealer with its example players is measured too, as
+``c_dealer_c_players_hands_per_s``.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import argparse
 import json
+import os
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from anywhere without the benchmarks folder shadowing packages
 
+from acpcbot.gamedef import load_game  # noqa: E402
+from dealer.arena.memory import play_match  # noqa: E402
 from dealer.arena.recipes import build_plan, make_entries  # noqa: E402
 from dealer.arena.runner import execute  # noqa: E402
+from dealer.config import MatchConfig  # noqa: E402
 
-TARGET_MEMORY_HANDS_PER_S = 10000
-PAIRS = {"fold-fold": ("fold", "fold"), "call-call": ("call", "call"),
+TARGET_MEMORY_HANDS_PER_S = 20000
+PAIRS = {"call-call": ("call", "call"), "fold-fold": ("fold", "fold"),
          "raise_pot-call": ("raise:size=pot", "call"), "random-random": ("random", "random")}
 
 
@@ -38,43 +49,73 @@ def _plan(a: str, b: str, hands: int, transport: str, game: str = "hunl"):
                       transport=transport, parallel=1)
 
 
-def _match_seconds(doc: dict) -> float:
-    return doc["matches"][0]["seconds"]
+def memory_rate(a: str, b: str, hands: int, tmp: Path, repeats: int = 3) -> tuple[float, float]:
+    """Best hands/s of ``repeats`` in-memory matches (wall, CPU) of ``a`` against ``b`` in hunl."""
+    game = load_game("hunl")
+    best_wall = best_cpu = 0.0
+    for i in range(repeats):
+        config = MatchConfig(match_name="m", game=game, game_arg="hunl", num_hands=hands, seed=1 + i,
+                             names=["a", "b"], quiet=True)
+        wall, cpu = time.perf_counter(), time.process_time()
+        played = play_match(config, [("a", a), ("b", b)], tmp / "m.log")
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        assert played.finished, played.error
+        best_wall, best_cpu = max(best_wall, hands / wall), max(best_cpu, hands / cpu)
+    return best_wall, best_cpu
 
 
-def _transcript_seconds(run_dir: Path) -> float:
-    """Play time between the dealer's STARTED and FINISHED stamps (start-up excluded)."""
-    lines = (run_dir / "match-000.err").read_text().splitlines()
+def _stamps(err: Path) -> float:
+    lines = err.read_text(errors="replace").splitlines()
     started = next(float(ln.split()[-1]) for ln in lines if ln.startswith("STARTED"))
     finished = next(float(ln.split()[-1]) for ln in lines if ln.startswith("FINISHED"))
     return finished - started
 
 
-def _bare_player_rate(hands: int, tmp: Path) -> float | None:
-    """hunl hands/s of the dealer with the dealer benchmark's bare socket players."""
-    path = ROOT / "benchmarks" / "dealer.py"
-    if not path.exists():
-        return None
-    spec = importlib.util.spec_from_file_location("dealer_benchmark", path)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module.run_match("hunl", hands, tmp)["hands_per_s"]
+def reference_rate(reference: Path, hands: int, tmp: Path) -> float:
+    """hunl hands/s of the reference dealer with its example players (between its STARTED and FINISHED stamps)."""
+    game_file = tmp / "holdem.nolimit.2p.reverse_blinds.game"
+    game_file.write_text(load_game("hunl").to_text())
+    err = tmp / "ref.err"
+    with open(err, "wb") as err_file:
+        dealer = subprocess.Popen([str(reference / "dealer"), "ref", str(game_file), str(hands), "1", "a", "b"],
+                                  cwd=tmp, stdout=subprocess.PIPE, stderr=err_file, text=True)
+        ports = dealer.stdout.readline().split()
+        players = [subprocess.Popen([str(reference / "example_player"), str(game_file), "127.0.0.1", port],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for port in ports]
+        dealer.communicate(timeout=600)
+        for p in players:
+            p.wait(timeout=60)
+    return hands / _stamps(err)
 
 
 def main() -> None:
     """Run the measurements and print the JSON object."""
-    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
-    result: dict[str, object] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        runs = Path(tmp) / "runs"
-        by_pair = {}
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("hands", nargs="?", type=int, default=3000)
+    ap.add_argument("--reference", default=os.environ.get("ACPC_REFERENCE_DIR"))
+    args = ap.parse_args()
+    hands = args.hands
+    result: dict[str, object] = {"hands": hands, "date": time.strftime("%Y-%m-%d %H:%M"),
+                                 "load_average_before": round(os.getloadavg()[0], 2)}
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        runs = tmp / "runs"
+        by_pair, by_pair_cpu = {}, {}
         for label, (a, b) in PAIRS.items():
-            best = min(_match_seconds(execute(_plan(a, b, hands, "memory"), runs)) for _ in range(2))
-            by_pair[label] = round(hands / best)
+            wall, cpu = memory_rate(a, b, hands, tmp)
+            by_pair[label], by_pair_cpu[label] = round(wall), round(cpu)
         result["memory_hands_per_s"] = by_pair["call-call"]
+        result["memory_hands_per_cpu_s"] = by_pair_cpu["call-call"]
         result["memory_hands_per_s_by_pair"] = by_pair
+        result["memory_hands_per_cpu_s_by_pair"] = by_pair_cpu
+        result["target_memory_hands_per_s"] = TARGET_MEMORY_HANDS_PER_S
         result["memory_vs_target"] = round(by_pair["call-call"] / TARGET_MEMORY_HANDS_PER_S, 2)
+
+        tcp_hands = max(200, hands // 3)
+        doc = execute(_plan("call", "call", tcp_hands, "tcp"), runs)
+        tcp_rate = tcp_hands / _stamps(Path(doc["run_dir"]) / "match-000.err")
+        result["tcp_hands_per_s"] = round(tcp_rate)
+        result["memory_vs_tcp"] = round(by_pair["call-call"] / tcp_rate, 1)
 
         overheads = []
         for _ in range(3):
@@ -86,16 +127,13 @@ def main() -> None:
         execute(_plan("call", "call", 1, "memory"), runs)
         result["memory_match_overhead_s"] = round(time.perf_counter() - start, 3)
 
-        tcp_hands = max(200, hands // 3)
-        doc = execute(_plan("call", "call", tcp_hands, "tcp"), runs)
-        tcp_rate = tcp_hands / _transcript_seconds(Path(doc["run_dir"]))
-        result["tcp_hands_per_s"] = round(tcp_rate)
-        result["memory_vs_tcp"] = round(by_pair["call-call"] / tcp_rate, 1)
-        bare = _bare_player_rate(tcp_hands, Path(tmp))
-        if bare:
-            result["tcp_bare_players_hands_per_s"] = bare
-            result["tcp_vs_bare_players"] = round(tcp_rate / bare, 2)
-    result["hands"] = hands
+        reference = Path(args.reference) if args.reference else None
+        if reference is not None and (reference / "dealer").is_file():
+            result["c_dealer_c_players_hands_per_s"] = round(reference_rate(reference, tcp_hands, tmp))
+            result["memory_vs_c_dealer"] = round(by_pair["call-call"] / result["c_dealer_c_players_hands_per_s"], 2)
+        else:
+            result["note"] = "no built reference dealer (--reference DIR or ACPC_REFERENCE_DIR): its row is skipped"
+    result["load_average_after"] = round(os.getloadavg()[0], 2)
     print(json.dumps(result))
 
 

@@ -10,11 +10,17 @@ skipped.  Every module of ``acpcbot.strategies`` is imported first, so a
 strategy is measured even before ``builtin.py`` lists it.  Each strategy
 is measured in a fresh process of its own, so that no cache warmed by
 another (the same seeded deals come round for every strategy) flatters it.
-Prints one JSON object: ``{"<strategy>": {"p50_ms": ..., "p99_ms": ...,
-"max_ms": ..., "actions": ..., "games": [...]}, ...}``; problems go to
-stderr.
+Each strategy is also measured live: an acpcbot process playing it over
+TCP through the bundled dealer (``python -m dealer``) against an acpcbot
+playing ``random``, ``--live-hands`` hands per game; a decision's live time
+is from the dealer's writing the state to the seat to its reading the
+reply (the stamps of the transcript's TO and FROM lines), so it holds the
+client's own work and the socket besides ``act``.  Prints one JSON object:
+``{"<strategy>": {"p50_ms": ..., "p99_ms": ..., "max_ms": ..., "actions":
+..., "games": [...], "live": {"p50_ms": ..., "p99_ms": ..., "max_ms": ...,
+"actions": ...}}, ...}``; problems go to stderr.
 
-    python benchmarks/strategies.py [--hands 300] [--seed 1] [--games hunl,hulhe] [--only mfs,rh]
+    python benchmarks/strategies.py [--hands 300] [--live-hands 100] [--seed 1] [--games hunl,hulhe] [--only mfs,rh]
 """
 
 from __future__ import annotations
@@ -22,9 +28,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import pkgutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -112,10 +120,65 @@ def measure(name: str, hands: int, seed: int, games: list[str]) -> dict | None:
             "max_ms": round(float(ms.max()), 3), "actions": len(samples), "games": played}
 
 
+def live(spec: str, game_name: str, hands: int, seed: int, workdir: Path) -> list[float]:
+    """Seconds from each state sent to ``spec``'s seat to its reply, over TCP through the bundled dealer."""
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root))
+    python = [sys.executable, "-P"]
+    err = workdir / "live.err"
+    with open(err, "wb") as err_file:
+        dealer = subprocess.Popen(python + ["-m", "dealer", "live", game_name, str(hands), str(seed), "hero", "villain"],
+                                  cwd=workdir, stdout=subprocess.PIPE, stderr=err_file, text=True, env=env)
+        ports = (dealer.stdout.readline() if dealer.stdout else "").split()
+        if len(ports) != 2:
+            dealer.kill()
+            raise RuntimeError(f"the dealer printed {ports!r}")
+        players = [subprocess.Popen(python + ["-m", "acpcbot", "127.0.0.1", port, "--game", game_name, "--strategy",
+                                              who, "--seed", str(seed), "--log-level", "ERROR"],
+                                    cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+                   for port, who in zip(ports, (spec, "random"))]
+        dealer.communicate(timeout=3600)
+        for p in players:
+            p.wait(timeout=60)
+    asked: dict[str, float] = {}
+    times = []
+    for line in err.read_text(errors="replace").splitlines():
+        if line.startswith("TO 1 at "):
+            _, _, _, stamp, text = line.split(" ", 4)
+            asked[text] = float(stamp)
+        elif line.startswith("FROM 1 at "):
+            _, _, _, stamp, text = line.split(" ", 4)
+            state = text.rpartition(":")[0]
+            if state in asked:
+                times.append(float(stamp) - asked.pop(state))
+    return times
+
+
+def measure_live(name: str, hands: int, seed: int, games: list[str]) -> dict | None:
+    """The live figures of one strategy (None when it played no game)."""
+    cls = available()[name]
+    samples: list[float] = []
+    for game_name in games:
+        if cls.unsupported_reason(load_game(game_name)) is not None:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                samples += live(name, game_name, hands, seed, Path(tmp))
+            except Exception as exc:  # noqa: BLE001 - report and go on with the others
+                print(f"{name} in {game_name} (live): {type(exc).__name__}: {exc}", file=sys.stderr)
+    if not samples:
+        return None
+    ms = np.array(samples) * 1000
+    return {"p50_ms": round(float(np.percentile(ms, 50)), 3), "p99_ms": round(float(np.percentile(ms, 99)), 3),
+            "max_ms": round(float(ms.max()), 3), "actions": len(samples)}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Measure and print the JSON object."""
     parser = argparse.ArgumentParser(description="p50/p99 decision time of every registered strategy")
     parser.add_argument("--hands", type=int, default=300, help="hands per game (default: 300)")
+    parser.add_argument("--live-hands", type=int, default=100,
+                        help="hands per game over TCP (default: 100; 0 leaves the live figures out)")
     parser.add_argument("--seed", type=int, default=1, help="deal and strategy seed (default: 1)")
     parser.add_argument("--games", default="hunl,hulhe", help="games to play (default: hunl,hulhe)")
     parser.add_argument("--only", help="comma-separated strategy names to measure (default: all)")
@@ -136,7 +199,11 @@ def main(argv: list[str] | None = None) -> int:
                                    stdout=subprocess.PIPE, text=True, check=False)
             figures = json.loads(child.stdout).get(name) if child.returncode == 0 and child.stdout else None
         if figures is not None:
+            if not args.here and args.live_hands > 0:
+                figures["live"] = measure_live(name, args.live_hands, args.seed, games)
             out[name] = figures
+    out["_meta"] = {"date": time.strftime("%Y-%m-%d %H:%M"), "load_average": round(os.getloadavg()[0], 2),
+                    "hands": args.hands, "live_hands": args.live_hands, "games": games}
     print(json.dumps(out))
     return 0
 

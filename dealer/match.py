@@ -54,6 +54,8 @@ from .seats import SeatChannel, SeatClosed, SeatTimeout
 HOLD_S = 0.002
 #: the longest the transcript lags behind a waiting match (seconds)
 FLUSH_S = 0.05
+#: distinct reply lines whose verdict one request remembers (a flood of the same junk is judged once)
+_JUDGED_MAX = 256
 
 
 class MatchAborted(Exception):
@@ -252,7 +254,9 @@ class Match:
         tlog = self.files.tlog
         held = self._held
         takes_states = [channel.takes_states for channel in seats]
-        others = [[t for t in range(n) if t != s] for s in range(n)]
+        # the seats each acting seat's state also goes to (not in-process players that only act)
+        others = [[t for t in range(n) if t != s and (seats[t].wants_every_state or not takes_states[t])]
+                  for s in range(n)]
         ask = self._ask
         unlogged = None  # the last reply, when its FROM line is still to be written
         while not state.finished:
@@ -260,16 +264,16 @@ class Match:
             round_ = state.round
             s_act = seat_of_pos[acting]
             tail = f"{betting}:"
-            board = boards[round_] + "\r\n"
-            asked = f"{heads[s_act]}{tail}{own[s_act]}{board}".encode()
+            board = boards[round_]
+            asked = f"{heads[s_act]}{tail}{own[s_act]}{board}"
             try:
                 if takes_states[s_act]:
                     seats[s_act].send_state(asked, state, acting, betting)
                 elif held[s_act]:
-                    seats[s_act].send(held[s_act] + asked)
+                    seats[s_act].send(held[s_act] + f"{asked}\r\n".encode())
                     held[s_act] = b""
                 else:
-                    seats[s_act].send(asked)
+                    seats[s_act].send(f"{asked}\r\n".encode())
             except SeatClosed:
                 if unlogged is not None and received is not None:
                     received(*unlogged)
@@ -280,21 +284,21 @@ class Match:
                 if received is not None:
                     received(*unlogged)
                 unlogged = None
-            lines: list[bytes] = [asked] * n
+            lines = [asked] * n
             for s in others[s_act]:
-                data = lines[s] = f"{heads[s]}{tail}{own[s]}{board}".encode()
+                data = lines[s] = f"{heads[s]}{tail}{own[s]}{board}"
                 try:
                     if takes_states[s]:
                         seats[s].send_state(data, state, pos_of_seat[s], betting)
                     else:
                         if self._held_since is None:
                             self._held_since = time.monotonic()
-                        held[s] += data
+                        held[s] += f"{data}\r\n".encode()
                 except SeatClosed:
                     raise self._send_failed(s, f"in hand {h}") from None
             if send_line is not None:
                 for s in range(n):
-                    send_line(s, lines[s], send_us)
+                    send_line(s, f"{lines[s]}\r\n".encode(), send_us)
             for channel in seats:
                 if channel.congested:
                     self._drain(h)
@@ -317,7 +321,7 @@ class Match:
             self.files.log.write_lines([line])
         stamp = now_us()
         for s in range(n):
-            data = f"{heads[s]}{betting}:{text.field(state, pos_of_seat[s])}\r\n".encode()
+            data = f"{heads[s]}{betting}:{text.field(state, pos_of_seat[s])}"
             if takes_states[s]:
                 try:
                     seats[s].send_state(data, state, pos_of_seat[s], betting)
@@ -327,9 +331,9 @@ class Match:
                 # the seat gets it with its first view of the next hand (or when the hold ends)
                 if self._held_since is None:
                     self._held_since = time.monotonic()
-                held[s] += data
+                held[s] += f"{data}\r\n".encode()
             if send_line is not None:
-                send_line(s, data, stamp)
+                send_line(s, f"{data}\r\n".encode(), stamp)
         if h % 100 == 0:
             for s, used in enumerate(progress.clock.used_match):
                 tr.info(f"Seconds cumulatively spent in match for seat {s}: {used // 1_000_000}")
@@ -408,9 +412,9 @@ class Match:
                                        f"ERROR: seat {s + 1} ({self.config.names[s]}) read nothing for "
                                        f"--t_response {self.config.t_response} ms in hand {hand_id}") from None
 
-    def _ask(self, seat: int, position: int, state: State, asked: bytes,
+    def _ask(self, seat: int, position: int, state: State, asked: str,
              send_us: int) -> tuple[Action, int, bytes | None]:
-        """Read lines from the acting seat until one answers the request.
+        """Read lines from the acting seat until one answers the request (``asked``, the state line sent).
 
         Returns the action to play, the reply's arrival time, and the reply
         itself when its FROM line is left for the caller to write (a plain
@@ -420,7 +424,23 @@ class Match:
         channel = self._seats[seat]
         tr = self.transcript
         clock = self.progress.clock
-        expected = asked[:-2] + b":"
+        if channel.takes_states:
+            action = channel.take_action()
+            if action is not None:
+                # an in-process player's decision: what its reply line would be read as
+                fixed, warnings = state.fix(action)
+                if warnings:
+                    channel.put_line(self._reply_line(asked, action))  # read below, warnings and all
+                else:
+                    recv_us = now_us()
+                    broken = clock.charge(seat, send_us, recv_us)
+                    if broken is not None:
+                        tr.received(seat, self._reply_line(asked, action), recv_us)
+                        raise MatchAborted(f"ERROR: seat {seat + 1} ran out of time",
+                                           self._limit_text(seat, state.hand_id, broken))
+                    return fixed, recv_us, (None if tr.quiet else self._reply_line(asked, fixed))
+        expected = f"{asked}:".encode()
+        judged: dict[bytes, tuple[int, Action, tuple[str, ...]]] | None = None
         while True:
             line = channel.take_line()
             if line is None:
@@ -471,7 +491,15 @@ class Match:
                 if broken is not None:
                     raise MatchAborted(f"ERROR: seat {seat + 1} ran out of time",
                                        self._limit_text(seat, state.hand_id, broken))
-            status, action, warnings = interpret_reply(line, expected, state, position, config.strict)
+            # a flood repeats itself: each distinct line is judged once per request (the state does not change)
+            if judged is None:
+                judged = {}
+            verdict = judged.get(line)
+            if verdict is None:
+                verdict = interpret_reply(line, expected, state, position, config.strict)
+                if len(judged) < _JUDGED_MAX:
+                    judged[line] = verdict
+            status, action, warnings = verdict
             if config.strict and warnings:
                 reply = line.decode("utf-8", "backslashreplace").rstrip("\r\n")
                 raise MatchAborted(f"ERROR: seat {seat + 1} ({config.names[seat]}) sent a bad reply in hand "
@@ -481,6 +509,12 @@ class Match:
                 tr.problem(w)
             if status == ACCEPTED:
                 return action, recv_us, None
+
+    def _reply_line(self, asked: str, action: Action) -> bytes:
+        kind = action[0]
+        act = ("r%d" % action[1] if self.config.game.is_nolimit else "r") if kind == _R else \
+            ("c" if kind == _C else "f")
+        return f"{asked}:{act}\r\n".encode()
 
     def _limit_text(self, seat: int, hand_id: int, limit: str) -> str:
         config = self.config

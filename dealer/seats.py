@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Protocol
 
-from acpcbot.engine import State
+from acpcbot.engine import Action, State
 
 #: The reference reads through a 4096-byte buffer: a line is at most 4095 bytes,
 #: a longer one arrives in pieces of that size.
@@ -51,18 +51,28 @@ class SeatChannel(ABC):
     congested: bool = False
     #: True for a seat that wants each state as :meth:`send_state` gives it (an in-process player)
     takes_states: bool = False
+    #: False for an in-process player that only needs its turns and the ends of hands (see ``takes_states``)
+    wants_every_state: bool = True
 
     @abstractmethod
     def send(self, line: bytes) -> None:
         """Queue one or more lines (CRLF included) for the player; raise SeatClosed if the seat is known gone."""
 
-    def send_state(self, line: bytes, state: State, viewer: int, betting: str) -> None:
-        """Send the line ``viewer`` gets of ``state`` (whose betting text is ``betting``) at once.
+    def send_state(self, line: str, state: State, viewer: int, betting: str) -> None:
+        """Give the player the line ``viewer`` gets of ``state`` (no line end; its betting text is ``betting``).
 
         Called instead of :meth:`send` when :attr:`takes_states` is set; the
         state is the dealer's own and changes after the call returns.
         """
-        self.send(line)
+        self.send(f"{line}\r\n".encode())
+
+    def take_action(self) -> Action | None:
+        """An in-process player's decision on the state it was just given, if it made one (else its lines are read)."""
+        return None
+
+    def put_line(self, line: bytes) -> None:
+        """Queue a line as if the player had sent it (a transport that hands over decisions reads one back)."""
+        raise NotImplementedError
 
     @abstractmethod
     def drain(self, deadline: float, idle: Idle | None = None) -> None:

@@ -18,6 +18,7 @@ import select
 import socket
 import threading
 import time
+from collections import deque
 from typing import Any, BinaryIO, Sequence, TextIO
 
 from .config import MatchConfig
@@ -46,6 +47,7 @@ class TcpSeat(SeatChannel):
         self.sock = sock
         self._fd = sock.fileno()
         self._buf = bytearray()
+        self._lines: deque[bytes] = deque()  # lines split off the buffer, not taken yet
         self._out = bytearray()
         self._eof = False
         self._gone = False
@@ -115,17 +117,31 @@ class TcpSeat(SeatChannel):
 
     def take_line(self) -> bytes | None:
         """A complete line (or a MAX_LINE piece of a longer one) already received, else None."""
+        lines = self._lines
+        if lines:
+            return lines.popleft()
         buf = self._buf
-        i = buf.find(b"\n", 0, MAX_LINE)
-        if i >= 0:
-            n = i + 1
-        elif len(buf) >= MAX_LINE:
-            n = MAX_LINE
-        else:
+        if len(buf) < MAX_LINE and b"\n" not in buf:
             return None
-        line = bytes(buf[:n])
-        del buf[:n]
-        return line
+        # split all that arrived at once: a flood of lines costs one split, not one search each
+        parts = bytes(buf).split(b"\n")
+        rest = parts.pop()
+        for part in parts:
+            line = part + b"\n"
+            while len(line) > MAX_LINE:
+                lines.append(line[:MAX_LINE])
+                line = line[MAX_LINE:]
+            lines.append(line)
+        while len(rest) >= MAX_LINE:
+            lines.append(rest[:MAX_LINE])
+            rest = rest[MAX_LINE:]
+        self._buf = bytearray(rest)
+        return lines.popleft()
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received and not taken yet."""
+        return len(self._buf) + sum(len(line) for line in self._lines)
 
     def read_line(self, deadline: float, idle: Idle | None = None) -> bytes:
         """The next line, blocking until ``deadline``; a partial line at end of file is dropped."""

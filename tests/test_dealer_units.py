@@ -48,6 +48,12 @@ def test_lines_are_split_like_the_reference_4096_byte_buffer():
     assert seat.read_line(deadline) == b"x" * (5000 - MAX_LINE) + b"\n"
     assert seat.read_line(deadline) == b"y" * MAX_LINE
     assert seat.take_line() is None  # "z" waits for the rest of its line
+    player.sendall(b"\r\n" + b"w" * (2 * MAX_LINE + 7))
+    assert seat.read_line(deadline) == b"z\r\n"
+    assert seat.read_line(deadline) == b"w" * MAX_LINE and seat.read_line(deadline) == b"w" * MAX_LINE
+    assert seat.take_line() is None and seat.buffered == 7
+    player.sendall(b"\n")
+    assert type(seat.read_line(deadline)) is bytes  # lines are hashable bytes, whatever the buffer
     seat.close()
     player.close()
 
@@ -60,7 +66,7 @@ def test_a_flooding_player_is_held_back_by_tcp_and_read_only_as_lines_are_wanted
         while True:  # until the system's buffers are full: nobody reads
             sent += player.send(b"# comment\n" * 1000)
     assert seat.read_line(time.monotonic() + 5) == b"# comment\n"
-    assert len(seat._buf) < RECV_SIZE  # one read's worth at most is held here, the rest waits in TCP
+    assert seat.buffered < RECV_SIZE  # one read's worth at most is held here, the rest waits in TCP
     assert sent > 2 * RECV_SIZE
     seat.close()
     player.close()
@@ -257,7 +263,7 @@ class _CallingSeat(SeatChannel):
 
     def send_state(self, line, state, viewer, betting):
         if not state.finished and state.current_player == viewer:
-            self._replies.append(line[:-2] + b":c\r\n")
+            self._replies.append(line.encode() + b":c\r\n")
 
     def drain(self, deadline, idle=None):
         pass

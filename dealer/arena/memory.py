@@ -21,7 +21,7 @@ from typing import Iterable, Iterator, Sequence
 
 from acpcbot.client import Client, ClientError
 from acpcbot.gamedef import load_game
-from acpcbot.engine import State
+from acpcbot.engine import Action, State
 from acpcbot.protocol import VERSION_LINE, MatchState
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import create
@@ -43,44 +43,72 @@ _VERSION = VERSION_LINE.encode("ascii")
 
 
 class MemorySeat(SeatChannel):
-    """One seat played by an in-process client: sending a line runs the client on it."""
+    """One seat played by an in-process client: a state given to it is decided on at once.
+
+    The client gets the viewer's share of the dealer's state together with
+    its line (no parsing) and hands back its action, which the match reads
+    as it would read the reply line (``take_action``).
+    """
 
     def __init__(self, client: Client) -> None:
         self.client = client
         # a strategy that only acts needs its turns and the ends of hands, nothing between
-        self._every_state = client.needs_every_state
+        self._every_state = self.wants_every_state = client.needs_every_state
         self._replies: deque[bytes] = deque([_VERSION])
+        self._action: Action | None = None
         self.error: str | None = None
         self.closed = False
+        game = client.game
+        self._through = [game.board_cards_through(r) for r in range(game.num_rounds)]
+        self._hand = -1
+        self._holes: list[tuple[int, ...]] = []
 
     takes_states = True
 
-    def send_state(self, line: bytes, state: State, viewer: int, betting: str) -> None:
+    def send_state(self, line: str, state: State, viewer: int, betting: str) -> None:
         """Hand the client the viewer's share of the dealer's state: the line needs no parsing."""
         if self.closed:
             raise SeatClosed
-        if not self._every_state and viewer != state.current_player and not state.finished:
+        if state.finished:
+            seen = state.view_of(viewer)  # what the showdown shows
+        elif viewer != state.current_player and not self._every_state:
             return
-        self._handle(line.decode("ascii"), MatchState(viewer, state.hand_id, state.view_of(viewer), betting))
-
-    def _handle(self, text: str, parsed: MatchState | None) -> None:
+        else:
+            # while the hand runs: the viewer's own hole cards and the board so far (State.view_of, made quicker)
+            seen = state.copy()
+            if self._hand != state.hand_id:
+                self._hand = state.hand_id
+                holes: list[tuple[int, ...]] = [()] * len(state.hole)
+                holes[viewer] = tuple(state.hole[viewer])
+                self._holes = holes
+            seen.hole = self._holes[:]
+            seen.board = state.board[:self._through[state.round]]
         try:
-            reply = self.client.handle_line(text, parsed=parsed)
+            action = self.client.decide(line, parsed=MatchState(viewer, state.hand_id, seen, betting))
         except ClientError as exc:
             # the TCP client would exit here: the seat is gone
             self.error = str(exc)
             self.closed = True
             raise SeatClosed from None
-        if reply is not None:
-            self._replies.append(reply.encode("ascii"))
+        if action is not None:
+            self._action = action
+
+    def take_action(self) -> Action | None:
+        """The client's answer to the state it was just given."""
+        action, self._action = self._action, None
+        return action
+
+    def put_line(self, line: bytes) -> None:
+        """Read ``line`` next, as if the client had sent it."""
+        self._replies.appendleft(line)
 
     def send(self, line: bytes) -> None:
-        """Give the line (or lines: the dealer may batch them) to the client now and keep its replies."""
+        """Give the line (or lines) to the client now and keep its replies."""
         if self.closed:
             raise SeatClosed
         handle = self.client.handle_line
         try:
-            for text in line.decode("ascii").splitlines(keepends=True) if line.count(b"\n") > 1 else (line.decode("ascii"),):
+            for text in line.decode("ascii").splitlines(keepends=True):
                 reply = handle(text)
                 if reply is not None:
                     self._replies.append(reply.encode("ascii"))
