@@ -188,3 +188,15 @@ def test_the_report_and_table_show_aivat(tmp_path):
     assert "(AIVAT)" in svg and "AIVAT duplicate" in svg
     table = format_results(doc)
     assert "AIVAT" in table.splitlines()[1] and "all-in EV" in table.splitlines()[1]
+
+
+def test_matches_valued_in_parallel_give_the_same_values(tmp_path, monkeypatch):
+    import dealer.arena.aivat as arena_aivat
+
+    doc = _play(tmp_path, "leduc", ("cfr", UNIFORM), 60, 5)
+    game = load_game("leduc")
+    played, logs = load_logs(doc["matches"], Path(doc["run_dir"]), game)
+    serial = evaluate_run(played, logs, doc["players"], game, parallel=1)
+    monkeypatch.setattr(arena_aivat, "PARALLEL_HANDS", 0)
+    pooled = evaluate_run(played, logs, doc["players"], game, parallel=2)
+    assert pooled.aivat == serial.aivat and pooled.allin == serial.allin and len(serial.aivat) == 2

@@ -74,6 +74,7 @@ class Evaluator:
         self.preflop_boards = preflop_boards
         self._boards: BoardSample | None = None
         self._cap = min(game.stack)
+        self._small: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], float] = {}
 
     # ------------------------------------------------------------- equity
 
@@ -86,8 +87,14 @@ class Evaluator:
                 if self._boards is None:
                     self._boards = shared_boards(self.seed, self.preflop_boards)
                 e = self._boards.matchup(holes[0], holes[1])
-            else:
+            elif is_holdem(self.game):
                 e = float(matchup_equity(self.game, holes, board)[0][0])
+            else:
+                # small decks deal few different (hands, board) pairs: keep them all
+                key = (tuple(holes), board)
+                e = self._small.get(key)
+                if e is None:
+                    e = self._small[key] = float(matchup_equity(self.game, holes, board)[0][0])
             cache[n] = e
         return e
 

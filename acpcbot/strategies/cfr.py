@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from ..cards import cards_to_text
 from ..engine import CALL, FOLD, RAISE, Action, ActionType
 from ..gamedef import GameDef, load_game
 from ..holdings import blocked, holdings
@@ -103,21 +104,20 @@ class CFRStrategy(Strategy):
         table = holdings(self.game)
         dead = blocked(self.game, state.board)
         probs = np.full((len(table), len(chars)), 1.0 / len(chars))
-        probe = state.copy()
+        keys = _keys_by_hole(state, position)
         for i, cards in enumerate(table):
             if dead[i]:
                 continue
             rows = []
             for order in itertools.permutations(int(c) for c in cards):
-                probe.hole = [order if p == position else h for p, h in enumerate(state.hole)]
-                key = infoset_key(probe, position)
+                key = keys(order)
                 row = self.table.get(key)
                 if row is not None:
                     total = sum(row.values())
                     rows.append([row.get(ch, 0.0) / total for ch in chars])
             if not rows:
                 raise MissingInfoset(f"policy {self.policy_path} has no information set {key!r}")
-            probs[i] = np.mean(rows, axis=0)
+            probs[i] = rows[0] if len(rows) == 1 else np.mean(rows, axis=0)
         return ActionPolicy(tuple(_ACTION_OF[ch] for ch in chars), probs, self.game)
 
     def act(self, view: View, deadline: float) -> Action:
@@ -139,6 +139,31 @@ class CFRStrategy(Strategy):
                 if x < 0:
                     break
         return _ACTION_OF[choice]
+
+
+def _keys_by_hole(state: Any, position: int) -> Any:
+    """A function giving the information-set key of ``position`` in ``state`` had it held given hole cards.
+
+    The key is built once and only the seat's hole-card text is swapped
+    (the hole groups come before the first '/'; a game dealing board cards
+    in the first round appends them to the last group, so it takes the slow path).
+    """
+    key = infoset_key(state, position)
+    head, _, cards = key.rpartition(":")
+    groups, slash, boards = cards.partition("/")
+    parts = groups.split("|")
+    if state.game.num_board_cards[0] or len(parts) != state.game.num_players:
+        probe = state.copy()
+
+        def slow(hole: tuple[int, ...]) -> str:
+            probe.hole = [hole if p == position else h for p, h in enumerate(state.hole)]
+            return infoset_key(probe, position)
+        return slow
+
+    def fast(hole: tuple[int, ...]) -> str:
+        parts[position] = cards_to_text(hole)
+        return f"{head}:{'|'.join(parts)}{slash}{boards}"
+    return fast
 
 
 def _any_game(game: GameDef) -> str | None:

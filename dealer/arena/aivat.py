@@ -21,13 +21,15 @@ every heads-up run.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from acpcbot.engine import State, Step
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import MatchLog
-from acpcbot.protocol import MatchState, format_betting, format_match_state
+from acpcbot.protocol import MATCHSTATE, CardsText, MatchState, format_betting
 from acpcbot.solve.aivat import Evaluator
 from acpcbot.strategies.base import ActionPolicy, Strategy
 from acpcbot.world import MatchInfo, World
@@ -69,10 +71,12 @@ class Replay:
         steps = final.steps() if steps is None else steps
         states = [s.before for s in steps] + [final]
         strategy = self.strategy
+        cards = CardsText(final)  # every line of the hand from one encoder, as the dealer writes them
         for i, state in enumerate(states):
             seen = state.view_of(position)
-            text = format_match_state(seen, position)
-            view = self.world.update(text, MatchState(position, state.hand_id, seen, format_betting(seen)))
+            betting = format_betting(state)
+            text = f"{MATCHSTATE}:{position}:{state.hand_id}:{betting}:{cards.field(state, position)}"
+            view = self.world.update(text, MatchState(position, state.hand_id, seen, betting))
             strategy.observe(view)
             if i < len(steps) and steps[i].player == position:
                 out[i] = strategy.policy(view)
@@ -92,47 +96,88 @@ class RunAIVAT:
     notes: list[str] = field(default_factory=list)
 
 
+#: parallel evaluation (one worker per core) from this many hands on, over two or more matches
+PARALLEL_HANDS = 4_000
+
+
+@dataclass
+class MatchAIVAT:
+    """One match's values: per player, AIVAT and all-in values in log order; mismatches and notes."""
+
+    aivat: dict[str, list[float]]
+    allin: dict[str, list[float]]
+    mismatches: int
+    notes: list[str]
+
+
+def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str], known: Sequence[str],
+                   game: GameDef) -> MatchAIVAT:
+    """Every hand of one match: the known seats' policies replayed, each hand valued."""
+    seat_names = [s["player"] for s in rec["seats"]]
+    notes: list[str] = []
+    replays: dict[str, Replay] = {}
+    for s, name in enumerate(seat_names):
+        if name not in known:
+            continue
+        try:
+            replays[name] = Replay(spec_of.get(name, rec["seats"][s].get("strategy", "")), game, name,
+                                   strategy_seed(rec["seed"], name), tuple(n for t, n in enumerate(seat_names) if t != s))
+        except Exception as exc:  # noqa: BLE001 - a player we cannot rebuild is left unknown here
+            notes.append(f"{rec['label']}: {name}'s policy cannot be replayed ({type(exc).__name__}: {exc}); "
+                         f"its decisions are not corrected there")
+    evaluator = Evaluator(game, seed=1)
+    out = MatchAIVAT({}, {}, 0, notes)
+    for hand in mlog.hands:
+        policies: dict[int, ActionPolicy] = {}
+        steps = hand.state.steps()
+        for name, replay in list(replays.items()):
+            try:
+                policies.update(replay.hand(hand.state, hand.names.index(name), steps))
+            except Exception as exc:  # noqa: BLE001 - a failing replay stops correcting that player
+                notes.append(f"{rec['label']} hand {hand.hand_id}: replaying {name} failed "
+                             f"({type(exc).__name__}: {exc}); its later decisions are not corrected")
+                del replays[name]
+        values = evaluator.hand(hand.state, policies, steps)
+        out.mismatches += values.mismatches
+        for p, name in enumerate(hand.names):
+            out.aivat.setdefault(name, []).append(values.aivat[p])
+            out.allin.setdefault(name, []).append(values.allin[p])
+    return out
+
+
+def _evaluate_file(rec: dict[str, Any], path: str, spec_of: dict[str, str], known: Sequence[str],
+                   game: GameDef) -> MatchAIVAT:
+    """:func:`evaluate_match` in a worker process: the log is read there again (cheaper than sending it)."""
+    from acpcbot.matchlog import read_match_log
+
+    return evaluate_match(rec, read_match_log(path, game), spec_of, known, game)
+
+
 def evaluate_run(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players: Sequence[dict[str, str]],
-                 game: GameDef) -> RunAIVAT | None:
-    """Every hand's AIVAT and all-in values; None for games that are not heads-up."""
+                 game: GameDef, parallel: int | None = None) -> RunAIVAT | None:
+    """Every hand's AIVAT and all-in values; None for games that are not heads-up.
+
+    Matches are valued one per core (``parallel``, default: the cores) when
+    there are several and at least ``PARALLEL_HANDS`` hands in all.
+    """
     if game.num_players != 2:
         return None
     spec_of = {p["player"]: p["strategy"] for p in players}
     known = [p["player"] for p in players if known_policy(p["strategy"])]
     out = RunAIVAT(known)
-    evaluator = Evaluator(game, seed=1)
-    for rec, mlog in zip(records, logs):
-        seat_names = [s["player"] for s in rec["seats"]]
-        replays: dict[str, Replay] = {}
-        for s, name in enumerate(seat_names):
-            if name not in known:
-                continue
-            try:
-                replays[name] = Replay(spec_of.get(name, rec["seats"][s].get("strategy", "")), game, name,
-                                       strategy_seed(rec["seed"], name),
-                                       tuple(n for t, n in enumerate(seat_names) if t != s))
-            except Exception as exc:  # noqa: BLE001 - a player we cannot rebuild is left unknown here
-                out.notes.append(f"{rec['label']}: {name}'s policy cannot be replayed ({type(exc).__name__}: "
-                                 f"{exc}); its decisions are not corrected there")
-        aivat: dict[str, list[float]] = {}
-        allin: dict[str, list[float]] = {}
-        for hand in mlog.hands:
-            policies: dict[int, ActionPolicy] = {}
-            steps = hand.state.steps()
-            for name, replay in list(replays.items()):
-                try:
-                    policies.update(replay.hand(hand.state, hand.names.index(name), steps))
-                except Exception as exc:  # noqa: BLE001 - a failing replay stops correcting that player
-                    out.notes.append(f"{rec['label']} hand {hand.hand_id}: replaying {name} failed "
-                                     f"({type(exc).__name__}: {exc}); its later decisions are not corrected")
-                    del replays[name]
-            values = evaluator.hand(hand.state, policies, steps)
-            out.mismatches += values.mismatches
-            for p, name in enumerate(hand.names):
-                aivat.setdefault(name, []).append(values.aivat[p])
-                allin.setdefault(name, []).append(values.allin[p])
-        out.aivat.append(aivat)
-        out.allin.append(allin)
+    workers = min(parallel or os.cpu_count() or 1, len(logs))
+    big = sum(len(m.hands) for m in logs) >= PARALLEL_HANDS
+    # a pool worker may not start processes of its own
+    if workers > 1 and big and all(m.path for m in logs) and not multiprocessing.current_process().daemon:
+        with multiprocessing.get_context().Pool(workers) as pool:
+            parts = pool.starmap(_evaluate_file, [(rec, m.path, spec_of, known, game) for rec, m in zip(records, logs)])
+    else:
+        parts = [evaluate_match(rec, m, spec_of, known, game) for rec, m in zip(records, logs)]
+    for part in parts:
+        out.aivat.append(part.aivat)
+        out.allin.append(part.allin)
+        out.mismatches += part.mismatches
+        out.notes.extend(part.notes)
     if out.mismatches:
         out.notes.append(f"{out.mismatches} decisions of known players took an action their replayed policy gives "
                          f"no probability: the AIVAT figures are doubtful")
