@@ -182,3 +182,20 @@ def test_the_command_prints_the_json_the_issue_asks_for(tmp_path, capsys):
     # Kuhn's antes are 1 chip (the big blind unit): folding at once loses the ante, 1000 mbb
     assert out["strategy"] == "fold" and out["hands"] == 200 and out["lbr_mbb_per_hand"] == 1000.0
     assert math.isclose(out["ci95"], 0.0)
+
+
+def test_an_lbr_seat_reads_its_targets_real_object_in_memory():
+    from dealer.arena.lbr_seats import lbr_pair, memory_job, play_job_lbr
+    from dealer.arena.memory import play_job
+    from dealer.arena.recipes import Entry, Job
+
+    def job(*specs):
+        return Job(0, tuple(Entry(f"p{i}", s) for i, s in enumerate(specs)), 1, 10)
+
+    assert lbr_pair(job("lbr:target=rock", "rock")) == (0, 1)
+    assert lbr_pair(job("maniac:pot=0.5", "lbr:target=maniac:pot=0.5")) == (1, 0)
+    assert lbr_pair(job("lbr:target=adaptive:risk=0;lookahead=0", "adaptive:risk=0,lookahead=0")) == (0, 1)
+    assert memory_job(job("lbr:target=rock", "rock")) is play_job_lbr
+    # another target, or a named one that is not at the table: LBR keeps its own copy
+    assert memory_job(job("lbr:target=rock", "station")) is play_job
+    assert lbr_pair(job("lbr:target=rock,tname=bob", "rock")) is None

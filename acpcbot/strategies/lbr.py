@@ -122,6 +122,8 @@ class TargetProxy(Strategy):
         super().__init__(target.game, target.rng)
         self.target = target
         self.spec = target.spec
+        # the client treats the proxy as it would the target
+        self.inline = target.inline  # type: ignore[misc]
         self.time_limited = target.time_limited  # type: ignore[misc]
         self.model = model
         self.info: MatchInfo | None = None
