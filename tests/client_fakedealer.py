@@ -21,7 +21,7 @@ from acpcbot.gamedef import GameDef
 from acpcbot.protocol import VERSION_LINE, format_match_state, parse_reply, read_action
 from dealer.rng import Dealer
 
-TIMEOUT = 10.0
+TIMEOUT = 60.0  # a ceiling for hangs only: a busy machine may take seconds where an idle one takes milliseconds
 
 # The protocol specification's own example exchanges (S-> from the dealer, <-C the client's reply).
 HULHE_EXCHANGE = """\

@@ -22,7 +22,7 @@ from dealer.match import MatchResult
 from dealer.resume import MatchFiles, open_match_files
 from matchkit import serve
 
-TIMEOUT = 30.0  # no test waits longer than this for anything
+TIMEOUT = 120.0  # no test waits longer than this for anything (a ceiling for hangs, generous for a busy machine)
 
 
 Policy = Callable[["Player", str, MatchState], Awaitable[None]]

@@ -24,7 +24,7 @@ from dealer.match import MatchResult
 from dealer.resume import MatchFiles, open_match_files
 from dealer.server import serve_match
 
-TIMEOUT = 30.0  # no helper waits longer than this for the dealer to start or finish
+TIMEOUT = 120.0  # no helper waits longer than this for the dealer to start or finish (generous: busy machines)
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -88,18 +88,21 @@ def test_steals_from_a_folder_and_does_not_bluff_a_station():
 # Measured when written (duplicate, memory transport, these seeds): see the asserts' comments; the
 # requirements are far below, so a small change of play does not break them by luck of the seed.
 
+@pytest.mark.slow  # a duplicate strength run of hundreds of hands: make soak
 @pytest.mark.parametrize("opponent,hands,floor", [("uc3m", 300, 2000), ("rock", 400, 300)])
 def test_beats_uc3m_and_rock_in_no_limit(opponent, hands, floor):
     mean, se = duplicate("hunl", "adaptive", opponent, hands, 17)
     assert mean > floor and mean > 2 * se, (mean, se)
 
 
+@pytest.mark.slow  # a duplicate strength run of hundreds of hands: make soak
 @pytest.mark.parametrize("opponent,hands,floor", [("uc3m", 300, 150), ("rock", 300, 400)])
 def test_beats_uc3m_and_rock_in_limit(opponent, hands, floor):
     mean, se = duplicate("hulhe", "adaptive", opponent, hands, 17)
     assert mean > floor and mean > 2 * se, (mean, se)
 
 
+@pytest.mark.slow  # a duplicate strength run of hundreds of hands: make soak
 def test_beats_call_and_random_three_handed():
     for opponent in ("call", "random"):
         results = play_match("3pnl", ["adaptive", opponent, opponent], 150, 9)

@@ -77,14 +77,14 @@ async def _play(script, strategy, game, start_after=0.0, retry_for=5.0, time_per
     try:
         code = await run(strategy, info, "127.0.0.1", port, history=history, retry_for=retry_for)
         if port is not None and dealer.port:
-            await asyncio.wait_for(dealer.done.wait(), 5)
+            await asyncio.wait_for(dealer.done.wait(), 30)
     finally:
         await dealer.stop()
     return code, dealer
 
 
 def play(script, strategy, game, **kw):
-    return asyncio.run(asyncio.wait_for(_play(script, strategy, game, **kw), 20))
+    return asyncio.run(asyncio.wait_for(_play(script, strategy, game, **kw), 120))
 
 
 # ----------------------------------------------------------------- the protocol's example exchanges
@@ -243,7 +243,7 @@ def test_refused_connection_gives_up_with_a_clear_message(caplog):
     game = load_game("hunl")
     strategy = Scripted(game)
     info = MatchInfo(game)
-    code = asyncio.run(asyncio.wait_for(run(strategy, info, "127.0.0.1", port, retry_for=0.3), 10))
+    code = asyncio.run(asyncio.wait_for(run(strategy, info, "127.0.0.1", port, retry_for=0.3), 60))
     assert code == EXIT_CONNECT
     assert f"cannot connect to the dealer at 127.0.0.1:{port}" in caplog.text
     assert strategy.calls[-1] == ("end_match", "")
@@ -255,7 +255,7 @@ def test_strategy_failing_to_start_ends_before_connecting(caplog):
             raise OSError("policy file missing")
 
     game = load_game("hunl")
-    code = asyncio.run(asyncio.wait_for(run(Broken(game), MatchInfo(game), "127.0.0.1", 9, retry_for=0), 10))
+    code = asyncio.run(asyncio.wait_for(run(Broken(game), MatchInfo(game), "127.0.0.1", 9, retry_for=0), 60))
     assert code == EXIT_STRATEGY
     assert "policy file missing" in caplog.text
 

@@ -247,7 +247,7 @@ def test_a_player_already_waiting_is_accepted_even_with_no_start_time_left():
             client.close()
         assert all(sock.fileno() == -1 for sock in listeners)  # every port is closed again
 
-    asyncio.run(asyncio.wait_for(run(), 10))
+    asyncio.run(asyncio.wait_for(run(), 60))
 
 
 class _CallingSeat(SeatChannel):
