@@ -183,6 +183,8 @@ def test_policy_agrees_with_act(name, game_name):
         policy = strategy.policy(view)
         assert strategy.rng.getstate() == before, "policy must not consume the strategy's generator"
         _check_array(policy, game, state)
+        if strategy.deterministic:
+            assert (np.asarray(policy.probs).max(axis=1) == 1.0).all(), "a deterministic policy has one-hot rows"
         # the array is "had the seat held each holding": it cannot depend on the actual hole cards
         again = strategy.policy(view_of(state, position, _other_holding(game, state, position)))
         assert again.actions == policy.actions

@@ -166,6 +166,9 @@ class Strategy:
     time_limited: ClassVar[bool] = True
     #: True when :meth:`policy` is implemented (LBR and AIVAT refuse strategies without it)
     has_policy: ClassVar[bool] = False
+    #: True when every row of :meth:`policy` is one-hot and ``act`` plays it: AIVAT's corrections of this
+    #: player's actions are then all zero, so AIVAT spares replaying its policy
+    deterministic: ClassVar[bool] = False
 
     def __init__(self, game: GameDef, rng: random.Random, **params: Any) -> None:
         reason = self.unsupported_reason(game)

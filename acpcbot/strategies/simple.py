@@ -112,6 +112,7 @@ class CallStrategy(Strategy):
     description = "Always check or call."
     inline = True
     has_policy = True
+    deterministic = True
 
     def policy(self, view: View) -> ActionPolicy:
         """Check or call with every holding."""
@@ -137,6 +138,7 @@ class RaiseStrategy(Strategy):
     }
     inline = True
     has_policy = True
+    deterministic = True
 
     def policy(self, view: View) -> ActionPolicy:
         """The configured raise with every holding (one-hot)."""
@@ -162,6 +164,7 @@ class FoldStrategy(Strategy):
     description = "Check when free, else fold."
     inline = True
     has_policy = True
+    deterministic = True
 
     def policy(self, view: View) -> ActionPolicy:
         """Fold facing a bet, else check, with every holding."""

@@ -12,7 +12,10 @@ works for matches played in memory, over TCP or merged from elsewhere.
 Each hand is then valued by ``acpcbot.solve.aivat.Evaluator``; a decision
 where the logged action has no probability under the replayed policy is
 counted as a mismatch (the replay did not reproduce the player, or its
-policy and play disagree) and reported beside the figures.
+policy and play disagree) and reported beside the figures.  A strategy
+declaring ``deterministic`` (one-hot rows that ``act`` plays) is not
+replayed: each correction of its actions is zero, so only the board cards
+are corrected (and no mismatch can be seen).
 
 Heads-up runs only; without a known player there is no AIVAT figure (the
 results say why), while all-in expectation needs no policy and is given for
@@ -45,12 +48,20 @@ VALUE_FUNCTION = ("u_p = eq_p * 2M - M: the share of a pot both players fill to 
 
 def known_policy(spec: str) -> bool:
     """Whether the strategy ``spec`` names exposes its policy (False for externals and unknown specs)."""
+    return _policy_kind(spec) is not None
+
+
+def _policy_kind(spec: str) -> str | None:
+    """"deterministic" or "mixed" for a strategy exposing its policy, None otherwise."""
     from acpcbot.strategies.registry import resolve
 
     try:
-        return bool(resolve(spec)[0].has_policy)
+        cls = resolve(spec)[0]
     except Exception:  # noqa: BLE001 - an unknown or external player simply has no known policy
-        return False
+        return None
+    if not cls.has_policy:
+        return None
+    return "deterministic" if cls.deterministic else "mixed"
 
 
 class Replay:
@@ -117,7 +128,8 @@ def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str],
     notes: list[str] = []
     replays: dict[str, Replay] = {}
     for s, name in enumerate(seat_names):
-        if name not in known:
+        # a deterministic policy's corrections are all zero: nothing to replay
+        if name not in known or _policy_kind(spec_of.get(name, "")) == "deterministic":
             continue
         try:
             replays[name] = Replay(spec_of.get(name, rec["seats"][s].get("strategy", "")), game, name,
