@@ -8,7 +8,14 @@ names load on first use, so importing any part of acpcbot stays cheap.
 
 from __future__ import annotations
 
+import os
 from typing import Any
+
+# numpy's BLAS would start a thread per core for every product: a poker match runs several processes on
+# few cores, and the strategies' products are small, so one thread each is faster.  Set before numpy is
+# imported; a value the user set wins.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 
 def play(host: str, port: int, strategy: Any, **options: Any) -> int:

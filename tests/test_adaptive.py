@@ -60,7 +60,8 @@ def test_size_buckets():
     assert size_bucket(50 / 100) == 1      # half pot
     assert size_bucket(100 / 100) == 2     # pot
     assert size_bucket(300 / 100) == 3     # three pots
-    assert size_bucket(math.inf) == 3      # nothing before it
+    assert size_bucket(301 / 100) == 4     # overbets and shoves
+    assert size_bucket(math.inf) == 4      # nothing before it
 
 
 def test_limit_bets_have_one_bucket():
@@ -154,6 +155,11 @@ def test_info_classes():
     assert info_class(_R, 0, 0) == "agg0"
     assert info_class(_C, 100, 2) == "call1"
     assert info_class(_C, 0, 1) == "check1"
+    # paying off a bet of 1.5 pots or more is its own class, assumed more informative until shown otherwise
+    assert info_class(_C, 300, 3, bucket=3) == "bigcall1" and info_class(_C, 300, 0, bucket=4) == "bigcall0"
+    assert info_class(_C, 300, 3, bucket=2) == "call1"
+    fresh = Informativeness()
+    assert fresh.kappa("bigcall1") > fresh.kappa("call1") + 0.08
 
 
 # ----------------------------------------------------------------- range arithmetic
@@ -286,8 +292,8 @@ def test_a_check_narrows_the_range_to_weaker_hands():
     before = player.sync(view("MATCHSTATE:1:4:cc/:|AsKd/Qh8d3c")).ranges[0].copy()
     after = player.sync(view("MATCHSTATE:1:4:cc/c:|AsKd/Qh8d3c")).ranges[0]
     assert mean_score(after, score) < mean_score(before, score) - 0.02
-    # the board and our cards are not in its range
-    assert after[pairs_with(parse_cards("AsKdQh8d3c"))].max() == 0
+    # the board is not in its range (our own cards stay: the rows of a policy hold other pairs)
+    assert after[pairs_with(parse_cards("Qh8d3c"))].max() == 0
 
 
 def test_actions_are_counted_once_however_often_a_state_is_seen():
@@ -335,7 +341,7 @@ def test_model_file_keeps_statistics(tmp_path):
     again = make_player(model=str(path))
     assert again.stats["p2"].hands == 1
     assert again.stats["p2"].actions.seen(Spot(0, "blind"), level=1) == 1
-    path.write_text(json.dumps({"format": "acpcbot-model", "kind": "adaptive", "version": 1,
+    path.write_text(json.dumps({"format": "acpcbot-model", "kind": "adaptive", "version": 2,
                                 "entries": {"p2": {"hands": "x"}}}))
     with pytest.raises(ModelFileError, match="p2"):
         make_player(model=str(path))

@@ -180,7 +180,12 @@ def test_policy_agrees_with_act(name, game_name):
         view = view_of(state, position)
         strategy.observe(view)
         before = strategy.rng.getstate()
-        policy = strategy.policy(view)
+        try:
+            policy = strategy.policy(view)
+        except NoPolicy:
+            # the one documented gap: adaptive with two or more opponents left (its multiway look-ahead is per holding)
+            assert name == "adaptive" and len(view.opponents) > 1, "NoPolicy from a strategy with has_policy"
+            continue
         assert strategy.rng.getstate() == before, "policy must not consume the strategy's generator"
         _check_array(policy, game, state)
         if strategy.deterministic:

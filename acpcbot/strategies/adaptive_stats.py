@@ -10,7 +10,8 @@ the kind of decision and, in no-limit games, the size of the bet it faces:
 - ``raise``: facing a re-raise (two or more raises in the round).
 
 No-limit bets are bucketed by their size against the pot before the bet
-(``SIZE_BUCKETS``: up to 0.4 pot, 0.8, 1.5, more).
+(``SIZE_BUCKETS``: up to 0.4 pot, 0.8, 1.5, 3, more: overbets and shoves apart, since players defend
+against them differently).
 
 :class:`ActionStats` keeps (fold, call, raise) counts per spot at four
 levels: family (``free``: nothing to call; ``facing``: a blind, bet or
@@ -41,7 +42,7 @@ from ..engine import ActionType, State
 
 KINDS = ("open", "stab", "blind", "bet", "raise")
 #: no-limit bet size buckets: upper bounds of the bet (to call) over the pot before it
-SIZE_BUCKETS = (0.4, 0.8, 1.5)
+SIZE_BUCKETS = (0.4, 0.8, 1.5, 3.0)
 NUM_BUCKETS = len(SIZE_BUCKETS) + 1
 
 #: a generic opponent's (fold, call, raise) per kind: what the first hands assume
@@ -171,13 +172,24 @@ KAPPA_GRID = np.linspace(0.0, 0.96, 25)
 #: prior over the grid: Beta(4, 1.2)-shaped, mean about 0.78 (most players' actions do follow their cards;
 #: card-blind players show down often, so their kappa is learnt quickly)
 _KAPPA_LOG_PRIOR = 3.0 * np.log(np.maximum(KAPPA_GRID, 1e-3)) + 0.2 * np.log(1.0 - KAPPA_GRID)
+#: calls of bets of 1.5 pots and more: Beta(12, 1.3)-shaped, mean about 0.90 (paying off a big bet is what
+#: players do least at random; a model that thought otherwise would value-bet thin hands into them)
+_BIG_CALL_LOG_PRIOR = 12.0 * np.log(np.maximum(KAPPA_GRID, 1e-3)) + 0.3 * np.log(1.0 - KAPPA_GRID)
 #: classes of actions whose informativeness is learnt apart: (what, before or after the flop)
-INFO_CLASSES = ("agg0", "agg1", "call0", "call1", "check0", "check1")
+INFO_CLASSES = ("agg0", "agg1", "call0", "call1", "check0", "check1", "bigcall0", "bigcall1")
+#: the first bet-size bucket whose calls are "big calls"
+BIG_CALL_BUCKET = 3
 
 
-def info_class(action: ActionType, to_call: float, street: int) -> str:
-    """Informativeness class of an action: aggressive, call or check, preflop (0) or later (1)."""
-    kind = "agg" if action == _R else ("call" if to_call > 0 else "check")
+def info_class(action: ActionType, to_call: float, street: int, bucket: int = 0) -> str:
+    """Informativeness class of an action: aggressive, call (a big call: ``bucket`` >= BIG_CALL_BUCKET) or check,
+    preflop (0) or later (1)."""
+    if action == _R:
+        kind = "agg"
+    elif to_call > 0:
+        kind = "bigcall" if bucket >= BIG_CALL_BUCKET else "call"
+    else:
+        kind = "check"
     return f"{kind}{0 if street == 0 else 1}"
 
 
@@ -206,7 +218,7 @@ class Informativeness:
         """Posterior mean of kappa for a class."""
         k = self._cache.get(cls)
         if k is None:
-            logp = _KAPPA_LOG_PRIOR + self.loglik[cls]
+            logp = (_BIG_CALL_LOG_PRIOR if cls.startswith("bigcall") else _KAPPA_LOG_PRIOR) + self.loglik[cls]
             p = np.exp(logp - logp.max())
             k = self._cache[cls] = float((p * KAPPA_GRID).sum() / p.sum())
         return k

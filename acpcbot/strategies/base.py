@@ -199,6 +199,13 @@ class Strategy:
         """The action to take in ``view`` (this seat is to act)."""
         raise NotImplementedError
 
+    def quick_action(self, view: View) -> Action | None:
+        """A sound answer ready within a millisecond, which the client sends if ``act`` misses its deadline.
+
+        None (the default): the client's own fallback, check when free, else fold.
+        """
+        return None
+
     def policy(self, view: View) -> ActionPolicy:
         """The probability of each action for every holding this seat could hold in ``view`` (its turn).
 

@@ -10,3 +10,4 @@ from . import patterns  # noqa: F401
 from . import learner2008  # noqa: F401
 from . import study2008  # noqa: F401
 from . import adaptive  # noqa: F401
+from . import probes  # noqa: F401

@@ -1,0 +1,100 @@
+"""The opponent's policy as adaptive's statistics describe it, by strength bin: what its search plays against.
+
+Its (fold, call, raise) frequencies in a spot (``adaptive_stats``) are spread
+over its hands by the soft threshold model of ``adaptive_ranges``, mixed
+with the plain frequencies by how informative its actions have proved at
+showdowns; its raise is its typical size in the spot.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine import RAISE, Action, ActionType, State, raise_to
+from ..gamedef import GameDef
+from .adaptive_ranges import reference_percentiles, threshold_likelihoods
+from .adaptive_search import NUM_BINS, SHORT_BEHIND
+from .adaptive_stats import OpponentStats, info_class, spot_of
+
+_F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
+
+
+class ModelPolicy:
+    """The opponent as its statistics describe it, by strength bin: the search's ``OpponentPolicy``.
+
+    Its (fold, call, raise) frequencies in the spot (``OpponentStats.predict``)
+    are spread over its hands by the soft threshold model: the top share of
+    what it usually holds there raises, the bottom share folds; read against
+    the reference ranges of the spot (in the decision's street's strengths on
+    later streets).  Each action mixes the threshold chance with the plain
+    frequency by the learnt informativeness kappa.  Its raise is its typical
+    size in the spot (all-in where that leaves a sliver behind).
+    """
+
+    def __init__(self, stats: OpponentStats, opp: int, game: GameDef) -> None:
+        self.stats = stats
+        self.opp = opp
+        self.game = game
+        self._cache: dict[tuple, np.ndarray] = {}
+
+    def probs(self, state: State, hist: np.ndarray | None) -> np.ndarray:
+        """(3, NUM_BINS) chances of fold, call, raise per strength bin where it acts in ``state``.
+
+        ``hist`` is its range over the bins now; None on the river of a runout,
+        where its thresholds are read against its usual ranges of the spot.
+        """
+        spot = spot_of(state, self.opp)
+        to_call = state.to_call(self.opp)
+        ratio = state.bet_to_pot(self.opp)
+        key = (spot, to_call > 0, state.round, ratio, None if hist is None else hist.tobytes())
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        triple = overbet_triple(self.stats.predict(spot), ratio)
+        reference = self.stats.reference.blend((state.round, spot.kind, 0), UNIFORM if hist is None else hist)
+        u = reference_percentiles(reference, BIN_IDS)
+        t = threshold_likelihoods(u, triple, to_call > 0)
+        info = self.stats.info
+        out = np.empty_like(t)
+        for kind in (_F, _C, _R):
+            kappa = info.kappa(info_class(kind, to_call, state.round, spot.bucket))
+            out[int(kind)] = kappa * t[int(kind)] + (1.0 - kappa) * triple[int(kind)]
+        out /= out.sum(axis=0, keepdims=True)
+        self._cache[key] = out
+        return out
+
+    def raise_to(self, state: State) -> Action:
+        """Its typical raise where it acts in ``state``."""
+        if self.game.is_limit:
+            return RAISE
+        lo, hi = state.raise_bounds()  # type: ignore[misc]  # asked only where a raise is possible
+        spot = spot_of(state, self.opp)
+        target = min(max(state.raise_to_fraction(self.stats.raise_size(spot.kind, spot.street), self.opp), lo), hi)
+        after = state.pot + (target - state.spent[self.opp]) + (target - state.max_spent)
+        # nobody raises to leave a sliver behind
+        return raise_to(hi if hi - target < SHORT_BEHIND * after else target)
+
+
+#: the bet over the pot its largest size bucket stands for (over three pots: typically four)
+TYPICAL_OVERBET = 4.0
+
+
+def overbet_triple(triple: np.ndarray, ratio: float) -> np.ndarray:
+    """(fold, call, raise) facing a bet of ``ratio`` times the pot: beyond TYPICAL_OVERBET it continues a little less.
+
+    The statistics bucket every bet from three pots up together, a 4-pot bet
+    with a 100-pot shove.  The continuing share is scaled by the square root
+    of the pot odds' ratio, ((1 + TYPICAL_OVERBET) / (1 + ratio)) ** 0.5: a
+    half-way between "defends by the pot odds" (the minimum defence
+    frequency, which sticky players do not follow) and "does not care".
+    """
+    if not ratio > TYPICAL_OVERBET:
+        return triple
+    scale = ((1.0 + TYPICAL_OVERBET) / (1.0 + ratio)) ** 0.5
+    call, rais = triple[1] * scale, triple[2] * scale
+    return np.array([1.0 - call - rais, call, rais])
+
+
+#: every strength bin, in order: where the percentiles of a reference distribution are read
+BIN_IDS = np.arange(NUM_BINS)
+UNIFORM = np.full(NUM_BINS, 1.0 / NUM_BINS)
