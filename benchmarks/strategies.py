@@ -177,14 +177,16 @@ def main(argv: list[str] | None = None) -> int:
     """Measure and print the JSON object."""
     parser = argparse.ArgumentParser(description="p50/p99 decision time of every registered strategy")
     parser.add_argument("--hands", type=int, default=300, help="hands per game (default: 300)")
-    parser.add_argument("--live-hands", type=int, default=100,
-                        help="hands per game over TCP (default: 100; 0 leaves the live figures out)")
+    parser.add_argument("--live-hands", type=int, default=None,
+                        help="hands per game over TCP (default: 100, or --hands if fewer; 0 leaves the live figures out)")
     parser.add_argument("--seed", type=int, default=1, help="deal and strategy seed (default: 1)")
     parser.add_argument("--games", default="hunl,hulhe", help="games to play (default: hunl,hulhe)")
     parser.add_argument("--only", help="comma-separated strategy names to measure (default: all)")
     parser.add_argument("--here", action="store_true", help="measure in this process (no process per strategy)")
     args = parser.parse_args(argv)
     import_all()
+    if args.live_hands is None:
+        args.live_hands = min(100, args.hands)
     names = [n for n, cls in available().items() if cls.time_limited]
     if args.only:
         names = [n for n in names if n in set(args.only.split(","))]
@@ -202,8 +204,9 @@ def main(argv: list[str] | None = None) -> int:
             if not args.here and args.live_hands > 0:
                 figures["live"] = measure_live(name, args.live_hands, args.seed, games)
             out[name] = figures
-    out["_meta"] = {"date": time.strftime("%Y-%m-%d %H:%M"), "load_average": round(os.getloadavg()[0], 2),
-                    "hands": args.hands, "live_hands": args.live_hands, "games": games}
+    if not args.here:
+        print(f"{time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()[0]:.2f}, {args.hands} hands and "
+              f"{args.live_hands} live hands per game of {', '.join(games)}", file=sys.stderr)
     print(json.dumps(out))
     return 0
 
