@@ -11,7 +11,9 @@ same run: playing the matches) against ``aivat_s`` (replaying the known
 policies and valuing every hand from the logs); ``overhead`` is their
 ratio (the issue's budget: at most 0.2).  ``--main-job`` runs
 matches/hunl-baselines.toml instead (adaptive against the six study
-players, TCP, as ``make selfmatch`` does) and reports each opponent's pair.
+players, TCP, as ``make selfmatch`` does) and reports each opponent's pair,
+with the board-only correction beside it: adaptive is deterministic, so its
+AIVAT corrects the board cards only and equals that figure.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from anywhere without the benchmarks folder shadowing packages
 
+from acpcbot.solve.aivat import Evaluator  # noqa: E402
 from acpcbot.solve.rollout import shared_boards  # noqa: E402
 from dealer.arena import aivat  # noqa: E402
 from dealer.arena.recipes import build_plan, load_recipe, make_entries  # noqa: E402
@@ -81,28 +84,55 @@ def measure(plan, tmp: str) -> list[dict[str, object]]:
     return out
 
 
+def _board_only(logs, game) -> list[dict[str, list[float]]]:
+    """Every hand corrected for its board cards only: AIVAT when every known policy is deterministic."""
+    evaluator = Evaluator(game, seed=1)
+    out = []
+    for mlog in logs:
+        values: dict[str, list[float]] = {}
+        for hand in mlog.hands:
+            v = evaluator.hand(hand.state)
+            for p, name in enumerate(hand.names):
+                values.setdefault(name, []).append(v.aivat[p])
+        out.append(values)
+    return out
+
+
 def per_opponent(plan, tmp: str) -> list[dict[str, object]]:
-    """The main job: each opponent's duplicate pair analysed on its own (plain and AIVAT intervals)."""
+    """The main job: each opponent's duplicate pair analysed on its own (plain, AIVAT and board-only intervals).
+
+    adaptive is deterministic (one-hot rows): its AIVAT is the board-only figure, given here also before it
+    exposes its policy (``aivat_*`` stay empty until then).
+    """
     doc = execute(plan, tmp)
     played, logs = load_logs(doc["matches"], Path(doc["run_dir"]), plan.game)
     shared_boards.cache_clear()
     start = time.perf_counter()
     run = aivat.evaluate_run(played, logs, doc["players"], plan.game)
     aivat_s = time.perf_counter() - start
+    start = time.perf_counter()
+    board = _board_only(logs, plan.game)
+    board_s = time.perf_counter() - start
     hero = plan.entries[0].name
     rows = []
     for group in _groups(played):
         sub_logs = [logs[i] for i in group]
+        one = [list(range(len(group)))]
         sub_run = aivat.RunAIVAT(run.known, [run.aivat[i] for i in group], [run.allin[i] for i in group])
-        est = aivat.estimates(sub_run, sub_logs, [list(range(len(group)))], plan.game).get(hero, {})
-        plain = summarize(sub_logs, [list(range(len(group)))])[hero].duplicate
+        est = aivat.estimates(sub_run, sub_logs, one, plan.game).get(hero, {})
+        by_board = aivat.estimates(aivat.RunAIVAT([hero], [board[i] for i in group], [run.allin[i] for i in group]),
+                                   sub_logs, one, plan.game)[hero]["aivat_duplicate"]
+        plain = summarize(sub_logs, one)[hero].duplicate
         other = [s["player"] for s in played[group[0]]["seats"] if s["player"] != hero][0]
         low = est.get("aivat_duplicate")
         rows.append({"opponent": other, "plain_mbb": round(plain.mean, 1), "plain_ci95": round(plain.ci95, 1),
                      "aivat_mbb": low and round(low.mean, 1), "aivat_ci95": low and round(low.ci95, 1),
-                     "ci_ratio": low and round(low.ci95 / plain.ci95, 3)})
+                     "ci_ratio": low and round(low.ci95 / plain.ci95, 3),
+                     "board_only_mbb": round(by_board.mean, 1), "board_only_ci95": round(by_board.ci95, 1),
+                     "board_only_ratio": round(by_board.ci95 / plain.ci95, 3)})
     return [{"run": plan.name, "transport": plan.transport, "hands_per_seating": plan.hands, "known": run.known,
              "play_s": doc["seconds"], "aivat_s": round(aivat_s, 2), "overhead": round(aivat_s / doc["seconds"], 3),
+             "board_only_s": round(board_s, 2), "board_only_overhead": round(board_s / doc["seconds"], 3),
              "mismatches": run.mismatches, "notes": run.notes, "opponents": rows}]
 
 
