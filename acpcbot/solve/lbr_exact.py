@@ -11,6 +11,7 @@ LBR's greedy, check/call-to-showdown assumption leaves on the table.
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass
 
@@ -78,12 +79,23 @@ def exact_lbr(game: GameDef, make_target: object, make_lbr: object) -> ExactLBR:
     """
     from .best_response import best_response_value
 
+    # the tree holds histories the target never plays; LBR's note that its range ran empty there is noise
+    quiet = logging.getLogger("acpcbot.strategies.lbr")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    try:
+        return _exact_lbr(game, make_target, make_lbr, best_response_value)
+    finally:
+        quiet.setLevel(level)
+
+
+def _exact_lbr(game: GameDef, make_target: object, make_lbr: object, best_response_value: object) -> ExactLBR:
     tree = build_tree(game)
     lbr_values, br_values = [], []
     for me in range(2):
         target = make_target()  # type: ignore[operator]
         sigma = target_sigma(tree, target, 1 - me)
-        br_values.append(best_response_value(tree, sigma, me))
+        br_values.append(best_response_value(tree, sigma, me))  # type: ignore[operator]
         lbr = make_lbr(target)  # type: ignore[operator]
         for n, (d, i, key) in enumerate(tree_infosets(tree)):
             if int(tree.dec_player[d]) != me:
