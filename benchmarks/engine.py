@@ -1,7 +1,11 @@
 """Engine speed: random legal play in-process, dealing and showdown included; logcheck speed.
 
+    python benchmarks/engine.py [HANDS] [--reference DIR]
+
 Prints one JSON object.  The peer figure is the reference C dealer with its
-C example players, about 2,500 hands/s over TCP on this machine (issue 2).
+C example players over TCP (hunl): measured in the same run with
+``--reference DIR`` (or ``ACPC_REFERENCE_DIR``), else the 2,500 hands/s
+measured on this machine for issue 2, marked as such.
 """
 
 from __future__ import annotations
@@ -72,9 +76,40 @@ def play(game_name: str, hands: int, seed: int = 1, log: list[str] | None = None
     return actions, time.perf_counter() - start
 
 
+def reference_rate(reference: Path, hands: int = 3000) -> float:
+    """hunl hands/s of the reference dealer with its example players, between its STARTED and FINISHED stamps."""
+    import subprocess
+
+    with tempfile.TemporaryDirectory() as tmp:
+        game_file = Path(tmp) / "holdem.nolimit.2p.reverse_blinds.game"
+        game_file.write_text(load_game("hunl").to_text())
+        err = Path(tmp) / "ref.err"
+        with open(err, "wb") as err_file:
+            dealer = subprocess.Popen([str(reference / "dealer"), "ref", str(game_file), str(hands), "1", "a", "b"],
+                                      cwd=tmp, stdout=subprocess.PIPE, stderr=err_file, text=True)
+            ports = dealer.stdout.readline().split() if dealer.stdout else []
+            players = [subprocess.Popen([str(reference / "example_player"), str(game_file), "127.0.0.1", port],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for port in ports]
+            dealer.communicate(timeout=600)
+            for player in players:
+                player.wait(timeout=60)
+        lines = err.read_text(errors="replace").splitlines()
+        started = next(float(ln.split()[-1]) for ln in lines if ln.startswith("STARTED"))
+        finished = next(float(ln.split()[-1]) for ln in lines if ln.startswith("FINISHED"))
+    return hands / (finished - started)
+
+
 def main() -> None:
     """Run the measurements and print the JSON object."""
-    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 30000
+    args = [a for a in sys.argv[1:] if not a.startswith("--reference")]
+    reference = os.environ.get("ACPC_REFERENCE_DIR")
+    for i, a in enumerate(sys.argv[1:]):
+        if a == "--reference" and i + 2 < len(sys.argv):
+            reference = sys.argv[i + 2]
+            args.remove(reference)
+        elif a.startswith("--reference="):
+            reference = a.split("=", 1)[1]
+    hands = int(args[0]) if args else 30000
     result: dict[str, object] = {}
     for name in ("hunl", "hulhe", "kuhn3p"):
         play(name, 500)  # warm caches and tables
@@ -85,7 +120,13 @@ def main() -> None:
                 best = (actions, seconds)
         actions, seconds = best
         result[name] = {"hands_per_s": round(hands / seconds), "actions_per_s": round(actions / seconds)}
-    result["hunl"]["vs_reference_c_dealer_tcp"] = round(result["hunl"]["hands_per_s"] / REFERENCE_C_DEALER_HANDS_PER_S, 1)
+    if reference and (Path(reference) / "dealer").is_file():
+        peer, measured = reference_rate(Path(reference)), True
+    else:
+        peer, measured = REFERENCE_C_DEALER_HANDS_PER_S, False
+    result["reference_c_dealer_tcp_hands_per_s"] = round(peer)
+    result["reference_measured_in_this_run"] = measured
+    result["hunl"]["vs_reference_c_dealer_tcp"] = round(result["hunl"]["hands_per_s"] / peer, 1)
     lines = format_header("bench", "hunl", 1000, 1, 600000, 600000, 7000)
     play("hunl", 1000, log=lines)
     with tempfile.TemporaryDirectory() as tmp:
