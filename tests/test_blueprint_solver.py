@@ -220,7 +220,7 @@ numRounds = 3
 blind = 1 2
 raiseSize = 2 2 4
 firstPlayer = 2 1 1
-maxRaises = 2 2 2
+maxRaises = 1 2 1
 numSuits = 1
 numRanks = 6
 numHoleCards = 1
@@ -230,7 +230,7 @@ END GAMEDEF
 
 
 def synthetic_game(seed=0):
-    """A 3-round abstract game with random chains: 3 classes, 2 then 3 buckets, the showdown won by the higher bucket."""
+    """A 3-round abstract game with random chains: 3 classes, 2 then 3 buckets, the higher bucket wins."""
     from acpcbot.gamedef import parse_game
     from acpcbot.solve.abstract_game import AbstractGame
     rng = np.random.default_rng(seed)

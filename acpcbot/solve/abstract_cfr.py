@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .abstract_game import FOLD_LEAF, NEXT_LEAF, SHOWDOWN_LEAF, AbstractGame
+from .abstract_game import FOLD_LEAF, NEXT_LEAF, AbstractGame
 from .best_response import Exploitability
 
 ALGORITHMS = ("cfr+", "dcfr")
@@ -38,7 +38,7 @@ CHECKPOINT_FORMAT = 1
 
 
 def _match(pos: np.ndarray, out: np.ndarray, cols: np.ndarray) -> None:
-    """out[:, col] = pos[:, col] / total, or uniform over ``cols`` where the total is 0 (no masked ops: they are slow)."""
+    """out[:, col] = pos[:, col] / total, or uniform over ``cols`` where the total is 0 (no masked ops: slow)."""
     total = pos[:, cols[0]].copy()
     for col in cols[1:]:
         total += pos[:, col]
@@ -347,7 +347,7 @@ class AbstractSolver:
         return hit
 
     def _leaf_values(self, p: int, r: int, lo: int, hi: int, reach: dict, mode: str) -> dict[int, tuple]:
-        """Values of p at every leaf of instances lo..hi: folds and showdowns from the kernels, round ends by recursion."""
+        """Values of p at every leaf of instances lo..hi: folds and showdowns by kernels, round ends by recursion."""
         ag = self.ag
         tpl = ag.rounds[r]
         n = hi - lo

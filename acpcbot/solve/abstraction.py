@@ -26,9 +26,7 @@ are exact frequencies of the real deal (for one player; see
 from __future__ import annotations
 
 import itertools
-import math
 import os
-import sys
 import time
 from dataclasses import dataclass
 from multiprocessing import Pool
@@ -397,7 +395,3 @@ def class_joint() -> np.ndarray:
     onehot[np.arange(NUM_PAIRS), PAIR_CLASS] = 1
     joint = onehot.T @ disjoint.astype(np.float64) @ onehot
     return joint / joint.sum()
-
-
-if __name__ == "__main__":  # pragma: no cover - quick manual check
-    print(len(CANON_FLOPS), int(FLOP_WEIGHTS.sum()), math.comb(52, 3), file=sys.stderr)

@@ -1,4 +1,4 @@
-"""``python -m acpcbot.solve hulhe ...``: build the card buckets, solve the abstract game with checkpoints, ship the policy.
+"""``python -m acpcbot.solve hulhe ...``: build the buckets, solve the abstract game with checkpoints, ship the policy.
 
     python -m acpcbot.solve hulhe --build-buckets                 # acpcbot/data/hulhe_buckets.npz
     python -m acpcbot.solve hulhe --iterations 1500 --checkpoint blueprint.ckpt \\
