@@ -233,7 +233,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--iterations", type=int, default=1500, help="total CFR iterations (default 1500)")
     ap.add_argument("--target-mbb", type=float, help="stop once the abstract exploitability is at most this")
     ap.add_argument("--check-every", type=int, default=50, help="measure the exploitability every N iterations")
-    ap.add_argument("--algorithm", choices=ALGORITHMS, default="cfr+")
+    ap.add_argument("--algorithm", choices=ALGORITHMS, default="dcfr", help="regret minimiser (default dcfr)")
     ap.add_argument("--workers", type=int, default=2, help="threads (and bucket-build processes); default 2")
     ap.add_argument("--checkpoint", help="checkpoint file: resumed from when present, rewritten as training goes")
     ap.add_argument("--checkpoint-minutes", type=float, default=10.0, help="minutes between checkpoints")
@@ -333,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
         _log(f"stopped at iteration {solver.iteration}; the same command resumes from {args.checkpoint}")
         solver.close()
         return 130
+    if not curve or curve[-1][0] != solver.iteration:      # e.g. resumed at or past --iterations
+        report(Report(solver.iteration, solver.exploitability(), 0.0))
     t = time.perf_counter()
     rows = policy_rows(ag, solver)
     final = curve[-1] if curve else None
