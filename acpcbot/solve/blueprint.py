@@ -45,6 +45,7 @@ class Blueprint:
             raise AbstractionError(f"{os.fspath(policy)} needs buckets {self.meta['k']}, "
                                    f"{os.fspath(buckets)} has {self.buckets.k}")
         self.abstract = blueprint_game(self.game, self.buckets)
+        self._game_text = self.game.to_text()
         for r, q in enumerate(self.rows):
             tpl = self.abstract.rounds[r]
             want = (tpl.num_instances, tpl.num_decisions, 3, self.abstract.strategy_width(r))
@@ -93,7 +94,7 @@ class Blueprint:
     # -------------------------------------------------------------- helpers
 
     def _decision(self, state: State) -> tuple[int, int, int, tuple[int, ...]]:
-        if state.game.to_text() != self.game.to_text():
+        if state.game is not self.game and state.game.to_text() != self._game_text:
             raise ValueError(f"the state is of game {state.game.name}, the blueprint of {self.game.name}")
         try:
             r, inst, d = locate(self.abstract, state)

@@ -1,8 +1,8 @@
 """``python -m acpcbot.solve hulhe ...``: build the buckets, solve the abstract game with checkpoints, ship the policy.
 
     python -m acpcbot.solve hulhe --build-buckets                 # acpcbot/data/hulhe_buckets.npz
-    python -m acpcbot.solve hulhe --iterations 1500 --checkpoint blueprint.ckpt \\
-        --out acpcbot/data/blueprint_hulhe.npz                     # resumes from the checkpoint if present
+    python -m acpcbot.solve hulhe --iterations 3000 --target-mbb 0.7 --checkpoint /tmp/blueprint.ckpt.npz \\
+        --out acpcbot/data/blueprint_hulhe.npz    # builds missing buckets; resumes from the checkpoint if present
     python -m acpcbot.solve hulhe --evaluate acpcbot/data/blueprint_hulhe.npz
 
 The abstract game (``blueprint_game``) is the hold'em betting of the game
