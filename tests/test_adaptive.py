@@ -326,7 +326,7 @@ def test_never_folds_when_checking_is_free():
 
 
 def test_limit_raises_have_no_size():
-    player = make_player(HULHE)
+    player = make_player(HULHE, blueprint=False)  # the model's own best response (the blueprint may mix)
     for line in ("MATCHSTATE:0:2:r:AsAd|", "MATCHSTATE:1:3:cc/cc/cc/c:|AsKs/QsJsTs/2c/3d"):
         action = player.act(view(line, HULHE), 0.0)
         assert action.type == _R and action.size == 0  # aces re-raise, the royal flush bets: the limit `r`

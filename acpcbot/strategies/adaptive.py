@@ -48,8 +48,7 @@ from ..world import MatchInfo, View
 from .adaptive_ranges import (action_likelihood, pair_of, pairs_with, range_histogram, reference_percentiles,
                               score_bins, strength_scores, threshold_likelihoods)
 from .adaptive_policy import ModelPolicy
-from .adaptive_search import (NUM_BINS, OpponentPolicy, Runouts, Search, our_raises, runout_boards, signed_sums,
-                              strength_bins)
+from .adaptive_search import NUM_BINS, OpponentPolicy, Runouts, Search, our_raises, runout_boards, signed_sums
 from .base import ActionPolicy, NoPolicy, Param, Strategy, parse_bool
 from .common import holdem_only
 from .probes import KINDS as PROBE_KINDS, ProbePolicy
@@ -79,6 +78,8 @@ PREFLOP_BOARDS = 48
 #: PREFLOP_BOARDS, or RUNOUTS, of them are those the later streets are played on
 ALLIN_RUNOUTS = 400
 FLOP_ALLIN_RUNOUTS = 100
+#: before the flop a search is kept per betting history until the hands seen grow by this fraction of themselves
+PREFLOP_REFRESH = 16
 #: the quick answer raises (pot-sized in no-limit) from this equity against the range, and calls from the pot odds
 QUICK_RAISE_EQUITY = 0.7
 #: heads-up limit hold'em on the shipped blueprint: hands against an opponent before adaptive deviates from it
@@ -184,6 +185,8 @@ class AdaptiveStrategy(Strategy):
         self.floor: Blueprint | None = None
         #: how long a decision's search has been taking (seconds, a running mean)
         self._search_s = 0.01
+        #: the searches before the flop, per (opponent, position, betting history): (hands seen then, table)
+        self._preflop: dict[tuple, tuple[int, tuple]] = {}
 
     @classmethod
     def unsupported_reason(cls, game: GameDef) -> str | None:
@@ -388,15 +391,37 @@ class AdaptiveStrategy(Strategy):
 
         On the blueprint (heads-up limit): its row, unless the model shows a gain big enough to deviate.
         """
-        search = self._search(view, hand, opp, np.array([pair_of(view.hole)]))
-        actions, values = search.action_values()
-        mass = search.mass.sum()
-        equity = 0.5 + 0.5 * float(signed_sums(search.mass)[search.our_bins[0]] / mass) if mass > 0 else 0.5
-        rows = self._rows(view, opp, actions, values, search.mass.sum(), self.floor_rows(view, actions, one=True))
+        row = pair_of(view.hole)
+        if view.state.round == 0:
+            actions, every, mass, signed = self._preflop_table(view, hand, opp)
+            values = every[[row]]
+            equity = 0.5 + 0.5 * float(signed[preflop_bins()[row]] / mass) if mass > 0 else 0.5
+        else:
+            search = self._search(view, hand, opp, np.array([row]))
+            actions, values = search.action_values()
+            mass = search.mass.sum()
+            equity = 0.5 + 0.5 * float(signed_sums(search.mass)[search.our_bins[0]] / mass) if mass > 0 else 0.5
+        rows = self._rows(view, opp, actions, values, mass, self.floor_rows(view, actions, one=True))
         row = rows[0]
         best = int(np.argmax(row)) if row.max() >= 1.0 else int(np.searchsorted(np.cumsum(row), self.rng.random()))
         return Choice(actions[min(best, len(actions) - 1)], {a: float(v) for a, v in zip(actions, values[0])},
                       equity)
+
+    def _preflop_table(self, view: View, hand: HandTracker, opp: int) -> tuple[list[Action], np.ndarray, float,
+                                                                             np.ndarray]:
+        """Before the flop: the search for every holding at once, kept per betting history (actions, values
+        (1326, actions), the range's weight, its signed sums by bin); refreshed once the hands seen against the
+        opponent have grown by a PREFLOP_REFRESH-th (at least one): a decision there is mostly a lookup."""
+        stats = self.opponent_stats(view, opp)
+        key = (self.key(view, opp), view.position, tuple(view.state.actions[0]))
+        hit = self._preflop.get(key)
+        if hit is not None and stats.hands - hit[0] < max(1, hit[0] // PREFLOP_REFRESH):
+            return hit[1]
+        search = self._search(view, hand, opp, ALL_PAIRS)
+        actions, values = search.action_values()
+        table = (actions, values, float(search.mass.sum()), signed_sums(search.mass))
+        self._preflop[key] = (stats.hands, table)
+        return table
 
     def floor_rows(self, view: View, actions: list[Action], one: bool) -> np.ndarray | None:
         """The blueprint's probabilities over ``actions`` for our holding (``one``) or every pair; None off it."""
@@ -443,16 +468,13 @@ class AdaptiveStrategy(Strategy):
         Seeded by the hand and board (drawn once per match before the flop),
         the same for every row of a policy.
         """
+        if not board:
+            return preflop_runouts()
         pair = hand.runouts.get(len(board))
-        if pair is None:
-            if not board:
-                allin = preflop_pool(ALLIN_RUNOUTS)
-            else:  # on the turn: every river card
-                seed = hash((hand.hand_id, board, 0x5EED)) & 0xFFFFFFFF
-                ranks = pair_ranks(runout_boards(board, FLOP_ALLIN_RUNOUTS, seed))
-                allin = Runouts(strength_bins(ranks), ranks > 0)
-            count = self.runouts if board else PREFLOP_BOARDS
-            pair = hand.runouts[len(board)] = (Runouts(allin.bins[:count], allin.live[:count]), allin)
+        if pair is None:  # on the turn: every river card
+            seed = hash((hand.hand_id, board, 0x5EED)) & 0xFFFFFFFF
+            allin = Runouts(pair_ranks(runout_boards(board, FLOP_ALLIN_RUNOUTS, seed)))
+            pair = hand.runouts[len(board)] = (allin.head(self.runouts), allin)
         return pair
 
     # ------------------------------------------------------------- multiway
@@ -520,8 +542,16 @@ def preflop_bins() -> np.ndarray:
 @lru_cache(maxsize=2)
 def preflop_pool(size: int) -> Runouts:
     """``size`` full boards drawn once (seeded): the runouts of every search before the flop."""
-    ranks = pair_ranks(runout_boards((), size, 0x9F1))
-    return Runouts(strength_bins(ranks), ranks > 0)
+    runouts = Runouts(pair_ranks(runout_boards((), size, 0x9F1)))
+    runouts.bins  # noqa: B018 - made now, at the start of the match, not inside a decision
+    return runouts
+
+
+@lru_cache(maxsize=1)
+def preflop_runouts() -> tuple[Runouts, Runouts]:
+    """The runouts of every search before the flop: the PREFLOP_BOARDS played on, the ALLIN_RUNOUTS all-ins run on."""
+    pool = preflop_pool(ALLIN_RUNOUTS)
+    return pool.head(PREFLOP_BOARDS), pool
 
 
 def shipped_blueprint(game: GameDef) -> "Blueprint | None":

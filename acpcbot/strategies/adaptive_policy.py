@@ -36,6 +36,7 @@ class ModelPolicy:
         self.opp = opp
         self.game = game
         self._cache: dict[tuple, np.ndarray] = {}
+        self._spots: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def probs(self, state: State, hist: np.ndarray | None) -> np.ndarray:
         """(3, NUM_BINS) chances of fold, call, raise per strength bin where it acts in ``state``.
@@ -46,19 +47,22 @@ class ModelPolicy:
         spot = spot_of(state, self.opp)
         to_call = state.to_call(self.opp)
         ratio = state.bet_to_pot(self.opp)
-        key = (spot, to_call > 0, state.round, ratio, None if hist is None else hist.tobytes())
+        base = (spot, to_call > 0, state.round, ratio)
+        key = base if hist is None else base + (hist.tobytes(),)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
-        triple = overbet_triple(self.stats.predict(spot), ratio)
+        spot_facts = self._spots.get(base)
+        if spot_facts is None:  # what does not depend on the range: kept for the whole decision
+            triple = overbet_triple(self.stats.predict(spot), ratio)
+            info = self.stats.info
+            kappa = np.array([[info.kappa(info_class(kind, to_call, state.round, spot.bucket))]
+                              for kind in (_F, _C, _R)])
+            spot_facts = self._spots[base] = (triple, kappa, (1.0 - kappa) * triple[:, None])
+        triple, kappa, plain = spot_facts
         reference = self.stats.reference.blend((state.round, spot.kind, 0), UNIFORM if hist is None else hist)
         u = reference_percentiles(reference, BIN_IDS)
-        t = threshold_likelihoods(u, triple, to_call > 0)
-        info = self.stats.info
-        out = np.empty_like(t)
-        for kind in (_F, _C, _R):
-            kappa = info.kappa(info_class(kind, to_call, state.round, spot.bucket))
-            out[int(kind)] = kappa * t[int(kind)] + (1.0 - kappa) * triple[int(kind)]
+        out = kappa * threshold_likelihoods(u, triple, to_call > 0) + plain
         out /= out.sum(axis=0, keepdims=True)
         self._cache[key] = out
         return out

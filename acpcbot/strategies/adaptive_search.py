@@ -140,12 +140,39 @@ def reply_actions(state: State) -> list[Action]:
 
 # --------------------------------------------------------------------- the search
 
-@dataclass
 class Runouts:
-    """Sampled completions of the board: every pair's strength bin on each river, and whether it is live there."""
+    """Sampled completions of the board: every pair's treys rank on each (0: not live); strength bins on demand."""
 
-    bins: np.ndarray  # (R, 1326)
-    live: np.ndarray  # (R, 1326) bool
+    def __init__(self, ranks: np.ndarray) -> None:
+        self.ranks = ranks  # (R, 1326)
+        self.live = ranks > 0
+        self._bins: np.ndarray | None = None
+        self._signs: dict[int, np.ndarray] = {}
+
+    @property
+    def bins(self) -> np.ndarray:
+        """(R, 1326): every pair's strength bin on each river (made on first use)."""
+        if self._bins is None:
+            self._bins = strength_bins(self.ranks)
+        return self._bins
+
+    def head(self, count: int) -> "Runouts":
+        """The first ``count`` runouts (sharing the tables already made)."""
+        out = Runouts(self.ranks[:count])
+        if self._bins is not None:
+            out._bins = self._bins[:count]
+        return out
+
+    def signs(self, row: int) -> np.ndarray:
+        """(1326,): per pair, over the runouts where it and pair ``row`` are both live, the showdowns ``row``
+        wins minus those it loses (exact ranks; kept per row)."""
+        out = self._signs.get(row)
+        if out is None:
+            mine = self.ranks[:, row]
+            # treys: a lower rank is the better hand
+            wins = np.sign(self.ranks - mine[:, None]) * (self.live & self.live[:, row:row + 1])
+            out = self._signs[row] = wins.sum(axis=0, dtype=np.float64)
+        return out
 
 
 class Search:
@@ -174,69 +201,97 @@ class Search:
     # ----------------------------------------------------------------- entry
 
     def action_values(self) -> tuple[list[Action], np.ndarray]:
-        """Our actions at the root and their values, (actions, (m, len(actions))): chips over the whole hand."""
+        """Our actions at the root and their values, (actions, (m, len(actions))): chips over the whole hand.
+
+        Three passes: the current round is laid out (every node's reach by
+        the opponent's bin, the rounds' ends valued at once where no runout
+        is needed), then every end that goes on to the river is played out
+        there together with the others (one walk of each shape of river
+        round, vectorised over the ends, the runouts and the bins), then the
+        layout is folded up (the best of ours, the sum of the opponent's).
+        """
         g = np.ones(NUM_BINS)
         actions = our_actions(self.root, OUR_FRACTIONS if self.root.round else PREFLOP_FRACTIONS)
-        return actions, np.stack([self._after(self.root, a, g) for a in actions], axis=1)
+        self._leaves: list[tuple[State, np.ndarray]] = []
+        plans = [self._after(self.root, a, g) for a in actions]
+        later = self._continuations()
+        return actions, np.stack([_fold_up(p, later) for p in plans], axis=1)
 
-    def _after(self, state: State, action: Action, g: np.ndarray) -> np.ndarray:
+    def _after(self, state: State, action: Action, g: np.ndarray) -> "_Plan":
         s = state.copy()
         s.apply_unchecked(action)
         return self._node(s, g)
 
-    # ----------------------------------------------------------------- the current round: values (m,)
+    # ----------------------------------------------------------------- the current round, laid out
 
-    def _node(self, s: State, g: np.ndarray) -> np.ndarray:
+    def _node(self, s: State, g: np.ndarray) -> "_Plan":
         if s.finished or s.round != self.root.round:
             return self._end_of_round(s, g)
         if s.current_player == self.me:
-            return np.max(np.stack([self._after(s, a, g) for a in reply_actions(s)]), axis=0)
+            return (_BEST, [self._after(s, a, g) for a in reply_actions(s)])
         probs = self._probs(s, self.mass * g)
-        total = np.zeros(self.m)
+        parts = []
         for kind in (_F, _C, _R):
             p = probs[int(kind)]
             if p.any():
                 action = (FOLD, CALL, None)[int(kind)] or self.policy.raise_to(s)
-                total = total + self._after(s, action, g * p)
-        return total
+                parts.append(self._after(s, action, g * p))
+        return (_SUM, parts)
 
-    def _end_of_round(self, s: State, g: np.ndarray) -> np.ndarray:
+    def _end_of_round(self, s: State, g: np.ndarray) -> "_Plan":
         me, opp = self.me, self.opp
         if s.folded[me] or s.folded[opp]:
             value = -s.spent[me] if s.folded[me] else s.spent[opp]
-            return np.full(self.m, value * float((self.mass * g).sum()))
+            return (_VALUE, np.full(self.m, value * float((self.mass * g).sum())))
         if self.runouts is None:  # a showdown on the river
             stake = min(s.spent[me], s.spent[opp])
-            return stake * signed_sums(self.mass * g)[self.our_bins]
+            return (_VALUE, stake * signed_sums(self.mass * g)[self.our_bins])
         if s.finished:  # all-in: the board runs out
-            return min(s.spent[me], s.spent[opp]) * (self.allin.showdown * g).sum(axis=1)
+            return (_VALUE, min(s.spent[me], s.spent[opp]) * (self.allin.showdown * g).sum(axis=1))
         river = s.copy()
         while river.round < self.last_round:
             river.apply_unchecked(CALL)
-        return self.cont.mean(self._river(river, self.cont.reach(g)))
+        self._leaves.append((river, g))
+        return (_LATER, len(self._leaves) - 1)
 
-    # ----------------------------------------------------------------- the river of every runout: values (R, NUM_BINS)
+    # ----------------------------------------------------------------- the river of every runout, all ends at once
 
-    def _river(self, s: State, q: np.ndarray) -> np.ndarray:
-        """Values by our river bin on every runout of the river round starting in ``s``.
+    def _continuations(self) -> np.ndarray:
+        """(ends, m): the value of every end of the round that goes on, its river round played on every runout."""
+        out = np.zeros((len(self._leaves), self.m))
+        if not self._leaves:
+            return out
+        groups: dict[tuple, list[int]] = {}
+        skeletons = []
+        for i, (river, _) in enumerate(self._leaves):
+            skeleton = river_skeleton(river, self.me, self.opp, self.policy)
+            skeletons.append(skeleton)
+            groups.setdefault(skeleton.shape, []).append(i)
+        reach = self.cont.reach(np.stack([g for _, g in self._leaves]))  # (ends, R, NUM_BINS)
+        for members in groups.values():
+            batch = [skeletons[i] for i in members]
+            values = self._walk(batch, 0, reach[members])
+            out[members] = self.cont.mean(values)
+        return out
 
-        ``q`` (R, NUM_BINS) is the opponent's weight by its bin on each river.
-        """
-        skeleton = river_skeleton(s, self.me, self.opp, self.policy)
-        return self._walk(skeleton, 0, q)
-
-    def _walk(self, skeleton: "Skeleton", node: int, q: np.ndarray) -> np.ndarray:
-        kind, value, children, state = skeleton.nodes[node]
+    def _walk(self, batch: list["Skeleton"], node: int, q: np.ndarray) -> np.ndarray:
+        """Values (ends, R, NUM_BINS) by our river bin of river rounds of one shape; ``q`` the opponent's reach."""
+        kind, _, children, _ = batch[0].nodes[node]
         if kind == FOLDED:
-            return np.broadcast_to(value * q.sum(axis=1, keepdims=True), q.shape)
+            value = np.array([s.nodes[node][1] for s in batch])[:, None, None]
+            return np.broadcast_to(value * q.sum(axis=2, keepdims=True), q.shape)
         if kind == SHOWDOWN:
-            return value * signed_sums(q)
+            stake = np.array([s.nodes[node][1] for s in batch])[:, None, None]
+            return stake * signed_sums(q)
         if kind == OURS:  # we know the runout: the best per runout and bin
-            return np.max(np.stack([self._walk(skeleton, c, q) for c in children]), axis=0)
-        probs = self._probs(state, None)
+            best = self._walk(batch, children[0], q)
+            for c in children[1:]:
+                best = np.maximum(best, self._walk(batch, c, q))
+            return best
+        probs = np.stack([self._probs(s.nodes[node][3], None) for s in batch])[:, :, None, :]  # (ends, 3, 1, B)
         total = np.zeros(q.shape)
         for k, c in children:
-            total = total + self._walk(skeleton, c, q * probs[k])
+            total = total + self._walk(batch, c, q * probs[:, k])
         return total
 
     # ----------------------------------------------------------------- the opponent
@@ -259,54 +314,90 @@ class Search:
         return probs
 
 
+_VALUE, _LATER, _BEST, _SUM = range(4)
+#: a laid-out node of the current round: (_VALUE, values (m,)), (_LATER, end index), (_BEST | _SUM, [children])
+_Plan = tuple
+
+
+def _fold_up(plan: _Plan, later: np.ndarray) -> np.ndarray:
+    """The values (m,) of a laid-out node, its ends that go on valued in ``later`` (ends, m)."""
+    kind, body = plan
+    if kind == _VALUE:
+        return body
+    if kind == _LATER:
+        return later[body]
+    parts = [_fold_up(p, later) for p in body]
+    out = parts[0]
+    for p in parts[1:]:
+        out = np.maximum(out, p) if kind == _BEST else out + p
+    return out
+
+
 class _Moves:
     """The opponent's weight moving from its bin now to its bin on each runout's river, and ours there."""
 
     def __init__(self, runouts: Runouts, bins: np.ndarray, w0: np.ndarray, ours: np.ndarray) -> None:
-        R = len(runouts.bins)
-        # A range that is a function of the bin now (before the flop, every narrowing is by these bins) scales
-        # the uniform range's tables, which are kept: the rows of a policy cost a lookup.
-        counts = np.bincount(bins, minlength=NUM_BINS)
-        factor = np.divide(np.bincount(bins, weights=w0, minlength=NUM_BINS), counts, out=np.zeros(NUM_BINS),
-                           where=counts > 0)
-        self._factor = factor if np.allclose(factor[bins], w0, rtol=1e-12, atol=1e-300) else None
         self._key = (runouts, bins)
-        # with a factor, the move table is the uniform range's (kept), the factor applied to the reach
-        self.move = _uniform_move(runouts, bins) if self._factor is not None else _move(runouts, bins, w0)
+        self._w0 = w0
         self.ours = ours
-        self.our_river = runouts.bins[:, ours]  # (R, m)
         self.our_live = runouts.live[:, ours]
-        self._rows = np.arange(R)[:, None]
         self._count = self.our_live.sum(axis=0)
-        self._shape = (R, NUM_BINS)
         self._showdown: np.ndarray | None = None
+        self._moves: tuple | None = None
+
+    def _tables(self) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """(move, factor, our river bins), made on first use (an all-in of one row needs none of them)."""
+        if self._moves is None:
+            runouts, bins = self._key
+            # A range that is a function of the bin now (before the flop, every narrowing is by these bins)
+            # scales the uniform range's tables, which are kept: the rows of a policy cost a lookup.
+            counts = np.bincount(bins, minlength=NUM_BINS)
+            factor = np.divide(np.bincount(bins, weights=self._w0, minlength=NUM_BINS), counts,
+                               out=np.zeros(NUM_BINS), where=counts > 0)
+            if not np.allclose(factor[bins], self._w0, rtol=1e-12, atol=1e-300):
+                factor = None
+            move = _uniform_move(runouts, bins) if factor is not None else _move(runouts, bins, self._w0)
+            self._moves = (move, factor, runouts.bins[:, self.ours])
+        return self._moves
 
     @property
     def showdown(self) -> np.ndarray:
         """(m, NUM_BINS): per our row, the mean over its runouts of the opponent's weight in each bin now, signed
-        by who wins that runout's showdown: an all-in's value is the stake times this, dotted with the reach."""
+        by who wins that runout's showdown: an all-in's value is the stake times this, dotted with the reach.
+
+        One row (a decision): by the exact ranks on every runout; every row (a
+        policy): by the strength bins on the rivers (a higher bin wins).
+        """
         if self._showdown is None:
-            if self._factor is None:
-                self._showdown = _showdown_sums(self.move, self.our_river, self.our_live, self._count)
+            runouts, bins = self._key
+            if len(self.ours) == 1:
+                row = int(self.ours[0])
+                count = max(int(self._count[0]), 1)
+                self._showdown = (np.bincount(bins, weights=self._w0 * runouts.signs(row), minlength=NUM_BINS)
+                                  / count)[None, :]
             else:
-                runouts, bins = self._key
-                if len(self.ours) == 1:
-                    table = _showdown_sums(self.move, self.our_river, self.our_live, self._count)
+                move, factor, our_river = self._tables()
+                if factor is None:
+                    self._showdown = _showdown_sums(move, our_river, self.our_live, self._count)
                 else:
-                    table = _uniform_showdown(runouts, bins)[self.ours]
-                self._showdown = table * self._factor[None, :]
+                    self._showdown = _uniform_showdown(runouts, bins)[self.ours] * factor[None, :]
         return self._showdown
 
     def reach(self, g: np.ndarray) -> np.ndarray:
-        """The opponent's weight by its river bin on every runout, (R, NUM_BINS), for reach ``g`` by its bin now."""
-        if self._factor is not None:
-            g = g * self._factor
-        return (g @ self.move).reshape(self._shape)
+        """The opponent's weight by its river bin on every runout, (ends, R, NUM_BINS), for reaches ``g``
+        (ends, NUM_BINS) by its bin now."""
+        move, factor, _ = self._tables()
+        if factor is not None:
+            g = g * factor
+        return (g @ move).reshape(len(g), -1, NUM_BINS)
 
     def mean(self, values: np.ndarray) -> np.ndarray:
-        """Row values from (R, NUM_BINS) values by our bin on each runout: the mean over the runouts a row may hold."""
-        per = (values[self._rows, self.our_river] * self.our_live).sum(axis=0)
-        return np.divide(per, self._count, out=np.zeros(len(per)), where=self._count > 0)
+        """(ends, m) row values from (ends, R, NUM_BINS) values by our bin on each runout: the mean over the
+        runouts a row may hold."""
+        _, _, our_river = self._tables()
+        rows = np.arange(len(our_river))[:, None]
+        per = (values[:, rows, our_river] * self.our_live).sum(axis=1)
+        return np.divide(per, self._count, out=np.zeros(per.shape), where=self._count > 0)
 
 
 def _showdown_sums(move: np.ndarray, our_river: np.ndarray, our_live: np.ndarray, count: np.ndarray) -> np.ndarray:
@@ -378,6 +469,8 @@ class Skeleton:
     """
 
     nodes: list[tuple[int, float, list, State | None]]
+    #: the tree's form (each node's kind and children): river rounds of one shape are walked together
+    shape: tuple = ()
 
 
 _SKELETONS: dict[tuple, Skeleton] = {}
@@ -423,7 +516,9 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
     build(s)
     if len(_SKELETONS) > 4096:
         _SKELETONS.clear()
-    skeleton = _SKELETONS[key] = Skeleton(nodes)
+    shape = tuple((kind, tuple(c if isinstance(c, int) else tuple(c) for c in children))
+                  for kind, _, children, _ in nodes)
+    skeleton = _SKELETONS[key] = Skeleton(nodes, shape)
     return skeleton
 
 

@@ -106,9 +106,12 @@ class ActionStats:
 
     def __init__(self) -> None:
         self.counts: dict[tuple, np.ndarray] = {}
+        #: predictions made since the last count (a search asks the same spots many times)
+        self._predicted: dict[Spot, np.ndarray] = {}
 
     def add(self, spot: Spot, action: ActionType, weight: float = 1.0) -> None:
         """Count one action taken in ``spot``."""
+        self._predicted.clear()
         for key in self._keys(spot):
             row = self.counts.get(key)
             if row is None:
@@ -127,6 +130,12 @@ class ActionStats:
 
     def predict(self, spot: Spot) -> np.ndarray:
         """Estimated (fold, call, raise) probabilities in ``spot`` (a fresh array summing to 1)."""
+        hit = self._predicted.get(spot)
+        if hit is None:
+            hit = self._predicted[spot] = self._predict(spot)
+        return hit.copy()
+
+    def _predict(self, spot: Spot) -> np.ndarray:
         family = FAMILY[spot.kind]
         mean = np.array(FAMILY_PRIORS[family], dtype=np.float64)
         for level, (key, weight) in enumerate(zip(self._keys(spot), PRIOR_WEIGHTS)):
