@@ -406,6 +406,8 @@ class World:
         self._hand_finished = True
         # cards fields of the current hand already read, by (text, round)
         self._cards: dict[tuple[str, int], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
+        self._head = ""  # the current hand's "MATCHSTATE:<position>:<hand>:"
+        self._cards_text: str | None = None  # the last line's cards field
 
     @property
     def in_hand(self) -> bool:
@@ -445,6 +447,10 @@ class World:
             if view.position != last.position or not view.betting.startswith(last.betting):
                 log.warning("state %r does not follow %r in the same hand", text, last.text)
         self.last = view
+        if self.new_hand:
+            self._head = view.head
+        # the line's cards field, which the next line of the hand most often repeats
+        self._cards_text = text[len(self._head):].partition(":")[2] if text.startswith(self._head) else None
         self._hand_finished = view.state.finished
         if self._hand_finished:
             self.match.add(self._record(view))
@@ -486,7 +492,7 @@ class World:
         hand, the previous state with the new actions replayed, the cards of
         the line.
         """
-        head = last.head
+        head = self._head
         if not text.startswith(head):
             return None
         betting, sep, cards = text[len(head):].partition(":")
@@ -509,7 +515,7 @@ class World:
                     return None
             else:
                 replay_betting(added, game, state, before.count("/"))
-            known = last.cards_text
+            known = self._cards_text
             if cards != known or state.round != first_round:
                 dealt = self._dealt(cards, known, first_round, state) if state.round > first_round else None
                 if dealt is not None:

@@ -14,7 +14,10 @@ every setup alike), ``HANDS`` hands (default 3000) with:
 Speed is hands over the seconds between the transcript's STARTED and
 FINISHED stamps (both dealers print them; connections and process start-up
 are left out), the median of the rounds.  The ratios to the peer are the
-issue's targets (0.8x and 0.4x).  ``DIR`` comes from ``--reference`` or the
+issue's targets (0.8x and 0.4x): ``ratio_to_c`` of the medians, and
+``median_round_ratio_to_c``, the median over rounds of each round's ratio
+(a round runs the setups back to back, so on a busy machine its ratio
+pairs runs made under about the same load).  ``DIR`` comes from ``--reference`` or the
 ``ACPC_REFERENCE_DIR`` environment variable (build it with
 ``../shared/reference/build-reference.sh DIR``); without it the C rows are
 skipped with a note and only our dealer with our clients is measured.  (That
@@ -104,6 +107,10 @@ def run_game(game: str, hands: int, reference: Path | None, rounds: int, workdir
         peer = hands / statistics.median(seconds["c_dealer_c_players"])
         for label in ("our_dealer_c_players", "our_dealer_our_clients"):
             out[label]["ratio_to_c"] = round(hands / statistics.median(seconds[label]) / peer, 2)
+            # each round plays the setups back to back: its ratio pairs runs made under the same load
+            paired = [c / o for c, o in zip(seconds["c_dealer_c_players"], seconds[label])]
+            out[label]["ratio_to_c_by_round"] = [round(r, 2) for r in paired]
+            out[label]["median_round_ratio_to_c"] = round(statistics.median(paired), 2)
     return out
 
 
