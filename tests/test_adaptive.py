@@ -13,7 +13,7 @@ from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.evaluator import NUM_PAIRS, equity, pair_index
 from acpcbot.gamedef import load_game
 from acpcbot.strategies.adaptive_stats import (KAPPA_GRID, PRIOR_TRIPLES, ActionStats, Informativeness, OpponentStats, Spot,
-                              SavedStatsError, info_class, size_bucket, spot_of)
+                                               SavedStatsError, info_class, raise_size_class, size_bucket, spot_of)
 from acpcbot.strategies.persist import ModelFileError
 from acpcbot.preflop import class_range, preflop_equity
 from acpcbot.strategies import adaptive  # noqa: F401  (registers adaptive)
@@ -285,6 +285,37 @@ def test_a_raise_narrows_the_range_to_stronger_hands():
     assert three_bet.sum() > 0  # a call of our re-raise keeps a range
 
 
+def test_raise_size_classes_and_bands():
+    assert [raise_size_class(f) for f in (0.3, 0.5, 0.75, 1.0, 3.0, 40.0, 100.0)] == [0, 0, 1, 1, 3, 7, 7]
+    stats = OpponentStats()
+    assert stats.size_band("blind", 0, 0) == pytest.approx((0.0, 1 / 8))  # nothing seen: the prior's even classes
+    s = State(HUNL)
+    for target in (300, 300, 300, 15000):  # one pot three times, then all-in (74.5 pots)
+        stats.observe(s, raise_to(target))
+    lo, hi = stats.size_band("blind", 0, 1)
+    assert lo == pytest.approx(0.25 / 6) and hi == pytest.approx(3.5 / 6)  # prior 0.25 per class, 6 in all
+    assert stats.size_band("blind", 0, 7)[1] == pytest.approx(1.0)
+    back = OpponentStats.from_json(json.loads(json.dumps(stats.to_json())))
+    assert back.size_band("blind", 0, 1) == pytest.approx((lo, hi))
+
+
+def test_a_bigger_raise_narrows_to_stronger_hands_from_a_player_who_sizes_by_strength():
+    score = strength_scores(())
+    means = {}
+    for target in (300, 15000):
+        player = make_player()
+        line = f"MATCHSTATE:0:3:r{target}:AsKd|"
+        stats = player.opponent_stats(view(line), 1)
+        stats.raise_classes[("blind", 0)] = np.array([0.0, 5, 5, 5, 5, 5, 5, 5])  # it has raised every size
+        means[target] = mean_score(player.sync(view(line)).ranges[1], score)
+    assert means[15000] > means[300] + 0.05
+    # a player with one size: its raise says no more than a raise
+    player = make_player()
+    line = "MATCHSTATE:0:3:r15000:AsKd|"
+    player.opponent_stats(view(line), 1).raise_classes[("blind", 0)] = np.array([0.0, 0, 0, 0, 0, 0, 0, 40])
+    assert mean_score(player.sync(view(line)).ranges[1], score) < means[15000] - 0.03
+
+
 def test_a_check_narrows_the_range_to_weaker_hands():
     player = make_player()
     board = parse_cards("Qh8d3c")
@@ -341,7 +372,7 @@ def test_model_file_keeps_statistics(tmp_path):
     again = make_player(model=str(path))
     assert again.stats["p2"].hands == 1
     assert again.stats["p2"].actions.seen(Spot(0, "blind"), level=1) == 1
-    path.write_text(json.dumps({"format": "acpcbot-model", "kind": "adaptive", "version": 2,
+    path.write_text(json.dumps({"format": "acpcbot-model", "kind": "adaptive", "version": 3,
                                 "entries": {"p2": {"hands": "x"}}}))
     with pytest.raises(ModelFileError, match="p2"):
         make_player(model=str(path))

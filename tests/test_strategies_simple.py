@@ -81,8 +81,10 @@ def test_every_strategy_gets_a_seeded_generator():
 
 def test_default_spec_is_the_first_preference_that_plays_the_game():
     for name in SHIPPED_GAMES:
-        # cfr where a policy is shipped, adaptive in hold'em, call elsewhere (leducnl)
-        expected = "cfr" if name in ("kuhn2p", "kuhn3p", "leduc") else "call" if name == "leducnl" else "adaptive"
+        # cfr where a policy is shipped, the blueprint in heads-up limit hold'em, adaptive in the other hold'em
+        # games, call elsewhere (leducnl)
+        expected = "cfr" if name in ("kuhn2p", "kuhn3p", "leduc") else "call" if name == "leducnl" else \
+            "blueprint" if name == "hulhe" else "adaptive"
         assert default_spec(load_game(name)) == expected
     for spec in DEFAULT_PREFERENCES:
         resolve(spec)  # every listed spec names a registered strategy with valid parameters

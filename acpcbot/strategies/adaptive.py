@@ -42,14 +42,16 @@ from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
 from ..evaluator import NUM_PAIRS, equity, pair_ranks
 from ..preflop import hand_class, preflop_equity
 from ..gamedef import GameDef
-from .adaptive_stats import OpponentStats, SavedStatsError, info_class, spot_of
+from .adaptive_stats import (OpponentStats, SavedStatsError, info_class, raise_size_class, size_info_class,
+                             spot_of)
 from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
 from ..world import MatchInfo, View
 from .adaptive_ranges import (action_likelihood, pair_of, pairs_with, range_histogram, reference_percentiles,
-                              score_bins, strength_scores, threshold_likelihoods)
+                              score_bins, size_likelihoods, strength_scores, threshold_likelihoods)
 from .adaptive_policy import ModelPolicy
 from .adaptive_search import NUM_BINS, OpponentPolicy, Runouts, Search, our_raises, runout_boards, signed_sums
 from .base import ActionPolicy, NoPolicy, Param, Strategy, parse_bool
+from .blueprint import load_blueprint, shipped_reason
 from .common import holdem_only
 from .probes import KINDS as PROBE_KINDS, ProbePolicy
 from .registration import register
@@ -89,7 +91,7 @@ COLD_HANDS = 50
 DEVIATION_BB = 0.3
 #: save the model file every this many hands (and at the end of the match)
 SAVE_EVERY = 1000
-MODEL_KIND, MODEL_VERSION = "adaptive", 2  # 2: a fifth bet-size bucket (over three pots)
+MODEL_KIND, MODEL_VERSION = "adaptive", 3  # 2: a fifth bet-size bucket (over three pots); 3: raise size classes
 
 
 @dataclass
@@ -290,7 +292,17 @@ class AdaptiveStrategy(Strategy):
             earlier = hand.bins(tuple(view.state.board[:self.game.board_cards_through(r - 1)]))
             stats.reference.add((r, spot.kind, 1), range_histogram(earlier, w))
         chance = threshold_likelihoods(u, triple, to_call > 0)[int(kind)]
-        cls = info_class(kind, to_call, before.round, spot.bucket)
+        self._weigh(hand, p, stats, info_class(kind, to_call, before.round, spot.bucket), chance)
+        if kind == _R and self.game.is_nolimit:
+            lo, hi = stats.size_band(spot.kind, r, raise_size_class(before.raise_fraction(action[1])))
+            if hi - lo < 1.0 - 1e-9:  # the player has raised other sizes here: where does this one sit?
+                self._weigh(hand, p, stats, size_info_class(r), size_likelihoods(u, float(triple[2]), lo, hi))
+
+    @staticmethod
+    def _weigh(hand: HandTracker, p: int, stats: OpponentStats, cls: str, chance: np.ndarray) -> None:
+        """Narrow ``p``'s range by an action's chance per pair (mixed by the class's informativeness); keep the
+        event to learn that informativeness if the cards are shown."""
+        w = hand.ranges[p]
         total = w.sum()
         mean = float(np.dot(w, chance) / total) if total > 0 else 0.0
         new = w * action_likelihood(chance, w, stats.info.kappa(cls))
@@ -556,21 +568,6 @@ def preflop_runouts() -> tuple[Runouts, Runouts]:
 
 def shipped_blueprint(game: GameDef) -> "Blueprint | None":
     """The shipped blueprint when it is for ``game`` (heads-up limit hold'em) and its files are there, else None."""
-    if game.num_players != 2 or not game.is_limit:
+    if game.num_players != 2 or not game.is_limit or shipped_reason(game) is not None:
         return None
-    from ..solve.blueprint_train import DEFAULT_POLICY  # noqa: PLC0415 - the blueprint's modules load only for it
-    if not DEFAULT_POLICY.exists():
-        return None
-    try:
-        return _blueprint_for(game)
-    except ValueError:  # the shipped blueprint is for another game
-        return None
-
-
-@lru_cache(maxsize=2)
-def _blueprint_for(game: GameDef) -> "Blueprint":
-    from ..solve.blueprint import Blueprint  # noqa: PLC0415
-    blueprint = Blueprint()
-    if blueprint.game.to_text() != game.to_text():
-        raise ValueError("the shipped blueprint is for another game")
-    return blueprint
+    return load_blueprint(game)

@@ -128,6 +128,28 @@ def threshold_likelihoods(u: np.ndarray, triple: Sequence[float], facing: bool,
     return out
 
 
+#: softness of the edges of a raise size's band within the raising range (in shares of that range)
+SIZE_SOFTNESS = 0.08
+
+
+def size_likelihoods(u: np.ndarray, raise_share: float, lo: float, hi: float) -> np.ndarray:
+    """Chance per pair (at percentiles ``u``) that its raise has the size it had, bigger raises from stronger hands.
+
+    Within the raising range (the top ``raise_share`` of the percentiles)
+    the raises of this size class are the band from ``lo`` to ``hi`` of it
+    (the shares of the player's raises smaller than it and through it): a
+    player sizing by strength puts its biggest raises on its best hands.
+    """
+    r = max(float(raise_share), 1e-3)
+    v = (u - (1.0 - r)) / r
+    out = np.ones_like(u)
+    if lo > 0:
+        out *= _sigmoid((v - lo) / SIZE_SOFTNESS)
+    if hi < 1:
+        out *= 1.0 - _sigmoid((v - hi) / SIZE_SOFTNESS)
+    return out
+
+
 def action_likelihood(t: np.ndarray, weights: np.ndarray, kappa: float) -> np.ndarray:
     """Per-pair likelihood of an action: kappa x the threshold model's (normalised) + (1 - kappa) x uniform.
 

@@ -33,6 +33,7 @@ with the player's typical raise size, and serialises to JSON.
 
 from __future__ import annotations
 
+import bisect
 import math
 from typing import Any, NamedTuple
 
@@ -185,7 +186,7 @@ _KAPPA_LOG_PRIOR = 3.0 * np.log(np.maximum(KAPPA_GRID, 1e-3)) + 0.2 * np.log(1.0
 #: players do least at random; a model that thought otherwise would value-bet thin hands into them)
 _BIG_CALL_LOG_PRIOR = 12.0 * np.log(np.maximum(KAPPA_GRID, 1e-3)) + 0.3 * np.log(1.0 - KAPPA_GRID)
 #: classes of actions whose informativeness is learnt apart: (what, before or after the flop)
-INFO_CLASSES = ("agg0", "agg1", "call0", "call1", "check0", "check1", "bigcall0", "bigcall1")
+INFO_CLASSES = ("agg0", "agg1", "call0", "call1", "check0", "check1", "bigcall0", "bigcall1", "size0", "size1")
 #: the first bet-size bucket whose calls are "big calls"
 BIG_CALL_BUCKET = 3
 
@@ -200,6 +201,22 @@ def info_class(action: ActionType, to_call: float, street: int, bucket: int = 0)
     else:
         kind = "check"
     return f"{kind}{0 if street == 0 else 1}"
+
+
+def size_info_class(street: int) -> str:
+    """Informativeness class of a raise's size (does a bigger raise mean a stronger hand?), preflop or later."""
+    return f"size{0 if street == 0 else 1}"
+
+
+#: edges of a no-limit raise's size class: the raise over a call, in pots after calling (State.raise_fraction)
+RAISE_SIZE_EDGES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+#: pseudo-count of every size class before the player's raises are seen
+RAISE_SIZE_PRIOR = 0.25
+
+
+def raise_size_class(fraction: float) -> int:
+    """The size class of a raise of ``fraction`` pots (after calling): 0 the smallest."""
+    return bisect.bisect_left(RAISE_SIZE_EDGES, fraction)
 
 
 class Informativeness:
@@ -328,6 +345,8 @@ class OpponentStats:
         self.info = Informativeness()
         #: sums and counts of no-limit raise fractions by (kind, preflop 0 / later 1)
         self.raise_sums: dict[tuple[str, int], list[float]] = {}
+        #: no-limit raises per size class (RAISE_SIZE_EDGES) by (kind, preflop 0 / later 1)
+        self.raise_classes: dict[tuple[str, int], np.ndarray] = {}
         self.hands = 0
         self.reference = StrengthReference()
         #: our results against this player, in big blinds per hand: count, sum, sum of squares
@@ -356,7 +375,18 @@ class OpponentStats:
             acc = self.raise_sums.setdefault((spot.kind, min(spot.street, 1)), [0.0, 0.0])
             acc[0] += frac
             acc[1] += 1
+            counts = self.raise_classes.setdefault((spot.kind, min(spot.street, 1)),
+                                                   np.zeros(len(RAISE_SIZE_EDGES) + 1))
+            counts[raise_size_class(state.raise_fraction(action[1]))] += 1
         return spot
+
+    def size_band(self, kind: str, street: int, size_class: int) -> tuple[float, float]:
+        """Where raises of ``size_class`` lie among the player's raises in a kind of spot, smaller sizes first:
+        the shares of its raises below the class and through it."""
+        counts = self.raise_classes.get((kind, min(street, 1)))
+        shares = RAISE_SIZE_PRIOR + (np.zeros(len(RAISE_SIZE_EDGES) + 1) if counts is None else counts)
+        through = np.cumsum(shares) / shares.sum()
+        return (float(through[size_class - 1]) if size_class > 0 else 0.0), float(through[size_class])
 
     def predict(self, spot: Spot) -> np.ndarray:
         """Estimated (fold, call, raise) in ``spot``."""
@@ -374,6 +404,7 @@ class OpponentStats:
         """JSON-ready data."""
         return {"hands": self.hands, "actions": self.actions.to_json(), "info": self.info.to_json(),
                 "raises": [[k, s, v[0], v[1]] for (k, s), v in sorted(self.raise_sums.items())],
+                "sizes": [[k, s, [float(x) for x in v]] for (k, s), v in sorted(self.raise_classes.items())],
                 "results": list(self.results), "reference": self.reference.to_json()}
 
     @classmethod
@@ -392,6 +423,12 @@ class OpponentStats:
                 if kind not in KINDS or street not in (0, 1) or not (n >= 0 and math.isfinite(total)):
                     raise SavedStatsError(f"bad raise sizes entry {[kind, street, total, n]!r}")
                 out.raise_sums[(kind, street)] = [float(total), float(n)]
+            for kind, street, counts in data["sizes"]:
+                arr = np.array(counts, dtype=np.float64)
+                if kind not in KINDS or street not in (0, 1) or arr.shape != (len(RAISE_SIZE_EDGES) + 1,) or \
+                        not np.isfinite(arr).all() or (arr < 0).any():
+                    raise SavedStatsError(f"bad raise size classes entry {[kind, street, counts]!r:.80}")
+                out.raise_classes[(kind, street)] = arr
             results = [float(x) for x in data.get("results", [0, 0, 0])]
             if len(results) != 3 or results[0] < 0 or results[2] < 0 or not all(map(math.isfinite, results)):
                 raise SavedStatsError(f"bad results entry {data.get('results')!r}")

@@ -1,6 +1,7 @@
 """Imports every module that registers a built-in strategy (add new modules here)."""
 
 from . import cfr  # noqa: F401
+from . import blueprint  # noqa: F401
 from . import human  # noqa: F401
 from . import simple  # noqa: F401
 from . import uc3m  # noqa: F401

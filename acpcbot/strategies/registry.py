@@ -27,13 +27,16 @@ from .registration import register, registered  # noqa: F401  (register is re-ex
 # What ``acpcbot HOST PORT`` plays without --strategy: the first spec whose
 # strategy supports the game.  Strongest first; add new strategies here.
 # ``cfr`` (an equilibrium policy; only games with a shipped policy) beats
-# both baselines.  ``adaptive`` (hold'em) beats every study player and
-# baseline in duplicate heads-up matches (README, *adaptive*).  ``call``
-# comes before ``random``: head to head they are even, but ``call`` never
-# bloats a pot with a random raise (the random player's no-limit raise
-# averages half a stack) and cannot be bluffed.
+# both baselines.  ``blueprint`` (heads-up limit hold'em: the shipped
+# abstraction-CFR policy) is the equilibrium floor there; adaptive stands
+# on it and is asked for by name.  ``adaptive`` (hold'em) beats every
+# study player and baseline in duplicate heads-up matches (README,
+# *adaptive*).  ``call`` comes before ``random``: head to head they are
+# even, but ``call`` never bloats a pot with a random raise (the random
+# player's no-limit raise averages half a stack) and cannot be bluffed.
 DEFAULT_PREFERENCES: tuple[str, ...] = (
     "cfr",
+    "blueprint",
     "adaptive",
     "call",
     "random",

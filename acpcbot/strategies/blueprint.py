@@ -1,0 +1,119 @@
+"""The ``blueprint`` player: the shipped abstraction-CFR policy of heads-up limit hold'em, played as it stands.
+
+The policy (``acpcbot/data/blueprint_hulhe.npz``) and its card buckets
+(``hulhe_buckets.npz``) are made by ``python -m acpcbot.solve.blueprint_train``
+(see ``acpcbot.solve.blueprint``); each decision maps the real cards to
+their bucket history and samples the policy's row with the seeded
+generator.  Another policy trained for the game can be played with
+``blueprint:policy=FILE,buckets=FILE``.  An equilibrium approximation:
+it does not adapt, and a player that cannot read its opponent loses
+little against it.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from ..engine import CALL, FOLD, RAISE, Action, ActionType
+from ..gamedef import GameDef
+from .base import ActionPolicy, Param, Strategy
+from .registration import register
+
+if TYPE_CHECKING:
+    from ..solve.blueprint import Blueprint
+    from ..world import View
+
+_ACTIONS = (FOLD, CALL, RAISE)
+
+
+def _file_exists(path: str) -> bool:
+    return path == "" or os.path.isfile(path)
+
+
+@functools.lru_cache(maxsize=4)
+def load_blueprint(game: GameDef, policy: str = "", buckets: str = "") -> "Blueprint":
+    """The blueprint of ``game`` (the shipped files by default), read once per process and shared by its seats."""
+    from ..solve.blueprint import Blueprint  # noqa: PLC0415 - numpy tables only for the games that use them
+    from ..solve.blueprint_train import DEFAULT_BUCKETS, DEFAULT_POLICY  # noqa: PLC0415
+    return Blueprint(game, policy or DEFAULT_POLICY, buckets or DEFAULT_BUCKETS)
+
+
+def shipped_reason(game: GameDef) -> str | None:
+    """Why the shipped blueprint cannot play ``game`` (None when it can)."""
+    if game.num_players != 2 or not game.is_limit or game.num_hole_cards != 2 or game.num_rounds != 4:
+        return "the blueprint plays heads-up limit Texas hold'em only"
+    from ..solve.blueprint_train import DEFAULT_POLICY  # noqa: PLC0415
+    if not DEFAULT_POLICY.exists():
+        return f"the shipped blueprint {DEFAULT_POLICY} is missing (build it: python -m acpcbot.solve.blueprint_train)"
+    try:
+        load_blueprint(game)
+    except Exception as exc:  # noqa: BLE001 - whatever the files' complaint, it is the reason this game is refused
+        return f"the shipped blueprint does not fit this game: {exc}"
+    return None
+
+
+@register
+class BlueprintStrategy(Strategy):
+    """Samples the shipped heads-up limit hold'em blueprint (abstraction CFR) at every decision."""
+
+    name = "blueprint"
+    description = ("Heads-up limit hold'em: the shipped abstraction-CFR equilibrium approximation "
+                   "(python -m acpcbot.solve.blueprint_train), sampled.")
+    params: ClassVar[dict[str, Param]] = {
+        "policy": Param(str, "", "policy .npz from python -m acpcbot.solve.blueprint_train (default: the shipped one)",
+                        _file_exists, "must be an existing file"),
+        "buckets": Param(str, "", "the card buckets the policy was trained with (default: the shipped ones)",
+                         _file_exists, "must be an existing file"),
+    }
+    inline = True
+
+    def __init__(self, game: GameDef, rng: Any, **params: Any) -> None:
+        if params.get("policy") or params.get("buckets"):
+            # files of the user's decide which game they fit (Blueprint checks them against the game)
+            self.unsupported_reason = _any_limit_game  # type: ignore[method-assign]
+        super().__init__(game, rng, **params)
+        vars(self).pop("policy", None)  # the parameter lives on as policy_path; the name is the policy method's
+        self.policy_path = params.get("policy") or ""
+        self.table = load_blueprint(game, self.policy_path, params.get("buckets") or "")
+
+    @classmethod
+    def unsupported_reason(cls, game: GameDef) -> str | None:
+        """Heads-up limit hold'em with the shipped files, trained for this very game."""
+        return shipped_reason(game)
+
+    def act(self, view: View, deadline: float) -> Action:
+        """Sample the blueprint's row for our cards."""
+        row = self.table.probabilities(view.state)
+        x = self.rng.random()
+        for kind in (0, 1, 2):  # a fixed order keeps games reproducible
+            if row[kind] > 0:
+                choice = kind
+                x -= row[kind]
+                if x < 0:
+                    break
+        return _ACTIONS[choice]
+
+    def quick_action(self, view: View) -> Action:
+        """The row's most likely action (a table read)."""
+        return _ACTIONS[int(np.argmax(self.table.probabilities(view.state)))]
+
+    has_policy = True
+
+    def policy(self, view: View) -> ActionPolicy:
+        """The blueprint's rows of every holding, over the legal actions."""
+        legal = view.state.legal_actions()
+        kinds = [k for k in (ActionType.FOLD, ActionType.CALL, ActionType.RAISE) if k in legal]
+        probs = self.table.probabilities_all(view.state)[:, [int(k) for k in kinds]]
+        total = probs.sum(axis=1, keepdims=True)
+        probs = np.divide(probs, total, out=np.full(probs.shape, 1.0 / len(kinds)), where=total > 0)
+        return ActionPolicy(tuple(_ACTIONS[int(k)] for k in kinds), probs, self.game)
+
+
+def _any_limit_game(game: GameDef) -> str | None:
+    if game.num_players != 2 or not game.is_limit:
+        return "the blueprint plays heads-up limit games only"
+    return None
