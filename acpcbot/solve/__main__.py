@@ -64,7 +64,15 @@ def _describe(report: Exploitability) -> str:
 
 
 def _holdem_blueprint(argv: list[str]) -> bool:
-    """Whether the game named on the command line is 2-player limit hold'em (solved by the bucket abstraction)."""
+    """Whether to hand the command to the hold'em blueprint: a 2-player limit hold'em game and no JSON policy file.
+
+    A JSON policy (``--out``/``--evaluate`` FILE.json) asks for the exact
+    solver, which refuses hold'em with its estimated tree size.
+    """
+    for i, arg in enumerate(argv):
+        value = arg.split("=", 1)[1] if "=" in arg else (argv[i + 1] if i + 1 < len(argv) else "")
+        if arg.split("=", 1)[0] in ("--out", "--evaluate") and value.endswith(".json"):
+            return False
     names = [a for a in argv if not a.startswith("-")]
     if not names:
         return False
