@@ -350,3 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     _log(f"wrote {args.out} ({Path(args.out).stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - t:.0f} s; "
          f"shipped (quantised) policy: abstract exploitability {shipped.mbb:.4f} mbb/g")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
