@@ -1,7 +1,7 @@
 """The ``blueprint`` player: the shipped abstraction-CFR policy of heads-up limit hold'em, played as it stands.
 
 The policy (``acpcbot/data/blueprint_hulhe.npz``) and its card buckets
-(``hulhe_buckets.npz``) are made by ``python -m acpcbot.solve.blueprint_train``
+(``hulhe_buckets.npz``) are made by ``python -m acpcbot.solve hulhe``
 (see ``acpcbot.solve.blueprint``); each decision maps the real cards to
 their bucket history and samples the policy's row with the seeded
 generator.  Another policy trained for the game can be played with
@@ -48,7 +48,7 @@ def shipped_reason(game: GameDef) -> str | None:
         return "the blueprint plays heads-up limit Texas hold'em only"
     from ..solve.blueprint_train import DEFAULT_POLICY  # noqa: PLC0415
     if not DEFAULT_POLICY.exists():
-        return f"the shipped blueprint {DEFAULT_POLICY} is missing (build it: python -m acpcbot.solve.blueprint_train)"
+        return f"the shipped blueprint {DEFAULT_POLICY} is missing (build it: python -m acpcbot.solve hulhe)"
     try:
         load_blueprint(game)
     except Exception as exc:  # noqa: BLE001 - whatever the files' complaint, it is the reason this game is refused
@@ -62,9 +62,9 @@ class BlueprintStrategy(Strategy):
 
     name = "blueprint"
     description = ("Heads-up limit hold'em: the shipped abstraction-CFR equilibrium approximation "
-                   "(python -m acpcbot.solve.blueprint_train), sampled.")
+                   "(python -m acpcbot.solve hulhe), sampled.")
     params: ClassVar[dict[str, Param]] = {
-        "policy": Param(str, "", "policy .npz from python -m acpcbot.solve.blueprint_train (default: the shipped one)",
+        "policy": Param(str, "", "policy .npz from python -m acpcbot.solve hulhe (default: the shipped one)",
                         _file_exists, "must be an existing file"),
         "buckets": Param(str, "", "the card buckets the policy was trained with (default: the shipped ones)",
                          _file_exists, "must be an existing file"),
