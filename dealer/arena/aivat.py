@@ -108,7 +108,7 @@ class RunAIVAT:
 
 
 #: parallel evaluation (one worker per core) from this many hands on, over two or more matches
-PARALLEL_HANDS = 4_000
+PARALLEL_HANDS = 1_500
 
 
 @dataclass
