@@ -191,7 +191,13 @@ def report_svg(doc: dict[str, Any], run_dir: Path, game: GameDef, logs: Sequence
         hero = one_against_many(ct)
         if hero is not None:
             rows = [(c, cells.get((hero, c))) for c in ct["players"] if c != hero]
-            return report.bars_svg(hero, rows, title, [f"all opponents together: {_figure(by_player[hero])}"])
+            notes = [f"all opponents together: {_figure(by_player[hero])}"]
+            r = by_player[hero]
+            low = "aivat_duplicate" if r.get("aivat_duplicate_mbb_per_hand") is not None else "aivat"
+            if r.get(f"{low}_mbb_per_hand") is not None:
+                notes.append(f"AIVAT{' duplicate' if low.endswith('duplicate') else ''}, all opponents: "
+                             f"{r[f'{low}_mbb_per_hand']:+.1f} ± {r[f'{low}_ci95'] or 0:.1f} mbb/hand (95%)")
+            return report.bars_svg(hero, rows, title, notes)
         return report.heatmap_svg(ct["players"], cells, title)
     played = [m for m in doc["matches"] if (run_dir / m["files"].get("log", "")).is_file()]
     series: dict[str, list[float]] = {n: [] for n in names}
