@@ -18,7 +18,8 @@ reply (the stamps of the transcript's TO and FROM lines), so it holds the
 client's own work and the socket besides ``act``.  Prints one JSON object:
 ``{"<strategy>": {"p50_ms": ..., "p99_ms": ..., "max_ms": ..., "actions":
 ..., "games": [...], "live": {"p50_ms": ..., "p99_ms": ..., "max_ms": ...,
-"actions": ...}}, ...}``; problems go to stderr.
+"actions": ...}, "live_vs_in_process_p99": ...}, ...}``; problems, the date and the
+load average go to stderr.
 
     python benchmarks/strategies.py [--hands 300] [--live-hands 100] [--seed 1] [--games hunl,hulhe] [--only mfs,rh]
 """
@@ -202,7 +203,10 @@ def main(argv: list[str] | None = None) -> int:
             figures = json.loads(child.stdout).get(name) if child.returncode == 0 and child.stdout else None
         if figures is not None:
             if not args.here and args.live_hands > 0:
-                figures["live"] = measure_live(name, args.live_hands, args.seed, games)
+                live_figures = figures["live"] = measure_live(name, args.live_hands, args.seed, games)
+                if live_figures is not None and figures["p99_ms"] > 0:
+                    # the peer is the same strategy in process: what the client and the socket add
+                    figures["live_vs_in_process_p99"] = round(live_figures["p99_ms"] / figures["p99_ms"], 2)
             out[name] = figures
     if not args.here:
         print(f"{time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()[0]:.2f}, {args.hands} hands and "
