@@ -48,7 +48,8 @@ def targets(only: list[str]) -> list[tuple[str, str]]:
         g = load_game(game)
         for name, cls in available().items():
             if cls.has_policy and name != "lbr" and cls.unsupported_reason(g) is None:
-                out.extend((game, spec) for spec in EXTRA_SPECS.get(name, (name,)))
+                specs = EXTRA_SPECS.get(name, (name,)) if g.is_nolimit else (name,)  # limit raises have one size
+                out.extend((game, spec) for spec in specs)
     return out
 
 
