@@ -17,7 +17,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from acpcbot.client import Client, ClientError
 from acpcbot.gamedef import load_game
@@ -172,15 +172,28 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
     """
     clients: list[Client] = []
     channels: list[MemorySeat] = []
+    # a file that cannot be written (disk full, file-size limit) does not stop the match, as over TCP:
+    # it keeps its whole lines, the failure is said once (in the transcript too) and the match is not finished
+    failures: list[str] = []
+    transcript: Transcript | None = None
+
+    def report(text: str) -> None:
+        failures.append(text)
+        if transcript is not None and transcript.failed is None:
+            transcript.problem(text)
+            transcript.flush()
+
     try:
         for strategy, info in (players if players is not None else seat_players(config, seats, time_per_hand)):
             strategy.start_match(info)
             clients.append(Client(strategy, info))
-        files = MatchFiles(LogWriter(log_path), None, MatchProgress.fresh(config))
-        stream = open(transcript_path if transcript_path is not None else os.devnull, "wb")
-        channels = [MemorySeat(c) for c in clients]
+        target = Path(transcript_path) if transcript_path is not None else Path(os.devnull)
+        stream = open(target, "wb")
         try:
-            transcript = Transcript(stream, quiet=True)
+            transcript = Transcript(stream, quiet=True, name=target.name)
+            transcript.on_failure = failures.append
+            files = MatchFiles(LogWriter(log_path, on_failure=report), None, MatchProgress.fresh(config))
+            channels = [MemorySeat(c) for c in clients]
             result = Match(config, transcript, files).run(channels)
             transcript.flush()
         finally:
@@ -193,10 +206,28 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
             except Exception:  # noqa: BLE001 - a strategy failing at the end must not lose the match
                 log.exception("strategy %s failed in end_match", c.strategy.spec)
     errors = [f"seat {s + 1} ({seats[s][0]}): {ch.error}" for s, ch in enumerate(channels) if ch.error]
-    error = result.error
-    if errors:
-        error = "; ".join(([error] if error else []) + errors)
-    return MemoryMatch(result.finished, error, clients)
+    problems = ([result.error] if result.error else []) + errors + failures
+    return MemoryMatch(result.finished and not failures, "; ".join(problems) or None, clients)
+
+
+class _LineHandler(logging.Handler):
+    """Log records as whole lines of a file; a write that fails is reported once (``LogWriter``), never a traceback."""
+
+    def __init__(self, path: Path, on_failure: Callable[[str], None]) -> None:
+        super().__init__(logging.WARNING)
+        self.sink = LogWriter(path, on_failure=on_failure)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = self.format(record)
+        except Exception:  # noqa: BLE001 - logging's own way for a record that cannot be formatted
+            self.handleError(record)
+            return
+        self.sink.write_lines([text])
+
+    def close(self) -> None:
+        self.sink.close()
+        super().close()
 
 
 def play_job(job: Job, game_arg: str, run_dir: str) -> Outcome:
@@ -208,8 +239,8 @@ def play_job(job: Job, game_arg: str, run_dir: str) -> Outcome:
                          names=names, quiet=True)
     folder = Path(run_dir)
     files = {"log": f"{job.label}.log", "transcript": f"{job.label}.err", "clients": f"{job.label}.clients.err"}
-    handler = logging.FileHandler(folder / files["clients"], encoding="utf-8")
-    handler.setLevel(logging.WARNING)
+    failures: list[str] = []
+    handler = _LineHandler(folder / files["clients"], failures.append)
     handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger("acpcbot")
     root.addHandler(handler)
@@ -225,7 +256,10 @@ def play_job(job: Job, game_arg: str, run_dir: str) -> Outcome:
         root.removeHandler(handler)
         root.propagate = saved
         handler.close()
-    if (folder / files["clients"]).stat().st_size == 0:
-        (folder / files["clients"]).unlink()
+    if failures:  # the seats' warnings could not all be kept
+        finished, error = False, "; ".join(([error] if error else []) + failures)
+    warnings = folder / files["clients"]
+    if not warnings.is_file() or warnings.stat().st_size == 0:
+        warnings.unlink(missing_ok=True)
         del files["clients"]
     return Outcome(job, finished, error, files, time.monotonic() - start)
