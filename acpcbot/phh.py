@@ -21,7 +21,7 @@ What the export writes, and why:
   blind as ACPC position 0 does.
 - ``cbr N``: N is what the player has put in on this street after the bet
   (blinds count on the first street), whereas ACPC's ``rN`` is the total for
-  the whole hand; the replay through the engine gives the difference.
+  the whole hand; the engine's steps (the state before each action) give the difference.
 - Showdowns: every player still in shows (``sm``), the last to bet or raise
   on the final betting street first, else the street's first player, then
   round the table.  After an all-in the cards are shown before the rest of
@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .cards import cards_to_text
-from .engine import ActionType, IllegalAction, State
+from .engine import ActionType, State
 from .gamedef import GameDef, GameDefError, load_game
 from .matchlog import Header, LoggedHand, LogLineError, format_value, read_entries
 
@@ -145,27 +145,25 @@ def phh_actions(state: State, layout: Layout) -> list[str]:
     out = [f"d dh p{i + 1} {_cards(state.hole[p], k)}" for i, p in enumerate(layout.order)]
     # the last street anyone acted on; after it either the hand ended or the board runs out
     last = max((r for r, acts in enumerate(state.actions) if acts), default=0)
-    replay = State(game, state.hand_id)
-    for r in range(last + 1):
-        if r > 0:
-            out.append(_board_deal(state, r))
-        # chips each player had in when the street began: PHH counts bets from there
-        # (the engine keeps only the total per hand; blinds belong to the first street)
-        street_start = [0] * n if r == 0 else replay.spent[:]
-        for action, actor in zip(state.actions[r], state.actors[r]):
-            try:
-                replay.apply(action)
-            except IllegalAction as exc:
-                raise PhhError(f"hand {state.hand_id}: cannot replay round {r + 1}: {exc}") from None
-            who = f"p{index[actor] + 1}"
-            if action.type == ActionType.FOLD:
-                out.append(f"{who} f")
-            elif action.type == ActionType.CALL:
-                out.append(f"{who} cc")
-            else:
-                out.append(f"{who} cbr {replay.spent[actor] - street_start[actor]}")
-    if replay.spent != state.spent or not replay.finished:
-        raise PhhError(f"hand {state.hand_id}: the replayed betting does not end where the log's does")
+    street = -1
+    street_start: list[int] = []
+    for step in state.steps():
+        if step.round != street:
+            for r in range(street + 1, step.round + 1):
+                if r > 0:
+                    out.append(_board_deal(state, r))
+            street = step.round
+            # chips each player had in when the street began: PHH counts bets from there
+            # (the engine keeps only the total per hand; blinds belong to the first street)
+            street_start = [0] * n if street == 0 else step.before.spent
+        who = f"p{index[step.player] + 1}"
+        kind = step.action.type
+        if kind == ActionType.FOLD:
+            out.append(f"{who} f")
+        elif kind == ActionType.CALL:
+            out.append(f"{who} cc")
+        else:
+            out.append(f"{who} cbr {step.before.spent[step.player] + step.added - street_start[step.player]}")
     shown = set(state.shown_players())
     if shown:
         opener = _showdown_opener(state, layout, last)
@@ -216,7 +214,7 @@ def _string(text: str) -> str:
 # ------------------------------------------------------------------ reading logs
 
 @dataclass
-class ReadLog:
+class LogHands:
     """A log's finished hands with the line each came from, its header, and seat order when known."""
 
     hands: list[tuple[int, LoggedHand]]
@@ -225,7 +223,7 @@ class ReadLog:
     game: GameDef | None
 
 
-def read_log(path: str | Path, game: GameDef | None = None) -> ReadLog:
+def read_hands(path: str | Path, game: GameDef | None = None) -> LogHands:
     """Read and replay every STATE line of a log (``matchlog.read_entries``); PhhError naming ``path:line``."""
     header: Header | None = None
     hands: list[tuple[int, LoggedHand]] = []
@@ -251,7 +249,7 @@ def read_log(path: str | Path, game: GameDef | None = None) -> ReadLog:
         raise PhhError(f"{where}: {exc.reason}" + ("; pass --game" if exc.needs_game else "")) from None
     except OSError as exc:
         raise PhhError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return ReadLog(hands, header, seat_names, game)
+    return LogHands(hands, header, seat_names, game)
 
 
 def _check_hand(hand: LoggedHand, where: str, seen: dict[int, int], number: int) -> None:
@@ -272,7 +270,7 @@ def _check_hand(hand: LoggedHand, where: str, seen: dict[int, int], number: int)
 
 def log_to_phh(path: str | Path, game: GameDef | None = None) -> list[tuple[int, str]]:
     """Every hand of a log as (hand number, PHH text), in log order."""
-    log = read_log(path, game)
+    log = read_hands(path, game)
     if not log.hands:
         return []
     assert log.game is not None

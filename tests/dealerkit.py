@@ -99,7 +99,7 @@ def replay_policy(log_lines: list[str], game_name: str) -> Policy:
 
 
 @dataclass
-class Outcome:
+class ScriptedMatch:
     """A finished in-process match: its result, stdout, transcript and the players."""
 
     result: MatchResult | None
@@ -126,7 +126,7 @@ def config_for(game_name: str, hands: int, seed: int = 0, names: list[str] | Non
 async def play_match(config: MatchConfig, policies: list, workdir: Path | None = None, use_log: bool = True,
                      use_tlog: bool = False, append: bool = False, files: MatchFiles | None = None,
                      ports: list[int] | None = None, versions: list | None = None, pres: list | None = None,
-                     connect: list[bool] | None = None) -> Outcome:
+                     connect: list[bool] | None = None) -> ScriptedMatch:
     """Run the real TCP dealer in this event loop against scripted players."""
     cwd = os.getcwd()
     if workdir is not None:
@@ -149,4 +149,4 @@ async def play_match(config: MatchConfig, policies: list, workdir: Path | None =
     if workdir is not None and use_log:
         path = workdir / f"{config.match_name}.log"
         log = path.read_text() if path.exists() else None
-    return Outcome(result, dealer.stdout.getvalue(), dealer.transcript, list(players), log)
+    return ScriptedMatch(result, dealer.stdout.getvalue(), dealer.transcript, list(players), log)

@@ -39,7 +39,7 @@ slow = pytest.mark.slow
 
 
 @dataclass
-class MatchResult:
+class PlayResult:
     """Chips won per seat over the match, per hand, the dealer's warnings, and each seat's strategy and client."""
 
     totals: list[float]
@@ -67,7 +67,7 @@ def make_seats(game_name: str, specs: list[str], seed: int, names: list[str] | N
 
 
 def play_memory(game_name: str, specs: list[str], hands: int, seed: int, names: list[str] | None = None,
-                strategies: list[Strategy] | None = None, seeds: list[int] | None = None) -> MatchResult:
+                strategies: list[Strategy] | None = None, seeds: list[int] | None = None) -> PlayResult:
     """Play ``hands`` hands in memory through the arena's transport; seats in spec order, deals from ``seed``."""
     game = load_game(game_name)
     names = names or [f"p{i + 1}" for i in range(len(specs))]
@@ -82,7 +82,7 @@ def play_memory(game_name: str, specs: list[str], hands: int, seed: int, names: 
         log = read_match_log(log_path, game)
         transcript = transcript_path.read_text(encoding="utf-8", errors="replace")
     seat_of = {name: s for s, name in enumerate(names)}
-    out = MatchResult([0.0] * len(names), strategies=strategies, clients=played.clients,
+    out = PlayResult([0.0] * len(names), strategies=strategies, clients=played.clients,
                       warnings=[ln for ln in transcript.splitlines() if ln.startswith("WARNING")])
     for hand in log.hands:
         row = [0.0] * len(names)

@@ -79,7 +79,7 @@ def action_token(state: State, action: Action) -> str:
     return token
 
 
-class Step(NamedTuple):
+class LineStep(NamedTuple):
     """One action of a betting line and the situation it was taken in."""
 
     token: str
@@ -89,9 +89,9 @@ class Step(NamedTuple):
     spent: tuple[int, ...]
 
 
-def betting_line(state: State) -> tuple[list[Step], State]:
+def betting_line(state: State) -> tuple[list[LineStep], State]:
     """The betting of ``state`` as steps, and the state itself: the situation after the last step."""
-    steps = [Step(action_token(s.before, s.action), s.player, s.before.pot, tuple(s.before.spent))
+    steps = [LineStep(action_token(s.before, s.action), s.player, s.before.pot, tuple(s.before.spent))
              for s in state.steps()]
     return steps, state
 
