@@ -18,6 +18,7 @@ from acpcbot.gamedef import GameDefError, load_game
 
 from .folders import RESULTS, RunError
 from .recipes import Entry, Job, Plan
+from .results import write_text_file
 
 PLAN = "plan.json"
 SCHEMA = 1
@@ -34,8 +35,11 @@ def plan_document(plan: Plan, plugin_dirs: list[str]) -> dict[str, Any]:
 
 
 def write_plan(run_dir: Path, plan: Plan, plugin_dirs: list[str]) -> None:
-    """Keep the plan in the run folder."""
-    (run_dir / PLAN).write_text(json.dumps(plan_document(plan, plugin_dirs), indent=1) + "\n", encoding="utf-8")
+    """Keep the plan in the run folder; RunError naming plan.json when it cannot be written (no match is played)."""
+    try:
+        write_text_file(run_dir / PLAN, json.dumps(plan_document(plan, plugin_dirs), indent=1) + "\n")
+    except RunError as exc:
+        raise RunError(f"{exc}; no match was played") from None
 
 
 def read_plan(run_dir: Path) -> tuple[Plan, list[str]]:

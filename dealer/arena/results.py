@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -144,10 +145,30 @@ def results_document(*, name: str, mode: str, game_name: str, game: GameDef, han
     return doc, logs
 
 
+def write_text_file(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all (a full disk leaves the old copy or none); RunError naming it on failure."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass  # never made, or cannot be removed: nothing more to do
+        raise RunError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def write_outputs(doc: dict[str, Any], run_dir: Path, game: GameDef, logs: Sequence[MatchLog]) -> None:
-    """Write results.json and report.svg into the run folder."""
-    (run_dir / RESULTS).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    (run_dir / REPORT).write_text(report_svg(doc, run_dir, game, logs), encoding="utf-8")
+    """Write results.json and report.svg into the run folder; RunError naming the file that cannot be written."""
+    for name, text in ((RESULTS, lambda: json.dumps(doc, indent=1) + "\n"),
+                       (REPORT, lambda: report_svg(doc, run_dir, game, logs))):
+        try:
+            write_text_file(run_dir / name, text())
+        except RunError as exc:
+            # the logs are whole: resume reads them again (keeping every finished match) and writes the rest
+            raise RunError(f"{exc} (the match files are kept; acpc-match resume {run_dir} writes it again)") from None
 
 
 def one_against_many(ct: dict[str, Any]) -> str | None:
