@@ -78,7 +78,7 @@ def main(args: argparse.Namespace) -> int:
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)
-    print(f"acpc-match human: {args.hands} hands of {game.name}, seed {seed}, you against {bot}; "
+    print(f"acpc-match human: {args.hands} hand{'' if args.hands == 1 else 's'} of {game.name}, seed {seed}, you against {bot}; "
           f"logs in {run_dir}", flush=True)
     try:
         return asyncio.run(_play(game, args.game, args.hands, seed, name, bots, bot, me, run_dir))
