@@ -121,6 +121,11 @@ class HandTracker:
     runouts: dict[int, tuple[Runouts, Runouts]] = field(default_factory=dict)
     multi: dict[tuple, float] = field(default_factory=dict)
 
+    def copy(self) -> "HandTracker":
+        """An independent copy (ranges copied; the cached vectors, never written in place, shared)."""
+        return HandTracker(self.hand_id, self.me, {p: w.copy() for p, w in self.ranges.items()}, self.done,
+                           self.removed, list(self.events), dict(self.scores), dict(self.runouts), dict(self.multi))
+
     def bins(self, board: tuple[int, ...]) -> np.ndarray:
         """Strength bins of every pair on ``board`` (cached per street)."""
         b = self.scores.get(len(board))
@@ -385,15 +390,30 @@ class AdaptiveStrategy(Strategy):
         on the blueprint, its rows where adaptive does not deviate).
 
         NoPolicy with two or more opponents in the hand (the multiway look-ahead is per holding only).
+
+        Asking changes nothing: the state may be one the hand never reaches
+        (LBR asks of its own hypothetical raises), so the hand's tracker and
+        the opponents' statistics are brought up to ``view`` on copies,
+        dropped afterwards; later calls see what they would have without it.
         """
-        hand = self.sync(view)
         opponents = view.opponents
         if len(opponents) != 1:
             raise NoPolicy(f"{self.spec}: a policy only heads-up (here {len(opponents)} opponents are in the hand)")
-        search = self._search(view, hand, opponents[0], ALL_PAIRS)
-        actions, values = search.action_values()
-        probs = self._rows(view, opponents[0], actions, values, search.mass.sum(),
-                           self.floor_rows(view, actions, one=False))
+        saved_hand, saved_stats = self.hand, self.stats
+        self.hand = saved_hand.copy() if saved_hand is not None else None
+        self.stats = dict(saved_stats)
+        for p in opponents:
+            key = self.key(view, p)
+            if key in saved_stats:
+                self.stats[key] = saved_stats[key].copy()
+        try:
+            hand = self.sync(view)
+            search = self._search(view, hand, opponents[0], ALL_PAIRS)
+            actions, values = search.action_values()
+            probs = self._rows(view, opponents[0], actions, values, search.mass.sum(),
+                               self.floor_rows(view, actions, one=False))
+        finally:
+            self.hand, self.stats = saved_hand, saved_stats
         return ActionPolicy(tuple(actions), probs, self.game)
 
     # ------------------------------------------------------------- heads-up

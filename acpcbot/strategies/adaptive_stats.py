@@ -124,6 +124,13 @@ class ActionStats:
         return ((FAMILY[spot.kind],), (spot.kind,), (spot.kind, spot.street),
                 (spot.kind, spot.street, spot.bucket))
 
+    def copy(self) -> "ActionStats":
+        """An independent copy (counts copied, predictions kept)."""
+        out = ActionStats()
+        out.counts = {k: v.copy() for k, v in self.counts.items()}
+        out._predicted = dict(self._predicted)  # never handed out uncopied, so safe to share
+        return out
+
     def seen(self, spot: Spot, level: int = 3) -> float:
         """Actions counted at ``spot`` (level 0: its family, 1: kind, 2: kind and street, 3: exactly this spot)."""
         row = self.counts.get(self._keys(spot)[level])
@@ -240,6 +247,14 @@ class Informativeness:
         self.events[cls] += 1
         self._cache.pop(cls, None)
 
+    def copy(self) -> "Informativeness":
+        """An independent copy."""
+        out = Informativeness()
+        out.loglik = {c: v.copy() for c, v in self.loglik.items()}
+        out.events = dict(self.events)
+        out._cache = dict(self._cache)
+        return out
+
     def kappa(self, cls: str) -> float:
         """Posterior mean of kappa for a class."""
         k = self._cache.get(cls)
@@ -305,6 +320,13 @@ class StrengthReference:
             acc += hist
             self.counts[key] += 1.0
 
+    def copy(self) -> "StrengthReference":
+        """An independent copy."""
+        out = StrengthReference()
+        out.sums = {k: v.copy() for k, v in self.sums.items()}
+        out.counts = dict(self.counts)
+        return out
+
     def blend(self, key: tuple[int, str, int], current: np.ndarray) -> np.ndarray:
         """The reference distribution at ``key``, with the ``current`` histogram counting REFERENCE_PRIOR times."""
         acc = self.sums.get(key)
@@ -351,6 +373,18 @@ class OpponentStats:
         self.reference = StrengthReference()
         #: our results against this player, in big blinds per hand: count, sum, sum of squares
         self.results = [0.0, 0.0, 0.0]
+
+    def copy(self) -> "OpponentStats":
+        """An independent copy: what a question asked of a state that may never happen counts on, then drops."""
+        out = OpponentStats()
+        out.actions = self.actions.copy()
+        out.info = self.info.copy()
+        out.raise_sums = {k: list(v) for k, v in self.raise_sums.items()}
+        out.raise_classes = {k: v.copy() for k, v in self.raise_classes.items()}
+        out.hands = self.hands
+        out.reference = self.reference.copy()
+        out.results = list(self.results)
+        return out
 
     def add_result(self, bb: float) -> None:
         """Count one hand's result of ours against this player (big blinds)."""

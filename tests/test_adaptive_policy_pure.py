@@ -1,0 +1,133 @@
+"""adaptive's policy is a question, not a move: asking it anything never changes what adaptive does later.
+
+LBR asks the policy of states the hand never reached (its own hypothetical
+raises), AIVAT of every state again; the policy interface's contract
+(``Strategy.policy``) is that asking never changes later calls.  Two
+seeded players meet the same opponent over the same deals; one is asked
+the policy of hypothetical states at each of its decisions, the other
+not: every later action and every policy at a real state must be the
+same, past the cold-model hands of the blueprint floor too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from acpcbot.engine import CALL, RAISE, State, raise_to
+from acpcbot.gamedef import load_game
+from acpcbot.strategies.adaptive import COLD_HANDS
+from acpcbot.strategies.base import Strategy
+from acpcbot.strategies.lbr import target_view
+from acpcbot.strategies.registry import create
+from acpcbot.world import MatchInfo, View
+from playkit import play_memory
+
+
+def _raises(state: State) -> list:
+    """A few raises of the player to act (the one raise in limit; min, middle, all-in in no-limit)."""
+    bounds = state.raise_bounds()
+    if bounds is None:
+        return []
+    if state.game.is_limit:
+        return [RAISE]
+    lo, hi = bounds
+    return [raise_to(s) for s in sorted({lo, (lo + hi) // 2, hi})]
+
+
+def hypotheticals(view: View) -> list[State]:
+    """States of this hand, in this round, where we act again but which the hand has not reached (or took
+    another way to): the opponent's last action replaced, and our call or raise met by a raise."""
+    state, me = view.state, view.position
+    out = []
+    steps = [s for s in state.steps() if s.round == state.round]
+    theirs = [s for s in steps if s.player != me]
+    if theirs:
+        last = theirs[-1]
+        for action in [CALL] + _raises(last.before):
+            if action != last.action:
+                after = last.before.copy().apply(action)
+                if after.current_player == me and after.round == state.round:
+                    out.append(after)
+    for ours in [CALL] + _raises(state):
+        after = state.copy().apply(ours)
+        if after.current_player != me and not after.finished and after.round == state.round:
+            for reply in _raises(after):
+                again = after.copy().apply(reply)
+                if again.current_player == me and again.round == state.round:
+                    out.append(again)
+    return out
+
+
+class Recorder(Strategy):
+    """Seats adaptive unchanged, recording its policy and action at each real decision; ``ask`` also asks it
+    the policy of hypothetical states first."""
+
+    name = "recorder"
+
+    def __init__(self, target: Strategy, ask: bool) -> None:
+        super().__init__(target.game, target.rng)
+        self.target, self.ask = target, ask
+        self.spec = target.spec
+        self.seen: list[tuple[int, int, tuple, np.ndarray, object]] = []
+        self.asked = 0
+
+    def start_match(self, match: MatchInfo) -> None:
+        self.target.start_match(match)
+
+    def observe(self, view: View) -> None:
+        self.target.observe(view)
+
+    def act(self, view: View, deadline: float) -> object:
+        if self.ask:
+            hyps = hypotheticals(view)
+            for hyp in hyps[:1] + hyps[-1:] if len(hyps) > 1 else hyps:  # two per decision keep the test short
+                self.target.policy(target_view(hyp, view.position, tuple(view.hole), view.match, view.info))
+                self.asked += 1
+        real = self.target.policy(view)
+        action = self.target.act(view, 0.0)  # no deadline: the search always runs, as when replayed
+        self.seen.append((view.hand_id, view.state.num_actions, real.actions, real.probs.copy(), action))
+        return action
+
+    def end_hand(self, view: View) -> None:
+        self.target.end_hand(view)
+
+    def end_match(self) -> None:
+        self.target.end_match()
+
+
+def _play(game_name: str, opponent: str, hands: int, ask: bool) -> Recorder:
+    game = load_game(game_name)
+    rec = Recorder(create("adaptive", game, 11), ask)
+    play_memory(game_name, ["adaptive", opponent], hands, 4, strategies=[rec, create(opponent, game, 12)])
+    return rec
+
+
+@pytest.mark.parametrize("game_name,opponent,hands", [("hunl", "random", 60), ("hulhe", "random", COLD_HANDS + 25)])
+def test_asking_hypothetical_policies_changes_nothing_later(game_name, opponent, hands):
+    plain = _play(game_name, opponent, hands, ask=False)
+    asked = _play(game_name, opponent, hands, ask=True)
+    assert asked.asked > 2 * hands  # the question was really put, many times
+    for a, b in zip(plain.seen, asked.seen):
+        assert a[:3] == b[:3] and a[4] == b[4], (a[:3], a[4], b[4])
+        assert np.array_equal(a[3], b[3]), a[:2]
+    assert len(plain.seen) == len(asked.seen)
+    # past the cold hands the model moves the play (else this test would only check the blueprint floor)
+    late = [s for s in plain.seen if s[0] >= COLD_HANDS]
+    assert late
+
+
+def test_a_policy_asked_of_a_hypothetical_state_counts_nothing():
+    game = load_game("hunl")
+    player = create("adaptive", game, 3)
+    player.start_match(MatchInfo(game, name="me", opponents=("them",), seed=3, spec="adaptive"))
+    real = View.parse("MATCHSTATE:0:7:r300:KsKd|", game)
+    player.act(real, 0.0)
+    before = {k: s.to_json() for k, s in player.stats.items()}
+    ranges = {p: w.copy() for p, w in player.hand.ranges.items()}
+    done = player.hand.done
+    hyp = View.parse("MATCHSTATE:0:7:r300r900r20000:KsKd|", game)  # a reraise and a shove that never came
+    player.policy(hyp)
+    assert {k: s.to_json() for k, s in player.stats.items()} == before
+    assert player.hand.done == done
+    assert all(np.array_equal(ranges[p], w) for p, w in player.hand.ranges.items())
