@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import textwrap
 import threading
 import time
 from dataclasses import dataclass, field
@@ -260,6 +261,8 @@ def _readme(game: GameDef, spec: str, options: KitOptions, manifest: dict) -> st
            "It needs Python 3.11 or newer with the venv module (Debian/Ubuntu: python3-venv) on 64-bit\n"
            "Linux with glibc 2.28 or newer; numpy and treys come as wheels in wheels/ for Python\n"
            f"{', '.join(options.python_versions)}.  No network is used at any time.")
+    fields = _reference_fields(game)
+    about = "\n".join(textwrap.wrap(_about(game, spec), 80))
     return f"""acpcbot -- an ACPC 2.0.0 agent, packaged for the competition
 =============================================================
 
@@ -281,20 +284,70 @@ error) names the strategy and seed.
 Time and memory: a decision takes tens of milliseconds, far inside 7 s per hand;
 the process uses a few hundred MB at most.
 
+Against the reference dealer
+----------------------------
+
+To try the kit with the ACPC's own dealer, build the reference server
+(project_acpc_server: `make` in its folder, with gcc), then from that folder,
+with KIT set to this kit's folder, start a {fields['hands']}-hand match with fixed ports,
+this kit in the first seat and the reference's example player in the other{fields['s']}:
+
+    ./dealer check $KIT/game.game {fields['hands']} 0 acpcbot {fields['names']} -p {fields['ports']} &
+    $KIT/startme.sh 127.0.0.1 {fields['port0']} &
+{fields['examples']}
+The dealer prints the SCORE line at the end and writes check.log (the hands)
+in its folder; a 0 exit status from startme.sh means the kit played them all.
+
 About the agent
 ---------------
 
-acpcbot is a Python poker agent; the project's README describes it in full.  In hold'em its default player, adaptive, counts each opponent's
-folds, calls and raises per situation during the match, narrows the opponent's range
-of hole cards from those counts, and chooses the move with the best expected value by
-a short look-ahead over the rest of the betting round and the next street; it learns
-online from the match itself and plays no precomputed equilibrium.  In Kuhn and Leduc
-poker it plays an approximate equilibrium computed offline with CFR+.  More CPU time
-would not change its play (it answers long before its deadline); more RAM or disk
-would not either.
+{about}
 
 Team, members and affiliation: (to be filled in before submitting)
 """
+
+
+def _reference_fields(game: GameDef) -> dict[str, str]:
+    """The reference-dealer example of the kit's README: names and ports for every seat."""
+    others = range(1, game.num_players)
+    ports = [18791 + i for i in range(game.num_players)]
+    return {"hands": "1000", "s": "s" if game.num_players > 2 else "",
+            "names": " ".join(f"example{i}" for i in others), "ports": ",".join(map(str, ports)),
+            "port0": str(ports[0]),
+            "examples": "".join(f"    ./example_player $KIT/game.game 127.0.0.1 {ports[i]}"
+                                f"{' &' if i < game.num_players - 1 else ''}\n" for i in others)}
+
+
+def _about(game: GameDef, spec: str) -> str:
+    """What the kit's player is, in the terms the ACPC's submission form asks about (dynamic, equilibrium, model)."""
+    from .strategies.registry import resolve
+    from .solve.blueprint_train import is_limit_holdem
+
+    cls, values = resolve(spec)
+    head = cls.name or spec.split(":")[0]
+    if head == "blueprint":
+        text = ("It plays blueprint: an approximate equilibrium of an abstraction of heads-up limit hold'em "
+                "(169 preflop classes, then 8 flop, 6 turn and 10 river buckets), computed offline with "
+                "discounted CFR (python -m acpcbot.solve hulhe) and sampled at each decision for its cards.  "
+                "Its strategy is the same throughout a match: it models no opponent.  More CPU time, RAM or "
+                "disk would not change its play during a match (a decision is a table lookup).")
+    elif head == "cfr":
+        text = ("It plays cfr: an approximate equilibrium of the game, computed offline with CFR+ (python -m "
+                "acpcbot.solve) and sampled at each decision.  Its strategy is the same throughout a match: it "
+                "models no opponent.  More CPU time, RAM or disk would not change its play.")
+    elif head == "adaptive":
+        floor = (" It stands on the shipped blueprint, an approximate equilibrium of an abstraction of the game "
+                 "computed offline, and deviates from it as far as its model of the opponent justifies."
+                 if is_limit_holdem(game) and values.get("blueprint", 1) else
+                 " It plays no precomputed equilibrium: it learns online, from the match itself.")
+        text = ("It plays adaptive: during the match it counts each opponent's folds, calls and raises per "
+                "situation, narrows the opponent's range of hole cards by those counts, and plays the move "
+                "worth the most against that model, the later streets played out over sampled runouts." + floor +
+                "  Its strategy changes as the match goes.  More CPU time would let it sample more runouts "
+                "(finer, slower); more RAM or disk would not change its play.")
+    else:
+        text = f"It plays {spec}: {cls.description}"
+    return "acpcbot is a Python poker agent; the project's README describes it in full.  " + text
 
 
 def _package_version() -> str:
