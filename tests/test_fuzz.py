@@ -7,7 +7,8 @@ separators, long runs, deleted and doubled slices, and plain random bytes.
 Whatever comes back is fine; an exception is fine only when it is the
 parser's documented error (ProtocolError, GameDefError, RecipeError,
 PolicyError, ModelFileError, TrainingError, LogCheckError / LogError,
-TransactionFileError / ResumeError; the dealer's reply reader raises none).
+TransactionFileError / ResumeError, RunError for a run folder's plan.json and
+results.json; the dealer's reply reader raises none).
 Everything is seeded (SEED) and bounded by a count, a few seconds a parser.
 """
 
@@ -365,3 +366,47 @@ def test_transaction_files(tmp_path, monkeypatch):
         files.tlog.close()
 
     fuzz([sample], 100, resume, (ResumeError,))
+
+
+# ------------------------------------------------------------------ run folders (acpc-match resume)
+
+def _run_folder(tmp_path: Path) -> Path:
+    """A finished two-match run of acpc-match in memory: its plan.json and results.json are the samples."""
+    from dealer.arena.recipes import Entry, build_plan
+    from dealer.arena.runner import execute
+
+    plan = build_plan(name="fz", game="kuhn2p", hands=10, seed=4, duplicate=True, mode="play",
+                      entries=[Entry("a", "call"), Entry("b", "raise")], transport="memory", parallel=1)
+    return Path(execute(plan, tmp_path / "runs")["run_dir"])
+
+
+def test_plan_files(tmp_path):
+    from dealer.arena.folders import RunError
+    from dealer.arena.planfile import PLAN, finished_records, read_plan
+
+    folder = _run_folder(tmp_path)
+    sample = (folder / PLAN).read_bytes()
+    samples = [sample, b"[" * 100_000 + b"]" * 100_000, sample.replace(b'"seed": 4', b'"seed": ' + b"9" * 5000)]
+
+    def call(data: bytes) -> None:
+        (folder / PLAN).write_bytes(data)
+        finished_records(folder, read_plan(folder)[0])
+
+    assert fuzz(samples, 300, call, (RunError,)) > 0
+
+
+def test_results_files(tmp_path):
+    from dealer.arena.folders import RESULTS, RunError
+    from dealer.arena.planfile import finished_records, read_plan
+
+    folder = _run_folder(tmp_path)
+    plan = read_plan(folder)[0]
+    sample = (folder / RESULTS).read_bytes()
+    samples = [sample, b"{" + b'"a":[' * 100_000, sample.replace(b'"seed": 4', b'"seed": ' + b"9" * 5000)]
+
+    def call(data: bytes) -> None:
+        (folder / RESULTS).write_bytes(data)
+        for record in finished_records(folder, plan).values():
+            assert isinstance(record, dict)
+
+    assert fuzz(samples, 200, call, (RunError,)) > 0

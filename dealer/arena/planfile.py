@@ -14,10 +14,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from acpcbot.gamedef import GameDefError, load_game
+from acpcbot.gamedef import GameDefError, clip, load_game
 
 from .folders import RESULTS, RunError
-from .recipes import Entry, Job, Plan
+from .recipes import MAX_HANDS, MAX_SEED, TRANSPORTS, Entry, Job, Plan, safe_name
 from .results import write_text_file
 
 PLAN = "plan.json"
@@ -42,29 +42,94 @@ def write_plan(run_dir: Path, plan: Plan, plugin_dirs: list[str]) -> None:
         raise RunError(f"{exc}; no match was played") from None
 
 
+def _read_json(path: Path, what: str) -> Any:
+    """The JSON document in ``path``; RunError naming it for anything that is not readable JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise RunError(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError) as exc:
+        # JSONDecodeError, UnicodeDecodeError, a number past Python's 4,300 digits, nesting past its recursion limit
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise RunError(f"{path}: not valid JSON: {reason[:200]}") from None
+
+
+def _get(obj: Any, key: str, kinds: tuple[type, ...], where: str) -> Any:
+    """``obj[key]`` when ``obj`` is an object and the value one of ``kinds`` (bool is not an int here)."""
+    if not isinstance(obj, dict) or key not in obj:
+        raise ValueError(f"{where}: no {key!r}")
+    value = obj[key]
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        raise ValueError(f"{where}.{key}: {clip(str(value), 60)} is not a {' or '.join(k.__name__ for k in kinds)}")
+    return value
+
+
+def _whole(obj: Any, key: str, low: int, high: int, where: str) -> int:
+    value = _get(obj, key, (int,), where)
+    if not low <= value <= high:
+        raise ValueError(f"{where}.{key}: {value} is not in {low}..{high}")
+    return value
+
+
+def _plan_from(data: Any) -> tuple[Plan, list[str]]:
+    """Check every field of a plan document (a hand-edited or damaged file is refused); ValueError naming the field."""
+    none = type(None)
+    game_name = _get(data, "game", (str,), "plan")
+    try:
+        game = load_game(game_name)
+    except GameDefError as exc:
+        raise ValueError(f"cannot load its game: {exc}") from None
+    entries: dict[str, Entry] = {}
+    for i, p in enumerate(_get(data, "players", (list,), "plan")):
+        where = f"players[{i}]"
+        name = _get(p, "name", (str,), where)
+        if safe_name(name) != name or name in entries:
+            raise ValueError(f"{where}.name: {clip(name, 60)} is not a player name acpc-match gives "
+                             f"(letters, digits, '.', '_', '-'; each once)")
+        strategy, external = p.get("strategy"), p.get("external")
+        if not all(isinstance(x, (str, none)) for x in (strategy, external)) or (strategy is None) == (external is None):
+            raise ValueError(f"{where}: needs a 'strategy' or an 'external' command (text), one of them")
+        entries[name] = Entry(name, strategy, external)
+    jobs = []
+    for i, m in enumerate(_get(data, "matches", (list,), "plan")):
+        where = f"matches[{i}]"
+        seats = _get(m, "seats", (list,), where)
+        if len(seats) != game.num_players or not all(isinstance(n, str) and n in entries for n in seats):
+            raise ValueError(f"{where}.seats: not {game.num_players} of the plan's players")
+        jobs.append(Job(_whole(m, "index", i, i, where), tuple(entries[n] for n in seats),
+                        _whole(m, "seed", 0, MAX_SEED, where), _whole(m, "hands", 1, MAX_HANDS, where),
+                        _whole(m, "table", 0, len(data["matches"]), where)))
+    transport = _get(data, "transport", (str,), "plan")
+    if transport not in TRANSPORTS:
+        raise ValueError(f"plan.transport: {clip(transport, 60)} is not one of {', '.join(TRANSPORTS)}")
+    parallel = _get(data, "jobs", (int, none), "plan") if "jobs" in data else None
+    if parallel is not None and parallel < 1:
+        raise ValueError(f"plan.jobs: {parallel} is not at least 1")
+    plan = Plan(name=_get(data, "name", (str,), "plan"), game_name=game_name, game=game,
+                hands=_whole(data, "hands", 1, MAX_HANDS, "plan"),
+                seed=_whole(data, "seed", 0, MAX_SEED, "plan"), duplicate=_get(data, "duplicate", (bool,), "plan"),
+                mode=_get(data, "mode", (str,), "plan"), entries=list(entries.values()), jobs=jobs,
+                transport=transport, parallel=parallel)
+    dirs = data.get("plugin_dirs") or []
+    if not isinstance(dirs, list) or not all(isinstance(d, str) for d in dirs):
+        raise ValueError("plan.plugin_dirs: not a list of folders")
+    return plan, dirs
+
+
 def read_plan(run_dir: Path) -> tuple[Plan, list[str]]:
     """The plan kept in a run folder and its plugin folders; RunError naming the file when it cannot be used."""
     path = run_dir / PLAN
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
+        data = _read_json(path, PLAN)
+    except FileNotFoundError as exc:
         raise RunError(f"{run_dir}: not a run folder acpc-match can resume: cannot read {PLAN}: "
-                       f"{exc.strerror or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise RunError(f"{path}: not valid JSON: {exc}") from None
+                       f"{exc.strerror}") from None
     try:
-        game = load_game(data["game"])
-        entries = {p["name"]: Entry(p["name"], p.get("strategy"), p.get("external")) for p in data["players"]}
-        jobs = [Job(m["index"], tuple(entries[n] for n in m["seats"]), m["seed"], m["hands"], m["table"])
-                for m in data["matches"]]
-        plan = Plan(name=data["name"], game_name=data["game"], game=game, hands=data["hands"], seed=data["seed"],
-                    duplicate=data["duplicate"], mode=data["mode"], entries=list(entries.values()), jobs=jobs,
-                    transport=data["transport"], parallel=data.get("jobs"))
-        return plan, list(data.get("plugin_dirs") or [])
-    except GameDefError as exc:
-        raise RunError(f"{path}: cannot load its game: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RunError(f"{path}: not a plan written by acpc-match ({type(exc).__name__}: {exc})") from None
+        return _plan_from(data)
+    except ValueError as exc:
+        raise RunError(f"{path}: not a plan written by acpc-match: {exc}") from None
 
 
 def finished_records(run_dir: Path, plan: Plan) -> dict[int, dict[str, Any]]:
@@ -75,13 +140,20 @@ def finished_records(run_dir: Path, plan: Plan) -> dict[int, dict[str, Any]]:
     SCORE line, the dealer's last word.
     """
     by_label = {j.label: j for j in plan.jobs}
+    path = run_dir / RESULTS
     try:
-        doc = json.loads((run_dir / RESULTS).read_text(encoding="utf-8"))
-        records = {by_label[m["label"]].index: m for m in doc.get("matches", [])
-                   if m.get("complete") and m.get("label") in by_label}
-        return records
-    except (OSError, json.JSONDecodeError, AttributeError, TypeError):
-        pass
+        doc = _read_json(path, RESULTS)
+    except FileNotFoundError:
+        doc = None
+    except RunError as exc:
+        raise RunError(f"{exc} (remove it to resume from the dealer logs alone)") from None
+    if doc is not None:
+        matches = doc.get("matches") if isinstance(doc, dict) else None
+        if not isinstance(matches, list) or not all(isinstance(m, dict) for m in matches):
+            raise RunError(f"{path}: not a results.json of acpc-match: no 'matches' list "
+                           f"(remove it to resume from the dealer logs alone)")
+        return {by_label[m["label"]].index: m for m in matches
+                if m.get("complete") is True and isinstance(m.get("label"), str) and m["label"] in by_label}
     out = {}
     for job in plan.jobs:
         log = run_dir / f"{job.label}.log"

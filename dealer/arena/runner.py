@@ -223,7 +223,7 @@ def resume(run_dir: str | Path, progress_stream: TextIO | None = None) -> dict[s
         clear_match_files(folder, job)
     try:
         before = float(json.loads((folder / RESULTS).read_text(encoding="utf-8")).get("seconds") or 0.0)
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, TypeError, RecursionError):
         before = 0.0
     return _finish(plan, folder, done, todo, progress_stream, plugin_dirs, before)
 
