@@ -3,12 +3,18 @@ exist), its example bot plays, its links stay inside the repository, its content
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
+import runpy
 import shlex
+import sys
+import warnings
+from contextlib import contextmanager
 from importlib.util import find_spec
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -70,7 +76,7 @@ def workdir(tmp_path, monkeypatch):
 
     (tmp_path / "holdem.game").write_text(load_game("hunl").to_text())
     (tmp_path / "my.npz").symlink_to(ROOT / "acpcbot" / "data" / "learner2008_nolimit.npz")  # what 'train' writes
-    for name in ("matches", "tools", "benchmarks", "acpcbot", "docs"):
+    for name in ("matches", "tools", "benchmarks", "acpcbot", "docs", "tests"):
         (tmp_path / name).symlink_to(ROOT / name)
     monkeypatch.chdir(tmp_path)
     yield tmp_path
@@ -83,6 +89,27 @@ def example_bot() -> str:
     start = README.index("Save this as `mybot.py`")
     return blocks(("python",))[[i for i, m in enumerate(re.finditer(r"(?ms)^```python\n", README))
                                 if m.start() > start][0]]
+
+
+# `python -m X` for these modules is the console script of the same name
+SAME_AS = {"acpcbot": "acpcbot", "dealer.arena": "acpc-match", "dealer": "acpc-dealer"}
+
+
+def check_python(args: list[str]) -> None:
+    """``python -m MODULE ARGS`` or ``python FILE ARGS``: through that program's own argparse parser when it has one."""
+    if args[0] == "-m":
+        module, rest = args[1], args[2:]
+        if module in SAME_AS:
+            check(" ".join([f".venv/bin/{SAME_AS[module]}", *map(shlex.quote, rest)]))
+            return
+        source = module_source(module)
+        if module != "pytest" and uses_argparse(source):
+            run_parser_of("module", module, rest)
+    else:
+        path = Path(args[0])
+        assert path.is_file(), f"no file {args[0]}"
+        if uses_argparse(path):
+            run_parser_of("path", str(path), args[1:])
 
 
 def check(command: str) -> None:
@@ -106,6 +133,10 @@ def check(command: str) -> None:
             cli.plan_from_args(ns)
         elif ns.command == "run":
             load_recipe(ns.recipe)
+        elif ns.command == "lbr":
+            from dealer.arena.lbr import lbr_plan
+
+            lbr_plan(ns.strategy, ns.game, ns.hands, ns.seed, ns.transport)
     elif program == "acpcbot":
         from acpcbot import cli
         from acpcbot.gamedef import load_game
@@ -120,10 +151,7 @@ def check(command: str) -> None:
         if args != ["--version"]:
             parse_args(args)
     elif program == "python":
-        if args[0] == "-m":
-            assert find_spec(args[1]) is not None, f"no module {args[1]}"
-        else:
-            assert Path(args[0]).is_file(), f"no file {args[0]}"
+        check_python(args)
     else:
         raise AssertionError(f"unknown program in {command!r}")
 
@@ -155,5 +183,252 @@ def test_the_example_bot_plays(workdir, capsys):
 
 def test_the_main_job_time_is_measured_not_guessed():
     # the figure says when, where and under what load it was measured
-    assert re.search(r"took \d+ minutes? \d+ s \(\d+ s\) on this machine\s+\(2 cores, \d{4}-\d\d-\d\d", README)
+    words = r"took \d+ minutes? \d+ s \(\d+ s\) on this machine \(2 cores, \d{4}-\d\d-\d\d"
+    assert re.search(words.replace(" ", r"\s+"), README)
     assert "about a minute" not in README
+
+
+# ------------------------------------------------------------------ programs run as `python -m X` or `python FILE`
+
+class Parsed(Exception):
+    """Raised by argparse in place of returning: the command line parsed, and the program stops before acting."""
+
+
+@contextmanager
+def parse_only():
+    """Every argparse parser raises Parsed after a successful parse, so a program's main never runs past it."""
+    real = argparse.ArgumentParser.parse_args
+
+    def parse_args(self, args=None, namespace=None):
+        raise Parsed(real(self, args, namespace))
+
+    with mock.patch.object(argparse.ArgumentParser, "parse_args", parse_args), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # runpy: the module was imported before, by the suite
+        yield
+
+
+def run_parser_of(kind: str, target: str, args: list[str]) -> None:
+    """Parse ``args`` with the argparse parser of a module (``kind`` "module") or a script file ("path")."""
+    with parse_only(), mock.patch.object(sys, "argv", [target, *args]):
+        try:
+            if kind == "module":
+                runpy.run_module(target, run_name="__main__", alter_sys=False)
+            else:
+                runpy.run_path(target, run_name="__main__")
+        except Parsed:
+            return
+        except SystemExit as exc:
+            if exc.code in (0, None):  # --help, --version
+                return
+            raise AssertionError(f"{target} {' '.join(args)}: its parser refuses the command line "
+                                 f"(exit {exc.code})") from None
+    raise AssertionError(f"{target}: ran without parsing a command line with argparse")
+
+
+def uses_argparse(path: Path) -> bool:
+    """Whether a program's source builds an argparse parser (then its command lines can be parsed without running it)."""
+    return path.is_file() and "ArgumentParser" in path.read_text(encoding="utf-8")
+
+
+def module_source(name: str) -> Path:
+    """The file ``python -m name`` runs."""
+    spec = find_spec(name)
+    assert spec is not None and spec.origin, f"no module {name}"
+    origin = Path(spec.origin)
+    return origin.parent / "__main__.py" if origin.name == "__init__.py" else origin
+
+
+@pytest.mark.parametrize("command", [
+    ".venv/bin/python -m acpcbot.solve hulhe --iterations 400 --no-such-option",   # the blueprint's own parser
+    ".venv/bin/python -m acpcbot.phh matchName.log",                                # --out is required
+    ".venv/bin/python benchmarks/lbr.py",                                           # table or speed is required
+    ".venv/bin/python -m dealer.arena lbr adaptive",                                # --game is required
+])
+def test_a_command_its_program_would_refuse_fails_the_check(workdir, command):
+    with pytest.raises((AssertionError, SystemExit)):
+        check(command)
+
+
+# ------------------------------------------------------------------ strategy specs in the table and the prose
+
+PLACEHOLDER_VALUE = re.compile(r"\b[A-Z][A-Z0-9_]*\b")  # FILE, N, T, K, SPEC: the reader's value
+SPEC_SPAN = re.compile(r"^([a-z][a-z0-9-]*)\[?:([a-z]\w*)=")  # `name:key=...` or `name[:key=...]`
+
+
+def prose() -> str:
+    """The README without its fenced code blocks."""
+    return re.sub(r"(?ms)^```\w*\n.*?^```", "", README)
+
+
+def inline_code() -> list[str]:
+    """Every inline code span of the prose, tables included (a table's ``\\|`` read as ``|``)."""
+    return [c.replace("\\|", "|") for c in re.findall(r"`([^`\n]+)`", prose())]
+
+
+def check_spec_notation(text: str) -> None:
+    """A spec as the README writes it (``adaptive[:model=FILE,runouts=N]``, ``raise:size=min|pot``): real strategy,
+    real parameter names, and every concrete value (each alternative of ``a|b``) accepted by the parameter."""
+    from acpcbot.strategies.registry import available, resolve
+
+    flat = text.replace("[", "").replace("]", "")
+    name, _, rest = flat.partition(":")
+    strategies = available()
+    assert name in strategies, f"`{text}`: no strategy {name!r} (known: {', '.join(strategies)})"
+    cls = strategies[name]
+    for item in filter(None, rest.split(",")):
+        if item.strip() in ("...", "…"):
+            continue
+        key, eq, value = item.partition("=")
+        assert eq, f"`{text}`: {item!r} is not key=value"
+        assert key in cls.params, f"`{text}`: {name} has no parameter {key!r} (parameters: {', '.join(cls.params)})"
+        if PLACEHOLDER_VALUE.search(value):
+            continue
+        for alternative in value.split("|"):
+            try:
+                cls.params[key].convert(alternative)
+            except (TypeError, ValueError) as exc:
+                raise AssertionError(f"`{text}`: {key}={alternative!r} is refused: {exc}") from None
+            if name == "lbr" and key == "target":
+                resolve(alternative.replace(";", ","))
+
+
+def strategy_table() -> list[str]:
+    """The first cell of each row of the strategies table, its specs separated."""
+    section = README[README.index("## Strategies"):]
+    rows = re.findall(r"(?m)^\| (.*?) \| .* \|$", section[:section.index("\n\n", section.index("|---"))])
+    return [spec.replace("\\|", "|") for row in rows[1:] for spec in re.findall(r"`([^`]+)`", row)]
+
+
+def test_the_strategies_table_lists_every_strategy_with_real_parameters():
+    from acpcbot.strategies.registry import available
+
+    specs = strategy_table()
+    for spec in specs:
+        check_spec_notation(spec)
+    named = {re.split(r"[\[:]", s)[0] for s in specs}
+    assert sorted(set(available()) - named) == [], "strategies missing from the table (acpcbot --list-strategies)"
+
+
+def test_strategy_specs_in_the_prose_are_real():
+    spans = [c for c in inline_code() if SPEC_SPAN.match(c) and SPEC_SPAN.match(c).group(1) not in ("name",)]
+    assert len(spans) >= 10
+    for span in spans:
+        check_spec_notation(span)
+
+
+def test_a_wrong_spec_fails_the_check():
+    for bad in ("adaptive[:model=FILE,risk=R]", "raise:size=min|half", "nosuch:x=1", "lbr:target=adaptive;risk=0"):
+        with pytest.raises(Exception):
+            check_spec_notation(bad)
+
+
+def test_the_defaults_table_says_what_each_game_plays_without_a_strategy():
+    from acpcbot.gamedef import load_game
+    from acpcbot.strategies.registry import default_spec
+
+    section = README[README.index("| games | default player |"):]
+    rows = re.findall(r"(?m)^ *\| (.+?) \| `([^`]+)` \|", section[:section.index("\n\n")])
+    stated = {game.strip(): spec for games, spec in rows for game in games.split(",")}
+    shipped = sorted(p.stem for p in (ROOT / "acpcbot" / "games").glob("*.game"))
+    assert sorted(stated) == shipped
+    assert {g: default_spec(load_game(g)) for g in shipped} == stated
+
+
+def test_the_policy_strategies_are_named_where_lbr_and_aivat_need_them():
+    from acpcbot.strategies.registry import available
+
+    sentence = re.search(r"Strategies that expose their policy[^:]*:([^.]*)\.", prose())
+    assert sentence, "the LBR/AIVAT section names the strategies with a policy"
+    named = set(re.findall(r"`([^`]+)`", sentence.group(1)))
+    assert named == {n for n, cls in available().items() if cls.has_policy}
+
+
+# ------------------------------------------------------------------ lists that must name every file
+
+def listed_block(after: str) -> str:
+    """The first fenced block after the heading ``after``."""
+    start = README.index(after)
+    return re.search(r"(?ms)^```\w*\n(.*?)^```", README[start:]).group(1)
+
+
+def test_the_benchmarks_list_names_every_benchmark():
+    listed = set(re.findall(r"benchmarks/(\w+\.py)", listed_block("## Benchmarks")))
+    assert listed == {p.name for p in (ROOT / "benchmarks").glob("*.py")}
+
+
+def test_the_recipe_list_names_every_recipe():
+    section = README[README.index("### Recipes"):]
+    section = section[:section.index("\n### ", 1)]
+    listed = set(re.findall(r"`([\w.-]+\.toml)`", section))
+    assert {p.name for p in (ROOT / "matches").glob("*.toml")} <= listed
+
+
+def test_where_things_are_names_every_module():
+    layout = listed_block("## Where things are")
+    missing = []
+    for folder in ("acpcbot", "acpcbot/evaluator", "acpcbot/solve", "acpcbot/strategies", "dealer", "dealer/arena"):
+        for path in sorted((ROOT / folder).glob("*.py")):
+            if path.stem not in ("__init__", "__main__") and not re.search(rf"\b{path.stem}\b", layout):
+                missing.append(f"{folder}/{path.name}")
+    assert missing == []
+
+
+def test_every_make_target_is_explained():
+    phony = re.search(r"(?m)^\.PHONY:(.*)$", (ROOT / "Makefile").read_text()).group(1).split()
+    assert sorted(t for t in phony if f"make {t}" not in README) == []
+
+
+# ------------------------------------------------------------------ results.json as documented
+
+def keys_of(doc, parent: str = "") -> set[str]:
+    """Every key of a results document, the per-round keys of "endings" left out (ROUND in the README)."""
+    out: set[str] = set()
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            if parent != "endings":
+                out.add(k)
+            out |= keys_of(v, k)
+    elif isinstance(doc, list):
+        for v in doc:
+            out |= keys_of(v, parent)
+    return out
+
+
+def test_results_json_is_documented_as_written(tmp_path, capsys):
+    from dealer.arena.cli import main
+    from dealer.arena.results import SCHEMA
+
+    docs = []
+    for args in (["play", "--game", "hunl", "--hands", "6", "--seed", "1", "--duplicate", "random", "call"],
+                 ["tournament", "--game", "kuhn2p", "--hands", "6", "--seed", "1", "cfr", "call", "random"],
+                 ["lbr", "call", "--game", "kuhn2p", "--hands", "6"]):
+        assert main([*args, "--transport", "memory", "--runs-dir", str(tmp_path), "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        docs.append(json.loads((Path(out["run_dir"]) / "results.json").read_text()))
+    block = listed_block("### results.json")
+    assert f'"schema": {SCHEMA}' in block
+    keys = set().union(*(keys_of(d) for d in docs))
+    assert sorted(k for k in keys if f'"{k}"' not in block) == []
+
+
+# ------------------------------------------------------------------ the competition kit's README
+
+@pytest.mark.parametrize("game", ["hulhe", "hunl", "leduc", "3pl"])
+def test_the_kit_readme_describes_the_player_it_ships(game):
+    from acpcbot.gamedef import load_game
+    from acpcbot.package import KitOptions, _readme, resolve_strategy
+
+    g = load_game(game)
+    spec = resolve_strategy(g, None, 1)
+    text = _readme(g, spec, KitOptions(game=game), {"built": "now", "acpcbot": "0", "commit": None})
+    about = text[text.index("About the agent"):text.index("Team, members")]
+    assert f"Strategy: {spec}" in text and spec.split(":")[0] in about  # it describes the player it ships
+    head = spec.split(":")[0]
+    if head in ("cfr", "blueprint"):
+        assert "approximate equilibrium" in about and "models no opponent" in about
+    elif head == "adaptive" and g.num_players > 2:
+        assert "no precomputed equilibrium" in about and "approximate equilibrium" not in about
+    assert "../" not in text
+    reference = text[text.index("reference dealer"):]
+    assert "project_acpc_server" in reference and "./dealer " in reference and " -p " in reference
+    assert "/startme.sh 127.0.0.1 " in reference
