@@ -11,16 +11,20 @@ same, past the cold-model hands of the blueprint floor too.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import pytest
 
 from acpcbot.engine import CALL, RAISE, State, raise_to
+from acpcbot.evaluator import pair_index
 from acpcbot.gamedef import load_game
 from acpcbot.strategies.adaptive import COLD_HANDS
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.lbr import target_view
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo, View
+from dealer.arena.aivat import _policy_kind
 from playkit import play_memory
 
 
@@ -71,6 +75,7 @@ class Recorder(Strategy):
         self.spec = target.spec
         self.seen: list[tuple[int, int, tuple, np.ndarray, object]] = []
         self.asked = 0
+        self.holes: list[tuple[int, ...]] = []
 
     def start_match(self, match: MatchInfo) -> None:
         self.target.start_match(match)
@@ -87,6 +92,7 @@ class Recorder(Strategy):
         real = self.target.policy(view)
         action = self.target.act(view, 0.0)  # no deadline: the search always runs, as when replayed
         self.seen.append((view.hand_id, view.state.num_actions, real.actions, real.probs.copy(), action))
+        self.holes.append(tuple(view.hole))
         return action
 
     def end_hand(self, view: View) -> None:
@@ -96,9 +102,10 @@ class Recorder(Strategy):
         self.target.end_match()
 
 
-def _play(game_name: str, opponent: str, hands: int, ask: bool) -> Recorder:
+@lru_cache(maxsize=None)
+def _play(game_name: str, opponent: str, hands: int, ask: bool, spec: str = "adaptive") -> Recorder:
     game = load_game(game_name)
-    rec = Recorder(create("adaptive", game, 11), ask)
+    rec = Recorder(create(spec, game, 11), ask)
     play_memory(game_name, ["adaptive", opponent], hands, 4, strategies=[rec, create(opponent, game, 12)])
     return rec
 
@@ -131,3 +138,35 @@ def test_a_policy_asked_of_a_hypothetical_state_counts_nothing():
     assert {k: s.to_json() for k, s in player.stats.items()} == before
     assert player.hand.done == done
     assert all(np.array_equal(ranges[p], w) for p, w in player.hand.ranges.items())
+
+
+# ------------------------------------------------------------------ deterministic where its rows are one-hot
+
+@pytest.mark.parametrize("game_name,spec,expected", [
+    ("hunl", "adaptive", True),                     # no-limit: one-hot rows, act plays them
+    ("hulhe", "adaptive", False),                   # the blueprint floor mixes
+    ("hulhe", "adaptive:blueprint=0", True),        # off the floor: the best response alone
+    ("hulhe", "adaptive:opponent=probe:kind=call", True),
+    ("3pnl", "adaptive", False),                    # multiway: no policy, near-ties broken at random
+])
+def test_deterministic_per_game(game_name, spec, expected):
+    game = load_game(game_name)
+    assert create(spec, game, 1).deterministic is expected
+    # what AIVAT reads before sparing the replay of a player's policy
+    assert _policy_kind(spec, game) == ("deterministic" if expected else "mixed")
+
+
+@pytest.mark.parametrize("game_name,spec,hands", [("hunl", "adaptive", 60), ("hulhe", "adaptive:blueprint=0", 20)])
+def test_rows_are_one_hot_and_act_plays_them_where_deterministic(game_name, spec, hands):
+    game = load_game(game_name)
+    assert create(spec, game, 1).deterministic
+    rec = _play(game_name, "random", hands, False, spec)
+    assert len(rec.seen) > hands
+    for (hand_id, _, actions, probs, action), hole in zip(rec.seen, rec.holes):
+        assert (probs.max(axis=1) == 1.0).all(), hand_id
+        assert actions[int(np.argmax(probs[pair_index(*hole)]))] == action, hand_id
+
+
+def test_on_the_blueprint_floor_rows_mix():
+    rec = _play("hulhe", "random", COLD_HANDS + 25, False)
+    assert any((probs.max(axis=1) < 1.0).any() for _, _, _, probs, _ in rec.seen)

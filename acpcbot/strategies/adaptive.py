@@ -200,6 +200,16 @@ class AdaptiveStrategy(Strategy):
         """Hold'em only: ranges, equities and strengths are hold'em's."""
         return holdem_only(game)
 
+    @classmethod
+    def deterministic_for(cls, game: GameDef, params: dict[str, Any]) -> bool:
+        """Heads-up off the blueprint (no-limit; limit with blueprint=0 or a known opponent) its rows are one-hot
+        and ``act`` plays them; on the blueprint floor of heads-up limit they mix (the blueprint's rows)."""
+        if game.num_players != 2:
+            return False  # multiway: no policy, and the look-ahead breaks near-ties at random
+        blueprint = params.get("blueprint", cls.params["blueprint"].default)
+        opponent = params.get("opponent", cls.params["opponent"].default)
+        return not stands_on_blueprint(game, blueprint, opponent)
+
     # ------------------------------------------------------------- the match
 
     def start_match(self, match: MatchInfo) -> None:
@@ -207,7 +217,8 @@ class AdaptiveStrategy(Strategy):
         self.info = match
         # the rank tables (a few hundred ms) and the boards before the flop: not inside a timed decision
         preflop_pool(ALLIN_RUNOUTS)
-        self.floor = shipped_blueprint(self.game) if self.blueprint and not self.opponent else None
+        self.floor = shipped_blueprint(self.game) if stands_on_blueprint(self.game, self.blueprint, self.opponent) \
+            else None
 
     def end_hand(self, view: View) -> None:
         """Account for the hand's last actions and learn from the cards shown."""
@@ -584,6 +595,13 @@ def preflop_runouts() -> tuple[Runouts, Runouts]:
     """The runouts of every search before the flop: the PREFLOP_BOARDS played on, the ALLIN_RUNOUTS all-ins run on."""
     pool = preflop_pool(ALLIN_RUNOUTS)
     return pool.head(PREFLOP_BOARDS), pool
+
+
+def stands_on_blueprint(game: GameDef, blueprint: bool, opponent: str) -> bool:
+    """Whether adaptive with these parameters stands on the shipped blueprint in ``game`` (heads-up limit
+    hold'em with the blueprint's files, ``blueprint`` on, no known opponent given)."""
+    return bool(blueprint) and not opponent and game.num_players == 2 and game.is_limit \
+        and shipped_reason(game) is None
 
 
 def shipped_blueprint(game: GameDef) -> "Blueprint | None":

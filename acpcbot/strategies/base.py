@@ -167,8 +167,9 @@ class Strategy:
     #: True when :meth:`policy` is implemented (LBR and AIVAT refuse strategies without it)
     has_policy: ClassVar[bool] = False
     #: True when every row of :meth:`policy` is one-hot and ``act`` plays it: AIVAT's corrections of this
-    #: player's actions are then all zero, so AIVAT spares replaying its policy
-    deterministic: ClassVar[bool] = False
+    #: player's actions are then all zero, so AIVAT spares replaying its policy.  Per instance: set from
+    #: :meth:`deterministic_for` (a strategy deterministic in some games or settings only overrides that)
+    deterministic: bool = False
 
     def __init__(self, game: GameDef, rng: random.Random, **params: Any) -> None:
         reason = self.unsupported_reason(game)
@@ -183,6 +184,17 @@ class Strategy:
         self.spec = self.name
         for key, spec in self.params.items():
             setattr(self, key, params.get(key, spec.default))
+        self.deterministic = type(self).deterministic_for(game, params)
+
+    @classmethod
+    def deterministic_for(cls, game: GameDef, params: dict[str, Any]) -> bool:
+        """Whether a strategy of this class made for ``game`` with ``params`` is :attr:`deterministic`.
+
+        ``params`` are the converted parameters given (missing ones take
+        their defaults).  The default is the class attribute; AIVAT asks
+        this before replaying a player's policy.
+        """
+        return cls.deterministic
 
     @classmethod
     def unsupported_reason(cls, game: GameDef) -> str | None:

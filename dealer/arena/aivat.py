@@ -51,17 +51,18 @@ def known_policy(spec: str) -> bool:
     return _policy_kind(spec) is not None
 
 
-def _policy_kind(spec: str) -> str | None:
-    """"deterministic" or "mixed" for a strategy exposing its policy, None otherwise."""
+def _policy_kind(spec: str, game: GameDef | None = None) -> str | None:
+    """"deterministic" (in ``game``, when given) or "mixed" for a strategy exposing its policy, None otherwise."""
     from acpcbot.strategies.registry import resolve
 
     try:
-        cls = resolve(spec)[0]
+        cls, params = resolve(spec)
     except Exception:  # noqa: BLE001 - an unknown or external player simply has no known policy
         return None
     if not cls.has_policy:
         return None
-    return "deterministic" if cls.deterministic else "mixed"
+    deterministic = cls.deterministic if game is None else cls.deterministic_for(game, params)
+    return "deterministic" if deterministic else "mixed"
 
 
 class Replay:
@@ -129,7 +130,7 @@ def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str],
     replays: dict[str, Replay] = {}
     for s, name in enumerate(seat_names):
         # a deterministic policy's corrections are all zero: nothing to replay
-        if name not in known or _policy_kind(spec_of.get(name, "")) == "deterministic":
+        if name not in known or _policy_kind(spec_of.get(name, ""), game) == "deterministic":
             continue
         try:
             replays[name] = Replay(spec_of.get(name, rec["seats"][s].get("strategy", "")), game, name,
