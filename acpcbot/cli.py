@@ -11,7 +11,7 @@ import sys
 import threading
 from typing import Sequence, TextIO
 
-from .client import EXIT_OK, EXIT_STRATEGY, run
+from .client import EXIT_OK, EXIT_STRATEGY, KEEPALIVE_COUNT, KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, run
 from .gamedef import SHIPPED_GAMES, GameDefError, load_game
 from .strategies.base import Strategy, UnsupportedGame
 from .strategies.registry import StrategySpecError, available, create, default_spec, describe, with_absolute_paths
@@ -43,6 +43,16 @@ def _non_negative(text: str) -> float:
     return value
 
 
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``acpcbot``."""
     p = argparse.ArgumentParser(
@@ -50,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Connect to an ACPC 2.0.0 dealer at HOST PORT and play one whole match. To play against "
                     "the bot yourself: acpc-match human.",
         epilog="Exit status: 0 match played, 1 strategy failed to start, 2 bad command line, "
-               "3 dealer unreachable, 4 protocol error, 5 dealer went away mid-hand.")
+               "3 dealer unreachable, 4 protocol error, 5 dealer went away mid-hand or stayed silent past "
+               "--idle-timeout.")
     p.add_argument("--version", action="version", version=f"acpcbot {version()}")
     p.add_argument("host", nargs="?", help="the dealer's host name or address")
     p.add_argument("port", nargs="?", type=_port, help="the port the dealer gave this seat")
@@ -70,6 +81,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--history", metavar="FILE", help="append one JSON line per hand to FILE")
     p.add_argument("--retry", type=_non_negative, default=5.0, metavar="SECONDS",
                    help="keep retrying a refused connection this long while the dealer starts (default: 5)")
+    p.add_argument("--idle-timeout", type=_positive, default=None, metavar="SECONDS",
+                   help="end the match (exit 5) when the dealer sends nothing this long while this seat waits "
+                        "for it (default: no limit, as the reference players; TCP keepalive is on: first probe "
+                        f"after {KEEPALIVE_IDLE} s of silence, then every {KEEPALIVE_INTERVAL} s, "
+                        f"{KEEPALIVE_COUNT} unanswered probes drop the connection)")
     p.add_argument("--log-level", default=None, type=str.upper,
                    choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
                    help="logging threshold on standard error (default: INFO; WARNING for --strategy human)")
@@ -142,7 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"acpcbot: error: cannot open history file {args.history}: {exc}", file=sys.stderr)
             return EXIT_USAGE
     try:
-        return asyncio.run(play_leavable(strategy, info, args.host, args.port, history, args.retry))
+        return asyncio.run(play_leavable(strategy, info, args.host, args.port, history, args.retry,
+                                         args.idle_timeout))
     except KeyboardInterrupt:
         log.error("interrupted")
         return 130
@@ -152,13 +169,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 async def play_leavable(strategy: Strategy, info: MatchInfo, host: str, port: int, history: TextIO | None = None,
-                        retry: float = 5.0) -> int:
+                        retry: float = 5.0, idle_timeout: float | None = None) -> int:
     """Play the match; a strategy with a ``leave`` hook (the human player) may end it by closing the connection.
 
     Leaving cancels the match task before the strategy's ``act`` returns, so
     the answer it gives then is never sent: leaving never folds a hand.
     """
-    task = asyncio.ensure_future(run(strategy, info, host, port, history=history, retry_for=retry))
+    task = asyncio.ensure_future(run(strategy, info, host, port, history=history, retry_for=retry,
+                                     idle_timeout=idle_timeout))
     loop = asyncio.get_running_loop()
     left: list[bool] = []
 

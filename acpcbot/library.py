@@ -45,18 +45,20 @@ def build_strategy(strategy: str | type[Strategy] | Strategy, game: GameDef, see
 async def play_async(host: str, port: int, strategy: str | type[Strategy] | Strategy, *, game: str | GameDef = "hunl",
                      name: str = "acpcbot", seed: int | None = None, opponents: Sequence[str] = (),
                      time_per_hand: float = 7.0, history: TextIO | None = None, retry: float = 5.0,
-                     params: dict[str, Any] | None = None) -> int:
+                     params: dict[str, Any] | None = None, idle_timeout: float | None = None) -> int:
     """Play one whole match at ``host:port`` in the running event loop; return the exit status (0: played).
 
     ``time_per_hand`` is the average budget in seconds; ``retry`` how long
-    refused connections are retried while the dealer starts.
+    refused connections are retried while the dealer starts; ``idle_timeout``
+    (seconds, default None: wait for ever) ends the match with status 5 when
+    the dealer sends nothing that long while this seat waits for it.
     """
     gamedef = game if isinstance(game, GameDef) else load_game(game)
     seed = seed if seed is not None else secrets.randbits(32)
     player = build_strategy(strategy, gamedef, seed, params)
     info = MatchInfo(game=gamedef, name=name, seed=seed, time_per_hand=time_per_hand, opponents=tuple(opponents),
                      spec=player.spec)
-    return await run(player, info, host, port, history=history, retry_for=retry)
+    return await run(player, info, host, port, history=history, retry_for=retry, idle_timeout=idle_timeout)
 
 
 def play(host: str, port: int, strategy: str | type[Strategy] | Strategy, **options: Any) -> int:

@@ -1,4 +1,4 @@
-"""acpc-match resume on a run folder whose plan.json or results.json was damaged: one clear error, exit 2, no traceback."""
+"""acpc-match resume on a run folder whose plan.json or results.json is damaged: one clear error, exit 2."""
 
 from __future__ import annotations
 

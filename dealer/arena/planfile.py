@@ -89,7 +89,8 @@ def _plan_from(data: Any) -> tuple[Plan, list[str]]:
             raise ValueError(f"{where}.name: {clip(name, 60)} is not a player name acpc-match gives "
                              f"(letters, digits, '.', '_', '-'; each once)")
         strategy, external = p.get("strategy"), p.get("external")
-        if not all(isinstance(x, (str, none)) for x in (strategy, external)) or (strategy is None) == (external is None):
+        kinds_ok = all(isinstance(x, (str, none)) for x in (strategy, external))
+        if not kinds_ok or (strategy is None) == (external is None):
             raise ValueError(f"{where}: needs a 'strategy' or an 'external' command (text), one of them")
         entries[name] = Entry(name, strategy, external)
     jobs = []
