@@ -281,8 +281,9 @@ The kit writes only inside its own folder (venv/, and cache/ for its hand-rankin
 tables).  startme.sh exits 0 when the dealer closes the match; its log (standard
 error) names the strategy and seed.
 
-Time and memory: a decision takes tens of milliseconds, far inside 7 s per hand;
-the process uses a few hundred MB at most.
+Time: the bot keeps its own clock, spreading 7 s per hand (the ACPC's average
+limit) over the actions it expects; a decision that would overrun it is
+answered safely (check when free, otherwise fold) and logged.
 
 Against the reference dealer
 ----------------------------

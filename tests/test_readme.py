@@ -432,3 +432,67 @@ def test_the_kit_readme_describes_the_player_it_ships(game):
     reference = text[text.index("reference dealer"):]
     assert "project_acpc_server" in reference and "./dealer " in reference and " -p " in reference
     assert "/startme.sh 127.0.0.1 " in reference
+
+
+# ------------------------------------------------------------------ every --option the README names exists
+
+class Captured(Exception):
+    """Raised by argparse with the parser itself, before parsing: how a program's parser is read without running it."""
+
+
+def captured_parser(run) -> argparse.ArgumentParser | None:
+    """The first argparse parser ``run()`` asks to parse a command line."""
+    def raiser(self, *args, **kwargs):
+        raise Captured(self)
+
+    with mock.patch.object(argparse.ArgumentParser, "parse_args", raiser), \
+            mock.patch.object(argparse.ArgumentParser, "parse_intermixed_args", raiser), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            run()
+        except Captured as exc:
+            return exc.args[0]
+    return None
+
+
+def long_options(parser: argparse.ArgumentParser) -> set[str]:
+    """Every --option of a parser and its sub-commands."""
+    out: set[str] = set()
+    for action in parser._actions:
+        out.update(o for o in action.option_strings if o.startswith("--"))
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                out |= long_options(sub)
+    return out
+
+
+def program_parsers() -> list[argparse.ArgumentParser]:
+    """The parsers of the console scripts and of every `python -m X` and `python FILE` the README runs."""
+    import dealer.cli
+    from acpcbot import cli as bot_cli
+    from dealer.arena import cli as match_cli
+
+    parsers = [bot_cli.build_parser(), match_cli.build_parser(), captured_parser(lambda: dealer.cli.parse_args(["x"]))]
+    for command in commands():
+        words = [PLACEHOLDERS.get(w, w) for w in shlex.split(command)]
+        if Path(words[0]).name != "python" or words[1:2] == ["-m"] and words[2] in (*SAME_AS, "pytest"):
+            continue
+        if words[1] == "-m":
+            run = (lambda w: lambda: runpy.run_module(w[2], run_name="__main__", alter_sys=False))(words)
+            argv = [words[2], *words[3:]]
+        elif uses_argparse(Path(words[1])):
+            run = (lambda w: lambda: runpy.run_path(w[1], run_name="__main__"))(words)
+            argv = words[1:]
+        else:
+            continue
+        with mock.patch.object(sys, "argv", argv):
+            parsers.append(captured_parser(run))
+    return [p for p in parsers if p is not None]
+
+
+def test_every_option_the_readme_names_exists():
+    known = set().union(*(long_options(p) for p in program_parsers()))
+    # other programs' options: GNU parallel's and Slurm's, in the recipes for many machines
+    ours = re.sub(r"(?m)^(parallel|#SBATCH) .*$|`(sbatch|parallel) [^`]*`", "", README)
+    named = set(re.findall(r"(?<![\w-])--[a-z][\w-]*", ours))
+    assert len(known) > 50 and sorted(named - known) == []
