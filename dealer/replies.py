@@ -145,7 +145,7 @@ def _read_state_prefix(text: str, state: State, position: int) -> int | None:
             i += 2
     if (pos != position or theirs.hand_id != state.hand_id or theirs.round != state.round
             or theirs.actions != state.actions or own != tuple(state.hole[position])
-            or board != list(state.board[:game.board_cards_through(state.round)])):
+            or board != state.visible_board()):
         return -1
     return i
 

@@ -131,7 +131,7 @@ def test_postflop_triple_hand_computed():
     # raise .86 and fold .54 exceed 1: renormalised, call 0
     assert postflop_triple(0.9, 0.1, 0.5, 0.5, 0.5, 0.5) == approx((0.54 / 1.4, 0.0, 0.86 / 1.4))
     assert river_triple(0.6, 0.1, 0.3) == (0.3, 0.1, 0.6)
-    assert odd_bote(100, 300) == 0.25 and odd_bote(0, 300) == 0.0
+    assert odd_bote(100, 400) == 0.25 and odd_bote(0, 300) == 0.0  # 100 to call into 300
 
 
 def test_improving_cards_on_the_flop():

@@ -14,7 +14,7 @@ from acpcbot.client import run
 from acpcbot.strategies import UnsupportedGame, create
 from acpcbot.strategies.cfr import CFRStrategy, shipped_policy
 from acpcbot.strategies.registry import resolve
-from acpcbot.world import MatchInfo
+from acpcbot.world import MatchInfo, View
 
 
 class Line:
@@ -131,9 +131,8 @@ def test_spec_parameter():
 
 
 def test_with_the_clients_view():
-    world = pytest.importorskip("acpcbot.world")
     game = load_game("leduc")
-    view = world.View.parse("MATCHSTATE:0:31:rc/:Kh|/Qs\r\n", game)
+    view = View.parse("MATCHSTATE:0:31:rc/:Kh|/Qs\r\n", game)
     strategy = create("cfr", game, seed=4)
     assert strategy.act(view, 0.0) in (CALL, RAISE)
     assert CFRStrategy(game, random.Random(1)).act(view, 0.0) in (CALL, RAISE)

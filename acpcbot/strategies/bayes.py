@@ -139,9 +139,9 @@ def river_triple(ahead: float, tied: float, behind: float) -> Triple:
     return behind, tied, ahead
 
 
-def odd_bote(to_call: float, pot: float) -> float:
-    """The price of a call: to_call / (pot + to_call); 0 when nothing is to call."""
-    return to_call / (pot + to_call) if to_call > 0 else 0.0
+def odd_bote(to_call: float, pot_after_call: float) -> float:
+    """The price of a call: to_call over the pot once called (``State.pot_after_call``); 0 when nothing is to call."""
+    return to_call / pot_after_call if to_call > 0 else 0.0
 
 
 def _four_card_class(cards: np.ndarray) -> np.ndarray:
@@ -431,24 +431,22 @@ class BayesStrategy(Strategy):
             self._start_hand(view)
         elif self._finished:
             return
-        game = self.game
         state = view.state
-        board = state.board
+        by_round = state.board_by_round()
         for step in state.steps(self._seen):
-            self._reveal(step.round, board)
+            self._reveal(step.round, by_round)
             if step.player != self._position:
-                buckets = self._pair_buckets(step.round, board[:game.board_cards_through(step.round)])
+                buckets = self._pair_buckets(step.round, step.before.visible_board())
                 self.model(step.player).observe(step.action[0], step.before.legal_actions(), buckets, step.round > 0)
         self._seen = state.num_actions
-        self._reveal(state.round, board)
+        self._reveal(state.round, by_round)
 
-    def _reveal(self, round_: int, board: Sequence[int]) -> None:
-        """Take the board cards dealt through ``round_`` out of every opponent range."""
+    def _reveal(self, round_: int, by_round: Sequence[Sequence[int]]) -> None:
+        """Take the board cards dealt through ``round_`` (``by_round``: the board per round) out of every range."""
         if round_ <= self._dead_through:
             return
-        game = self.game
-        cards = board[game.board_cards_through(self._dead_through):game.board_cards_through(round_)]
-        for p in range(game.num_players):
+        cards = [c for dealt in by_round[self._dead_through + 1:round_ + 1] for c in dealt]
+        for p in range(self.game.num_players):
             if p != self._position:
                 self.model(p).remove_cards(cards)
         self._dead_through = round_
@@ -506,7 +504,7 @@ class BayesStrategy(Strategy):
             ppot, npot = hand_potential(hole, board, ranges if len(ranges) > 1 else ranges[0], len(ranges), 1)
             improving, left = improving_cards(hole, board)
             mano = improving / left
-            bote = odd_bote(view.to_call, view.pot)
+            bote = odd_bote(view.to_call, view.state.pot_after_call(view.position))
             triple = postflop_triple(ahead, behind, ppot, npot, mano, bote)
             info.update(ppot=ppot, npot=npot, odd_mano=mano, odd_bote=bote)
         pair_or_better = int(rank_class(rank(tuple(hole) + tuple(board)))) <= PAIR_BUCKET

@@ -47,10 +47,8 @@ log = logging.getLogger(__name__)
 def target_view(state: State, position: int, hole: tuple[int, ...], match: MatchHistory,
                 info: MatchInfo | None) -> View:
     """The view ``position`` would have of ``state``, holding ``hole`` (other hole cards hidden unless shown)."""
-    s = state.copy()
-    shown = s.shown_players()
-    s.hole = [hole if p == position else (tuple(h) if p in shown else ()) for p, h in enumerate(s.hole)]
-    s.board = s.visible_board()
+    s = state.view_of(position)
+    s.hole[position] = hole  # LBR's guess (or the shown cards) in place of what it cannot see
     text = format_match_state(s, position)
     return View(text, MatchState(position, s.hand_id, s, format_betting(s)), match, info)
 

@@ -142,7 +142,7 @@ def chance(state: State, player: int, samples: int = CHANCE_SAMPLES) -> float:
     hole = tuple(state.hole[player])
     if len(hole) != 2:
         raise ValueError(f"CHANCE needs the hole cards of position {player}")
-    board = tuple(state.board[:state.game.board_cards_through(state.round)])
+    board = tuple(state.visible_board())
     opponents = sum(1 for p, f in enumerate(state.folded) if not f and p != player)
     if opponents == 0:
         return 100.0
