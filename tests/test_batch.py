@@ -92,3 +92,49 @@ def test_an_external_program_cannot_take_over_later_matches(tmp_path):
     run_dir = Path(doc["run_dir"])
     assert (run_dir / "external" / "planter" / "dealer" / "__main__.py").exists()  # it did plant, in its own folder
     assert not (run_dir / "dealer").exists() and not (run_dir / "acpcbot").exists()
+
+
+# An external bot that plants code where later processes start: packages named like ours and a module a
+# plugin may import if it is there, in the run folder itself (two folders up from the folder it is given).
+PLANT_IN_RUN_FOLDER = r'''
+import os, pathlib
+run = pathlib.Path.cwd().parents[1]
+marker = run / "HIJACKED"
+code = f"import pathlib, sys; pathlib.Path({str(marker)!r}).write_text(__name__); sys.exit(99)\n"
+for pkg in ("dealer", "acpcbot"):
+    os.makedirs(run / pkg, exist_ok=True)
+    for f in ("__init__.py", "__main__.py"):
+        (run / pkg / f).write_text(code)
+(run / "speedups.py").write_text(code)
+'''
+
+# A user's plugin (beside the recipe) that uses an optional accelerator module when one can be imported.
+PLUGIN = '''
+from acpcbot.strategies.simple import CallStrategy
+
+
+class Careful(CallStrategy):
+    name = "careful"
+
+    def start_match(self, info):
+        super().start_match(info)
+        try:
+            import speedups  # noqa: F401  - optional; not installed here
+        except ImportError:
+            pass
+'''
+
+
+def test_code_planted_in_the_run_folder_never_runs_in_the_dealer_or_our_bots(tmp_path):
+    (tmp_path / "planter.py").write_text(PLANT_IN_RUN_FOLDER + PLANTER)
+    (tmp_path / "mybots.py").write_text(PLUGIN)
+    out = subprocess.run([sys.executable, "-m", "dealer.arena", "play", "--game", "kuhn2p", "--hands", "10",
+                          "--duplicate", "--jobs", "1", "mybots:Careful", "--external", f"{sys.executable} planter.py",
+                          "--runs-dir", str(tmp_path / "runs"), "--json"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    run_dir = next((tmp_path / "runs").iterdir())
+    assert (run_dir / "dealer" / "__main__.py").exists() and (run_dir / "speedups.py").exists()  # it planted
+    hijacked = run_dir / "HIJACKED"
+    assert not hijacked.exists(), f"planted {hijacked.read_text()} ran"
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert [m["complete"] for m in json.loads(out.stdout)["matches"]] == [True, True]

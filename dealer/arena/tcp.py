@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import os
 import shlex
+import shutil
 import socket
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Sequence
@@ -147,14 +149,18 @@ async def _tcp_attempt(job: Job, game_arg: str, run_dir: Path,
                        plugin_dirs: Sequence[str]) -> tuple[bool, str | None, dict[str, str], bool]:
     """One try at a TCP match: (complete, error, files, whether the dealer could not open a port)."""
     ports = free_ports(len(job.seats))
+    # our seats work in an empty folder of their own, not the run folder external programs share: a module
+    # planted there can never be found by a seat's plugin lookup, which ends in the current folder
+    home = tempfile.mkdtemp(prefix=f"acpc-{job.label}-seats-")
     try:
-        return await _tcp_match(job, game_arg, run_dir, ports, plugin_dirs)
+        return await _tcp_match(job, game_arg, run_dir, ports, plugin_dirs, Path(home))
     finally:
         release_ports(ports)
+        shutil.rmtree(home, ignore_errors=True)
 
 
-async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int],
-                     plugin_dirs: Sequence[str] = ()) -> tuple[bool, str | None, dict[str, str], bool]:
+async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int], plugin_dirs: Sequence[str] = (),
+                     home: Path | None = None) -> tuple[bool, str | None, dict[str, str], bool]:
     """The dealer on ``ports`` and a process per seat; the result as :func:`_tcp_attempt` gives it.
 
     Every child starts in a session of its own: a Ctrl-C at the terminal
@@ -177,7 +183,7 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int],
     async def launch(seat: int, entry: Entry, port: int) -> str | None:
         stem = f"{label}.seat{seat}-{entry.name}"
         files[f"seat{seat}-out"], files[f"seat{seat}-err"] = f"{stem}.out", f"{stem}.err"
-        cwd = external_folder(run_dir, entry) if entry.external is not None else run_dir
+        cwd = external_folder(run_dir, entry) if entry.external is not None else (home or run_dir)
         with open(run_dir / f"{stem}.out", "wb") as out, open(run_dir / f"{stem}.err", "wb") as err:
             try:
                 proc = await asyncio.create_subprocess_exec(
