@@ -17,15 +17,17 @@ import statistics
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
 from acpcbot.client import EXIT_OK, Client, run
+from acpcbot.engine import Action
 from acpcbot.gamedef import load_game
-from acpcbot.matchlog import read_match_log
+from acpcbot.matchlog import LoggedHand, read_match_log
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import create
-from acpcbot.world import MatchInfo
+from acpcbot.world import MatchInfo, View
 from dealer.arena.memory import play_match as arena_play_match
 from dealer.config import MatchConfig
 from matchkit import serve
@@ -40,13 +42,16 @@ slow = pytest.mark.slow
 
 @dataclass
 class PlayResult:
-    """Chips won per seat over the match, per hand, the dealer's warnings, and each seat's strategy and client."""
+    """Chips won per seat over the match, per hand, the dealer's warnings, each seat's strategy and client, the log."""
 
     totals: list[float]
     per_hand: list[list[float]] = field(default_factory=list)  # per hand, chips per seat
     warnings: list[str] = field(default_factory=list)
     strategies: list[Strategy] = field(default_factory=list)
     clients: list[Client] = field(default_factory=list)
+    #: the dealer's log, as written, and its hands (each a finished engine state: ``state.steps()`` gives the play)
+    log: str = ""
+    hands: list[LoggedHand] = field(default_factory=list)
 
     def seat_results(self, seat: int) -> list[float]:
         """One seat's chips per hand."""
@@ -66,12 +71,35 @@ def make_seats(game_name: str, specs: list[str], seed: int, names: list[str] | N
     return strategies, infos
 
 
+#: called after each decision of a seat's strategy with (seat, strategy, its view, the action it chose)
+OnAct = Callable[[int, Strategy, View, Action], None]
+
+
+def _hook_act(seat: int, strategy: Strategy, on_act: OnAct) -> None:
+    """Make ``strategy.act`` report every decision to ``on_act`` (the strategy's own act runs unchanged)."""
+    act = strategy.act
+
+    def hooked(view: View, deadline: float) -> Action:
+        action = act(view, deadline)
+        on_act(seat, strategy, view, action)
+        return action
+
+    strategy.act = hooked  # type: ignore[method-assign]  # the client looks act up on the object at each turn
+
+
 def play_memory(game_name: str, specs: list[str], hands: int, seed: int, names: list[str] | None = None,
-                strategies: list[Strategy] | None = None, seeds: list[int] | None = None) -> PlayResult:
-    """Play ``hands`` hands in memory through the arena's transport; seats in spec order, deals from ``seed``."""
+                strategies: list[Strategy] | None = None, seeds: list[int] | None = None,
+                on_act: OnAct | None = None) -> PlayResult:
+    """Play ``hands`` hands in memory through the arena's transport; seats in spec order, deals from ``seed``.
+
+    ``on_act`` (optional) sees each decision as the strategy makes it, before the client sends it.
+    """
     game = load_game(game_name)
     names = names or [f"p{i + 1}" for i in range(len(specs))]
     strategies, infos = make_seats(game_name, specs, seed, names, strategies, seeds)
+    if on_act is not None:
+        for seat, strategy in enumerate(strategies):
+            _hook_act(seat, strategy, on_act)
     config = MatchConfig(match_name="m", game=game, game_arg=game_name, num_hands=hands, seed=seed, names=names,
                          quiet=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -80,10 +108,12 @@ def play_memory(game_name: str, specs: list[str], hands: int, seed: int, names: 
                                   players=list(zip(strategies, infos)))
         assert played.finished, played.error
         log = read_match_log(log_path, game)
+        log_text = log_path.read_text(encoding="utf-8")
         transcript = transcript_path.read_text(encoding="utf-8", errors="replace")
     seat_of = {name: s for s, name in enumerate(names)}
     out = PlayResult([0.0] * len(names), strategies=strategies, clients=played.clients,
-                      warnings=[ln for ln in transcript.splitlines() if ln.startswith("WARNING")])
+                     warnings=[ln for ln in transcript.splitlines() if ln.startswith("WARNING")],
+                     log=log_text, hands=log.hands)
     for hand in log.hands:
         row = [0.0] * len(names)
         # the engine's payoffs, not the log's 6-decimal values: split pots stay exact

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +13,6 @@ import pytest
 
 from acpcbot.engine import CALL, State
 from acpcbot.gamedef import load_game
-from acpcbot.matchlog import format_header, format_score_line, format_state_line
 from acpcbot.protocol import format_match_state
 from acpcbot.strategies import UnsupportedGame, create
 from acpcbot.strategies.learner2008 import (SETTINGS, Learner2008, Table, TrainingError, default_table_path,
@@ -19,6 +20,9 @@ from acpcbot.strategies.learner2008 import (SETTINGS, Learner2008, Table, Traini
 from acpcbot.strategies.learner2008_train import DecisionData, extract, main, train
 from acpcbot.strategies.study2008 import VARIABLES, Situation, situation
 from acpcbot.world import View
+from dealerkit import config_for, replay_policy
+from dealerkit import play_match as play_dealer_match
+from playkit import play_memory
 
 FIXTURES = Path(__file__).parent / "fixtures"
 HUNL = load_game("hunl")
@@ -186,41 +190,20 @@ def test_records_of_a_hand_worked_log():
 
 
 def _transcript_of(log_path: Path, game) -> str:
-    """A dealer transcript (TO/FROM lines) of the hands of a log: every state to every seat, each reply."""
-    from acpcbot.matchlog import parse_state_line
-    from acpcbot.protocol import format_reply
-    from acpcbot.strategies.study2008 import decisions_of_hand
+    """The dealer's transcript (TO/FROM lines) of the hands of a log, replayed through the TCP dealer.
 
-    lines = ["# name/game/hands/seed fixture hunl 3 0", "STARTED at 1.000000"]
-    n = game.num_players
-    for text in log_path.read_text().splitlines():
-        if not text.startswith("STATE:"):
-            continue
-        final = parse_state_line(text, game).state
-        steps = decisions_of_hand(final)
-        states = [before for _, before, _ in steps] + [final]
-        for i, st in enumerate(states):
-            for pos in range(n):
-                seen = State(game, st.hand_id, [st.hole[p] if p == pos or (st is final and final.finished and
-                                                                            p in final.shown_players()) else ()
-                                                for p in range(n)], st.board)
-                seen = _same_betting(seen, st)
-                lines.append(f"TO {(pos + st.hand_id) % n + 1} at 1.000000 {format_match_state(seen, pos)}")
-            if i < len(steps):
-                p, before, action = steps[i]
-                seen = _same_betting(State(game, st.hand_id, [before.hole[q] if q == p else () for q in range(n)],
-                                           before.board), before)
-                reply = format_reply(format_match_state(seen, p), action, game).rstrip("\r\n")
-                lines.append(f"FROM {(p + st.hand_id) % n + 1} at 1.000000 {reply}")
-    lines += ["FINISHED at 2.000000", "SCORE:-19950|19950:Alice|Bob"]
-    return "\n".join(lines) + "\n"
-
-
-def _same_betting(fresh: State, played: State) -> State:
-    for acts in played.actions:
-        for a in acts:
-            fresh.apply(a)
-    return fresh
+    The log's header names the match, game, hands and seed; its first hand
+    seats position p in seat p.  The replay must give back the log itself.
+    """
+    text = log_path.read_text()
+    lines = text.splitlines()
+    _, _, name, game_name, hands, seed = lines[0].split()
+    names = next(ln for ln in lines if ln.startswith("STATE:")).split(":")[-1].split("|")
+    config = config_for(game_name, int(hands), int(seed), names, match_name=name)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = asyncio.run(play_dealer_match(config, [replay_policy(lines, game_name)] * game.num_players, Path(tmp)))
+    assert out.problems() == [] and out.log == text
+    return out.transcript
 
 
 def test_transcript_gives_the_same_records_as_the_log(tmp_path):
@@ -274,30 +257,13 @@ def test_bad_inputs_are_named(tmp_path):
 # ----------------------------------------------------------------- the same discretisation at training and in play
 
 def _play(game, specs, hands, seed):
-    """Play hands in-process (engine + views); the STATE lines and every act's (position, situation)."""
-    from dealer.rng import Dealer
-
-    n = game.num_players
-    players = [create(spec, game, seed=seed + i) for i, spec in enumerate(specs)]
-    deal = Dealer(game, seed)
-    lines = format_header("t", game.name, hands, seed, 600000, 600000, 7000)
+    """Play hands in memory through the arena; the dealer's log and every act's (position, situation), in order."""
     seen = []
-    totals = [0.0] * n
-    for hand in range(hands):
-        holes, board = deal.deal()
-        st = State(game, hand, holes, board)
-        while not st.finished:
-            p = st.current_player
-            seat = (p + hand) % n
-            view = View.parse(format_match_state(st, p), game)
-            st.apply(players[seat].act(view, 0.0))
-            seen.append(players[seat].last_situation)
-        values_ = st.payoffs()
-        lines.append(format_state_line(st, [f"s{(p + hand) % n}" for p in range(n)], values_))
-        for p in range(n):
-            totals[(p + hand) % n] += values_[p]
-    lines.append(format_score_line(totals, [f"s{i}" for i in range(n)]))
-    return "\n".join(lines) + "\n", seen
+    result = play_memory(game.name, specs, hands, seed, names=[f"s{i}" for i in range(len(specs))],
+                         seeds=[seed + i for i in range(len(specs))],
+                         on_act=lambda seat, strategy, view, action: seen.append(strategy.last_situation))
+    assert result.warnings == [] and all(c.corrections == 0 and c.fallbacks == 0 for c in result.clients)
+    return result.log, seen
 
 
 @pytest.mark.parametrize("game_name", ["hunl", "hulhe", "3pnl"])
@@ -308,7 +274,7 @@ def test_training_sees_exactly_what_the_players_saw(tmp_path, game_name):
     path = tmp_path / "m.log"
     path.write_text(log)
     data = extract([path])
-    assert len(data) == len(seen)
+    assert len(seen) >= 25 and len(data) == len(seen)  # every hand has a decision
     played = np.array([s.values() for s in seen])
     assert np.array_equal(data.values, played)  # bit for bit, CHANCE included
     for setting in (COMMON, GENETIC):

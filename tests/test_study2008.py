@@ -18,6 +18,7 @@ from acpcbot.strategies.study2008 import (VARIABLES, Constant, MathematicallyFai
                                           Situation, action_decision, chance, decision_action, decisions_of_hand,
                                           followers, mfs_decision, pot_chips, rh_decision, rh_value, situation)
 from acpcbot.world import View
+from playkit import play_memory
 
 HUNL = load_game("hunl")
 HULHE = load_game("hulhe")
@@ -291,24 +292,17 @@ def test_only_holdem(cls):
 
 @pytest.mark.parametrize("game_name", ["hunl", "hulhe", "3pl", "3pnl", "6pnl"])
 def test_every_player_acts_legally_in_every_holdem_game(game_name):
-    from dealer.rng import Dealer
-
     game = load_game(game_name)
     specs = ["random2008", "constant:d=3", "learner2008", "constant:d=6", "mfs:t=1", "rh:t=0.001",
              "learner2008:setting=genetic", "mfs:t=5"]
-    players = [create(specs[i % len(specs)], game, seed=i) for i in range(game.num_players)]
-    deal = Dealer(game, 11)
-    decisions = Counter()
-    for hand in range(40):
-        holes, board = deal.deal()
-        st = State(game, hand, holes, board)
-        while not st.finished:
-            p = st.current_player
-            view = View.parse(format_match_state(st, p), game)
-            action = players[(p + hand) % game.num_players].act(view, 0.0)
-            assert st.is_legal(action), (format_match_state(st, p), action)
-            decisions[action_decision(st, action)] += 1
-            st.apply(action)
+    n = game.num_players
+    result = play_memory(game_name, [specs[i % len(specs)] for i in range(n)], 40, 11, seeds=list(range(n)))
+    # every reply legal as sent: the dealer warned of none, the clients corrected none and fell back on none
+    assert result.warnings == []
+    assert all(c.corrections == 0 and c.fallbacks == 0 for c in result.clients)
+    decisions = Counter(action_decision(step.before, step.action) for hand in result.hands
+                        for step in hand.state.steps())
+    assert len(result.hands) == 40
     assert len(decisions) >= (3 if game.is_limit else 5)
 
 
