@@ -112,10 +112,19 @@ class HandFacts:
         return [tuple(h) if p in seen else () for p, h in enumerate(self.hole)]
 
     def view_of(self, viewer: int) -> Self:
-        """A copy holding only what ``viewer`` may see: its own hole cards, those shown at the end, the board so far."""
+        """A copy holding only what ``viewer`` may see: its own hole cards, those shown at the end, the board so far.
+
+        Its ``hole`` and ``board`` are lists of its own (a caller may change them).
+        """
         view = self.copy()
-        view.hole = self.visible_holes(viewer)
-        view.board = self.visible_board()
+        if self.finished:
+            view.hole = self.visible_holes(viewer)
+        else:
+            # nothing is shown before the end: the viewer's own cards only (the in-memory dealer asks this per action)
+            hole: list[tuple[int, ...]] = [()] * len(self.hole)
+            hole[viewer] = tuple(self.hole[viewer])
+            view.hole = hole
+        view.board = self.board[:self.game.board_cards_through(self.round)]
         return view
 
     def pots(self) -> list[Pot]:

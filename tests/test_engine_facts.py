@@ -106,6 +106,34 @@ def test_each_position_sees_its_own_cards_then_the_showdown():
     assert st.board_by_round()[2:] == ((parse_cards("Ts")[0],), (parse_cards("Jh")[0],))
 
 
+
+def test_view_of_is_what_the_position_may_see_at_every_state_of_every_game():
+    """view_of (quick while the hand runs) agrees with visible_holes/visible_board everywhere, and owns its lists."""
+    gen = random.Random(11)
+    for name in sorted(SHIPPED_GAMES):
+        game = load_game(name)
+        dealer = Dealer(game, 3)
+        for h in range(20):
+            hole, board = dealer.deal()
+            st = State(game, h, hole, board)
+            while True:
+                for viewer in range(game.num_players):
+                    view = st.view_of(viewer)
+                    assert view.hole == st.visible_holes(viewer) and view.board == st.visible_board()
+                    assert view.hole[viewer] == tuple(hole[viewer])
+                    assert (view.spent, view.actions, view.current_player) == (st.spent, st.actions, st.current_player)
+                    view.hole[viewer] = ()
+                    view.board.append(-1)
+                    assert st.hole[viewer] == tuple(hole[viewer]) and st.board == list(board)
+                if st.finished:
+                    break
+                kind = gen.choice(st.legal_actions())
+                if kind == R and game.is_nolimit:
+                    lo, hi = st.raise_bounds()
+                    st.apply(raise_to(gen.randint(lo, hi)))
+                else:
+                    st.apply({F: FOLD, C: CALL, R: RAISE}[kind])
+
 def test_nobody_shows_when_everyone_else_folds():
     g = load_game("hunl")
     st = hand(g, "r300f", ["AsAd", "KsKd"])

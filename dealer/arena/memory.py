@@ -58,10 +58,6 @@ class MemorySeat(SeatChannel):
         self._action: Action | None = None
         self.error: str | None = None
         self.closed = False
-        game = client.game
-        self._through = [game.board_cards_through(r) for r in range(game.num_rounds)]
-        self._hand = -1
-        self._holes: list[tuple[int, ...]] = []
 
     takes_states = True
 
@@ -69,22 +65,10 @@ class MemorySeat(SeatChannel):
         """Hand the client the viewer's share of the dealer's state: the line needs no parsing."""
         if self.closed:
             raise SeatClosed
-        if state.finished:
-            seen = state.view_of(viewer)  # what the showdown shows
-        elif viewer != state.current_player and not self._every_state:
+        if not state.finished and viewer != state.current_player and not self._every_state:
             return
-        else:
-            # while the hand runs: the viewer's own hole cards and the board so far (State.view_of, made quicker)
-            seen = state.copy()
-            if self._hand != state.hand_id:
-                self._hand = state.hand_id
-                holes: list[tuple[int, ...]] = [()] * len(state.hole)
-                holes[viewer] = tuple(state.hole[viewer])
-                self._holes = holes
-            seen.hole = self._holes[:]
-            seen.board = state.board[:self._through[state.round]]
         try:
-            action = self.client.decide(line, parsed=MatchState(viewer, state.hand_id, seen, betting))
+            action = self.client.decide(line, parsed=MatchState(viewer, state.hand_id, state.view_of(viewer), betting))
         except ClientError as exc:
             # the TCP client would exit here: the seat is gone
             self.error = str(exc)
