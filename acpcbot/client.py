@@ -6,7 +6,9 @@ the strategy observe it, and answers only when this seat is to act, with
 the exact state text, ``:`` and an action the engine has checked.  A
 strategy's illegal action is corrected the way the reference dealer would
 correct it (and logged); an overrun deadline or a crash in ``act`` is
-answered with the safe fallback (check when free, else fold).
+answered with the strategy's quick answer (``Strategy.quick_action``, asked
+on the strategy's thread just before ``act``) when it offers one, else with
+the safe fallback (check when free, else fold).
 
 Where the strategy runs: a strategy that declares ``inline`` (its hooks
 take microseconds) runs on the connection's own callback, which answers a
@@ -56,8 +58,10 @@ INLINE_MAX_S = 0.002
 INLINE_BACKOFF_S = 0.02
 
 
-def fallback_action(view: View) -> Action:
-    """The safe answer: check when free, otherwise fold."""
+def fallback_action(view: View, quick: Any = None) -> Action:
+    """The answer when ``act`` gives none: the strategy's ``quick`` answer when legal, else check when free, else fold."""
+    if quick.__class__ is Action and view.state.is_legal(quick):
+        return quick
     return view.state.fold_or_check()
 
 
@@ -86,6 +90,8 @@ class Client:
         self._probed = 0
         self._slowest = 0.0
         self._observes = self.needs_every_state
+        #: whether the strategy offers a quick answer for the fallback (it overrides ``quick_action``)
+        self._offers_quick = type(strategy).quick_action is not Strategy.quick_action
         # the history file's length after its last whole record (where a failed write is cut back to)
         self._history_good = _position(history) if history is not None else None
 
@@ -154,6 +160,26 @@ class Client:
         except Exception:  # noqa: BLE001 - a strategy bug must not lose the match
             log.exception("strategy %s failed in %s", self.strategy.spec, getattr(hook, "__name__", hook))
 
+    def _quick_answer(self, view: View) -> Any:
+        """The strategy's quick answer in ``view``; None when it offers none or fails (logged)."""
+        if not self._offers_quick:
+            return None
+        try:
+            return self.strategy.quick_action(view)
+        except Exception:  # noqa: BLE001 - the fallback must not fail: fold_or_check then
+            log.exception("hand %d: strategy %s failed in quick_action", view.hand_id, self.strategy.spec)
+            return None
+
+    def _fallback(self, view: View, quick: "asyncio.Future[Any] | None") -> Action:
+        """The fallback at a missed deadline or a failed ``act``: the quick answer if it was computed in time."""
+        if quick is None:
+            return fallback_action(view)
+        if not quick.done():  # the thread is still busy with an earlier call: no quick answer this time
+            assert self._thread is not None
+            self._thread.abandon(quick)
+            return fallback_action(view)
+        return fallback_action(view, None if quick.cancelled() or quick.exception() else quick.result())
+
     def _observe_and_act(self, view: View, deadline: float) -> Any:
         if self._observes:
             self._safe(self.strategy.observe, view)
@@ -188,7 +214,8 @@ class Client:
             except Exception:  # noqa: BLE001
                 log.exception("hand %d: strategy %s failed in act; sending the fallback", view.hand_id, strategy.spec)
                 self.fallbacks += 1
-                action = fallback_action(view)
+                # inline, the same thread: nothing runs beside the quick answer
+                action = fallback_action(view, self._quick_answer(view))
             action = self.correct(view, action)
             done = clock()
             spent = done - received
@@ -243,6 +270,8 @@ class Client:
             # observe on its own: a stale act may be skipped, the observation never is
             if self._observes:
                 thread.submit(observe, strategy.observe, view)
+            # the quick answer first, on the thread (in order, so it never races a hook), for the fallback
+            quick = thread.submit(self._quick_answer, view, want_result=True) if self._offers_quick else None
             act = (self._timed, strategy.act) if self._probing else (strategy.act,)
             fut = thread.submit(*act, view, strategy_deadline(received, allowance), want_result=True)
             assert fut is not None
@@ -255,7 +284,7 @@ class Client:
                 thread.abandon(fut)
                 self.fallbacks += 1
                 self._probing = False  # it overran: it stays on the thread
-                action = fallback_action(view)
+                action = self._fallback(view, quick)
                 log.warning("hand %d: strategy %s did not answer within %.3f s; sending the fallback %s",
                             view.hand_id, strategy.spec, allowance, _show(action, view))
             elif fut.exception() is not None:
@@ -263,7 +292,7 @@ class Client:
                 log.error("hand %d: strategy %s failed in act; sending the fallback", view.hand_id, strategy.spec,
                           exc_info=exc)
                 self.fallbacks += 1
-                action = fallback_action(view)
+                action = self._fallback(view, quick)
             else:
                 action = self.correct(view, fut.result())
                 if self._probing:

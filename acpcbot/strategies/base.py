@@ -212,9 +212,14 @@ class Strategy:
         raise NotImplementedError
 
     def quick_action(self, view: View) -> Action | None:
-        """A sound answer ready within a millisecond, which the client sends if ``act`` misses its deadline.
+        """A sound answer ready within a millisecond: what the client sends if ``act`` misses its deadline or fails.
 
-        None (the default): the client's own fallback, check when free, else fold.
+        The client asks it when this seat is to act, on the strategy's own
+        thread just before ``act`` (never while another hook runs), so it may
+        read anything the strategy keeps; it must not change what later calls
+        return (catching up with ``view`` as ``act`` would is fine).  An
+        answer that is not a legal action is ignored.  None (the default):
+        the client's own fallback, check when free, else fold.
         """
         return None
 
