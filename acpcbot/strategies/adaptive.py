@@ -21,12 +21,16 @@ the cards have told us most) and never bluffed, a rock's raise narrows its
 range to strong hands (so we fold), a card-blind maniac's raise narrows
 nothing (so we call it down).
 
-An answer is always ready: :meth:`AdaptiveStrategy.quick_action` (equity
-against the range and pot odds, within a millisecond) is what the client
-sends when the search would miss its deadline.  With two or more opponents
-still in the hand it values moves against all of them together (Monte
-Carlo equity against their narrowed ranges, fold chances multiplied): a
-one-step look-ahead, simpler but sound.
+An answer is always ready: :meth:`AdaptiveStrategy.quick_action` (on the
+blueprint floor its most likely action, else equity against the range and
+pot odds, within a millisecond) is what ``act`` plays when the search would
+miss its deadline and what the client sends if ``act`` overruns or fails.
+With two or more opponents still in the hand it values moves against all
+of them together (``adaptive_multiway``: Monte Carlo equity against their
+narrowed ranges, fold chances multiplied): a one-step look-ahead, simpler
+but sound.  Its policy (heads-up) is the very search ``act`` runs, for
+every holding, asked on copies of what it tracks: asking never changes
+later play.
 """
 
 from __future__ import annotations
@@ -38,8 +42,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
-from ..evaluator import NUM_PAIRS, equity, pair_ranks
+from ..engine import CALL, FOLD, RAISE, Action, ActionType, State
+from ..evaluator import NUM_PAIRS, pair_ranks
 from ..preflop import hand_class, preflop_equity
 from ..gamedef import GameDef
 from .adaptive_stats import (OpponentStats, SavedStatsError, info_class, raise_size_class, size_info_class,
@@ -49,7 +53,8 @@ from ..world import MatchInfo, View
 from .adaptive_ranges import (action_likelihood, pair_of, pairs_with, range_histogram, reference_percentiles,
                               score_bins, size_likelihoods, strength_scores, threshold_likelihoods)
 from .adaptive_policy import ModelPolicy
-from .adaptive_search import NUM_BINS, OpponentPolicy, Runouts, Search, our_raises, runout_boards, signed_sums
+from .adaptive_multiway import multiway_choice, raise_targets
+from .adaptive_search import NUM_BINS, OpponentPolicy, Runouts, Search, quick_raise, runout_boards, signed_sums
 from .base import ActionPolicy, NoPolicy, Param, Strategy, parse_bool
 from .blueprint import load_blueprint, shipped_reason
 from .common import holdem_only
@@ -62,16 +67,6 @@ if TYPE_CHECKING:
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
-#: no-limit bet sizes of the multiway look-ahead, as fractions of the pot after calling (plus the minimum and all-in)
-BET_FRACTIONS = (0.33, 0.5, 0.75, 1.0, 1.5, 2.5)
-#: the multiway value of the pot when betting goes on to a later street: equity x pot x REALIZATION
-REALIZATION = 1.0
-#: Monte Carlo deals for the equity against two or more opponents
-MULTIWAY_SAMPLES = 600
-#: equity against the players who call a multiway bet, as a share of the equity against all of them
-MULTIWAY_CALLER_DISCOUNT = 0.85
-#: moves within this many big blinds of the best are near-ties in the multiway look-ahead, broken at random
-TIE_BB = 0.02
 #: runouts sampled to play the later streets out in the heads-up search (every river card on the turn)
 RUNOUTS = 12
 #: boards drawn once per match for the searches before the flop (those sharing a card with ours are skipped)
@@ -351,14 +346,24 @@ class AdaptiveStrategy(Strategy):
         return choice.action
 
     def quick_action(self, view: View) -> Action:
-        """A sound answer within a millisecond: equity against the opponents' ranges now, against the pot odds.
+        """A sound answer within a millisecond: on the blueprint floor its most likely action; else equity
+        against the opponents' ranges now, against the pot odds.
 
-        It raises (pot-sized in no-limit, never past the search's raise cap)
-        from QUICK_RAISE_EQUITY, calls when the equity beats the pot odds,
-        else checks or folds.  Preflop the equity is the hand's all-in equity
-        against a random hand; later the share of the range it beats now.
+        It raises from QUICK_RAISE_EQUITY (limit: the raise; no-limit:
+        pot-sized, all-in only where pot-sized is all-in or leaves a sliver
+        behind; past the search's raise cap only that all-in), calls when the
+        equity beats the pot odds, else checks or folds.  Preflop the equity
+        is the hand's all-in equity against a random hand; later the share of
+        the range it beats now.  It reads the hand's tracker, brought up to
+        ``view`` as ``act`` would (the client asks just before ``act``).
         """
         state = view.state
+        if self.floor is not None and len(view.opponents) == 1:
+            probs = self.floor.probabilities(state)
+            legal = state.legal_actions()
+            kinds = [k for k in (_F, _C, _R) if k in legal]
+            best = max(kinds, key=lambda k: probs[int(k)])  # the first of equals: fold, call, raise
+            return FOLD if best == _F else CALL if best == _C else RAISE
         hand = self.sync(view)
         board = tuple(view.board_cards)
         if board:
@@ -373,24 +378,17 @@ class AdaptiveStrategy(Strategy):
         else:
             eq = preflop_equity(hand_class(*view.hole)) ** len(view.opponents)
         if eq >= QUICK_RAISE_EQUITY:
-            raises = our_raises(state, (1.0,))
-            if raises:
-                return raises[len(raises) // 2] if len(raises) > 2 else raises[-1]
+            action = quick_raise(state)
+            if action is not None:
+                return action
         to_call = view.to_call
         if to_call > 0 and eq * state.pot_after_call(view.position) >= to_call:
             return CALL
         return state.fold_or_check()
 
     def raise_targets(self, state: State) -> list[int]:
-        """Raise-to sizes the multiway look-ahead tries (adaptive_search.our_raises: the cap, all-in for slivers)."""
-        return [state.raise_bounds()[0] if self.game.is_limit else a.size  # type: ignore[index]
-                for a in our_raises(state, BET_FRACTIONS)]
-
-    def _pick(self, values: dict[Action, float], rng_scale: float) -> Action:
-        """The best move; near-ties (within TIE_BB big blinds) are broken at random."""
-        best = max(values.values())
-        near = [a for a, v in values.items() if v >= best - rng_scale]
-        return near[int(self.gen.integers(len(near)))] if len(near) > 1 else max(values, key=values.get)
+        """Raise-to sizes the multiway look-ahead tries (adaptive_multiway.raise_targets)."""
+        return raise_targets(state)
 
     # ------------------------------------------------------------- the policy
 
@@ -523,50 +521,10 @@ class AdaptiveStrategy(Strategy):
     # ------------------------------------------------------------- multiway
 
     def decide_multiway(self, view: View, hand: HandTracker, opponents: list[int]) -> Choice:
-        """Against two or more opponents: Monte Carlo equity against their ranges, fold chances multiplied."""
-        state = view.state
-        me = view.position
-        board = tuple(view.board_cards)
-        key = (len(board), tuple(opponents))
-        e = hand.multi.get(key)
-        if e is None:
-            ranges = []
-            for p in opponents:
-                w = hand.ranges[p]
-                ranges.append(w if w.sum() > 0 else np.where(pairs_with(tuple(view.hole) + board), 0.0, 1.0))
-            try:
-                e = equity(view.hole, board, len(opponents), ranges, samples=MULTIWAY_SAMPLES, exact=False,
-                           rng=self.gen).equity
-            except ValueError:
-                e = equity(view.hole, board, len(opponents), None, samples=MULTIWAY_SAMPLES, exact=False,
-                           rng=self.gen).equity
-            hand.multi[key] = e
-        last_round = state.round == self.game.num_rounds - 1
-        keep = 1.0 if last_round else REALIZATION
-        to_call = view.to_call
-        values: dict[Action, float] = {}
-        if view.can_fold:
-            values[FOLD] = 0.0
-        values[CALL] = e * state.pot_after_call(me) * keep - to_call
-        for target in self.raise_targets(state):
-            action = RAISE if self.game.is_limit else raise_to(target)
-            after = state.copy()
-            after.apply_unchecked(action)
-            added = after.spent[me] - state.spent[me]
-            fold_all = 1.0
-            called = 0.0
-            for p in opponents:
-                if after.is_all_in(p):
-                    continue
-                need = after.to_call(p)
-                # the spot p will be in, classified as its statistics record it (adaptive_stats.spot_of)
-                f = float(self.opponent_stats(view, p).predict(spot_of(after, p))[0])
-                fold_all *= f
-                called += (1 - f) * need
-            win_pot = after.pot + called
-            ev_called = MULTIWAY_CALLER_DISCOUNT * e * win_pot * keep - added
-            values[action] = fold_all * state.pot + (1 - fold_all) * ev_called
-        action = self._pick(values, TIE_BB * self.big_blind)
+        """Against two or more opponents: Monte Carlo equity against their ranges, fold chances multiplied
+        (``adaptive_multiway``)."""
+        action, values, e = multiway_choice(view, hand.ranges, hand.multi, opponents,
+                                            lambda p: self.opponent_stats(view, p), self.gen, self.big_blind)
         return Choice(action, values, e)
 
 

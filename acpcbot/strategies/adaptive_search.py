@@ -122,6 +122,24 @@ def our_raises(state: State, fractions: Sequence[float]) -> list[Action]:
     return [raise_to(s) for s in sorted(sizes)]
 
 
+def quick_raise(state: State) -> Action | None:
+    """The quick answer's raise where we act in ``state``, None when it makes none: limit, the raise (within
+    RAISE_CAP); no-limit, pot-sized (after calling), all-in where that is all-in or leaves less than SHORT_BEHIND
+    of the pot behind, and past RAISE_CAP only such an all-in."""
+    bounds = state.raise_bounds()
+    if bounds is None:
+        return None
+    if state.game.is_limit:
+        return RAISE if state.num_raises < RAISE_CAP else None
+    lo, hi = bounds
+    me = state.current_player
+    target = min(max(state.raise_to_fraction(1.0), lo), hi)
+    after = state.pot + (target - state.spent[me]) + (target - state.max_spent)
+    if hi - target < SHORT_BEHIND * after:
+        return raise_to(hi)
+    return raise_to(target) if state.num_raises < RAISE_CAP else None
+
+
 def our_actions(state: State, fractions: Sequence[float]) -> list[Action]:
     """Fold (when facing a bet), check or call, and :func:`our_raises`."""
     out: list[Action] = [FOLD] if state.to_call() > 0 else []
