@@ -14,7 +14,7 @@ from dealer.arena.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 RECIPE = '''game = "leduc"
-hands = 300
+hands = 60
 seed = 12
 duplicate = true
 transport = "memory"
