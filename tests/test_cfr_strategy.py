@@ -179,13 +179,24 @@ def _quiet_clients(caplog):
     return [r for r in caplog.records if r.levelno >= 30]  # WARNING or worse from any client or strategy
 
 
-@pytest.mark.parametrize("game_name, specs", [("kuhn3p", ["cfr", "random", "random"]), ("leduc", ["cfr", "random"])])
-def test_cfr_plays_2000_hands_with_no_warnings(tmp_path, caplog, game_name, specs):
+def _check_clean_match(tmp_path, caplog, game_name, specs, hands):
     import asyncio
-    scores, transcript = asyncio.run(_play_match(tmp_path, game_name, 2000, 17, specs, caplog))
+    scores, transcript = asyncio.run(_play_match(tmp_path, game_name, hands, 17, specs, caplog))
     assert not [ln for ln in transcript.splitlines() if "WARNING" in ln], transcript[-2000:]
     assert not _quiet_clients(caplog)
-    assert len((tmp_path / "m.log").read_text().splitlines()) > 2000  # every hand logged
+    assert len((tmp_path / "m.log").read_text().splitlines()) > hands  # every hand logged
+    return scores
+
+
+@pytest.mark.parametrize("game_name, specs", [("kuhn3p", ["cfr", "random", "random"]), ("leduc", ["cfr", "random"])])
+def test_cfr_plays_300_hands_with_no_warnings(tmp_path, caplog, game_name, specs):
+    _check_clean_match(tmp_path, caplog, game_name, specs, 300)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_name, specs", [("kuhn3p", ["cfr", "random", "random"]), ("leduc", ["cfr", "random"])])
+def test_cfr_plays_2000_hands_with_no_warnings(tmp_path, caplog, game_name, specs):
+    scores = _check_clean_match(tmp_path, caplog, game_name, specs, 2000)
     assert scores["cfr0"] > 0
 
 

@@ -1,6 +1,7 @@
 """The rules engine: hand-worked payoffs, legality, and seeded property tests."""
 
 import random
+import zlib
 
 import pytest
 
@@ -255,7 +256,7 @@ def _expected_legal(st, action):
 @pytest.mark.parametrize("name", SHIPPED_GAMES)
 def test_random_hands_conserve_chips_and_respect_legality(name):
     game = load_game(name)
-    rng = random.Random(hash(name) & 0xFFFF)
+    rng = random.Random(zlib.crc32(name.encode()))  # not hash(): it changes from run to run (PYTHONHASHSEED)
     dealer = Dealer(game, 11)
     hands = 1500
     for h in range(hands):
