@@ -1,10 +1,12 @@
-"""Test helper: play every seat of one match in one process, then print one JSON summary per seat.
+"""Test helper: play every seat of one or more matches in one process, then print one JSON summary per seat.
 
-    python tests/client_seats.py GAME SPEC SEED PORT [PORT ...]
+    python tests/client_seats.py GAME SPEC SEED PORT [PORT ...] [+ GAME SPEC SEED PORT [PORT ...] ...]
 
-Seat i connects to the i-th port with seed SEED + i.  Used by the tests
-that run real matches through the bundled dealer, so that the dealer and
-the players use both cores.
+Seat i of a match connects to its i-th port with seed SEED + i; the
+summaries come match by match, seat by seat, each naming its match (0, 1,
+...).  Used by the tests that run real matches through the bundled dealer,
+so that the dealers and the players use both cores, with one interpreter
+for all the players rather than one per match.
 """
 
 from __future__ import annotations
@@ -42,10 +44,18 @@ async def seat(game_name: str, spec: str, seed: int, port: int) -> dict:
 
 
 async def main(argv: list[str]) -> int:
-    game_name, spec, seed, *ports = argv
-    results = await asyncio.gather(*[seat(game_name, spec, int(seed) + i, int(p)) for i, p in enumerate(ports)])
-    for r in results:
-        print(json.dumps(r))
+    groups: list[list[str]] = [[]]
+    for word in argv:
+        if word == "+":
+            groups.append([])
+        else:
+            groups[-1].append(word)
+    seats = []
+    for number, (game_name, spec, seed, *ports) in enumerate(groups):
+        seats += [(number, seat(game_name, spec, int(seed) + i, int(p))) for i, p in enumerate(ports)]
+    results = await asyncio.gather(*[play for _, play in seats])
+    for (number, _), r in zip(seats, results):
+        print(json.dumps({"match": number, **r}))
     return 0 if all(r["code"] == 0 for r in results) else 1
 
 

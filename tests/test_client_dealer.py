@@ -1,7 +1,7 @@
 """Real matches through the bundled dealer over loopback TCP: random in every seat of every shipped game.
 
-All nine matches run at once (a dealer process and a players process per
-game) so that they share the two cores; each test then checks one game's
+All nine matches run at once (a dealer process per game and one process
+for all the players) so that they share the two cores; each test then checks one game's
 outcome: every hand completed, no WARNING in the dealer's transcript, no
 action corrected or replaced, and every seat's own result equal to the
 dealer's SCORE.  The issue's 2,000-hand runs are marked slow (``make test``
@@ -11,6 +11,7 @@ runs them); 200 hands per game keep the same checks in the quick suite.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -27,34 +28,34 @@ TIMEOUT = 240.0  # the whole batch, on a loaded two-core machine
 HERE = Path(__file__).parent
 
 
-async def _one(game_name: str, workdir: Path, seed: int, hands: int) -> dict:
-    game = load_game(game_name)
-    names = [f"p{i}" for i in range(game.num_players)]
+async def _all(root: Path, hands: int) -> dict:
+    """Every shipped game: its dealer, all the seats of all the games in one players process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    args = [f"m_{game_name}", game_name, str(hands), str(seed), *names, "-q"]
     players = None
-    async with dealer_process(workdir, args) as (dealer, ports):
+    async with contextlib.AsyncExitStack() as stack:
+        dealers, seat_args = [], []
+        for i, game_name in enumerate(SHIPPED_GAMES):
+            workdir = root / game_name
+            workdir.mkdir()
+            names = [f"p{k}" for k in range(load_game(game_name).num_players)]
+            args = [f"m_{game_name}", game_name, str(hands), str(100 + i), *names, "-q"]
+            dealer, ports = await stack.enter_async_context(dealer_process(workdir, args))
+            dealers.append(dealer)
+            seat_args += ["+"] * bool(seat_args) + [game_name, "random", str(100 + i), *map(str, ports)]
         try:
             players = await asyncio.create_subprocess_exec(
-                sys.executable, str(HERE / "client_seats.py"), game_name, "random", str(seed), *map(str, ports),
-                cwd=workdir, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-            (p_out, p_err), (d_out, d_err) = await asyncio.gather(players.communicate(), dealer.communicate())
+                sys.executable, str(HERE / "client_seats.py"), *seat_args, cwd=root, env=env,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            (p_out, p_err), *dealt = await asyncio.gather(players.communicate(), *[d.communicate() for d in dealers])
         finally:
             if players is not None and players.returncode is None:
                 players.kill()
                 await players.wait()
-    return {"dealer_code": dealer.returncode, "dealer_out": d_out.decode(), "transcript": d_err.decode(),
-            "players_code": players.returncode,
-            "seats": [json.loads(line) for line in p_out.decode().splitlines()], "players_err": p_err.decode(),
-            "log": workdir / f"m_{game_name}.log"}
-
-
-async def _all(root: Path, hands: int) -> dict:
-    dirs = {g: root / g for g in SHIPPED_GAMES}
-    for d in dirs.values():
-        d.mkdir()
-    results = await asyncio.gather(*[_one(g, dirs[g], 100 + i, hands) for i, g in enumerate(SHIPPED_GAMES)])
-    return dict(zip(SHIPPED_GAMES, results))
+    seats = [json.loads(line) for line in p_out.decode().splitlines()]
+    return {game_name: {"dealer_code": dealer.returncode, "dealer_out": d_out.decode(), "transcript": d_err.decode(),
+                        "players_code": players.returncode, "players_err": p_err.decode(),
+                        "seats": [s for s in seats if s["match"] == i], "log": root / game_name / f"m_{game_name}.log"}
+            for i, (game_name, dealer, (d_out, d_err)) in enumerate(zip(SHIPPED_GAMES, dealers, dealt))}
 
 
 @pytest.fixture(scope="module")
