@@ -5,8 +5,11 @@
 ``make test`` runs ``-m "not slow"``, ``make soak`` runs ``-m slow``.  A
 shard is a list of whole test files (a file's tests share fixtures and
 imports); files are dealt out longest first by the time each took last run
-(kept in ``.pytest_cache/acpcbot-durations.json``, written by every run;
-a file never timed counts as the median).  Each shard's output goes to
+with the same mark expression (``make test``'s in
+``.pytest_cache/acpcbot-durations.json``, another expression's in a file
+named after it, so that ``make soak``'s long matches never skew ``make
+test``'s shares; written by every run; a file never timed counts as the
+median).  Each shard's output goes to
 stdout in one piece when it ends, with its time; the exit status is 0 when
 every shard passed (a shard whose files hold no selected test passes),
 else the first failing shard's.
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -28,17 +32,37 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
-DURATIONS = ROOT / ".pytest_cache" / "acpcbot-durations.json"
+CACHE = ROOT / ".pytest_cache"
+QUICK = "not slow"  # make test's mark expression: its times keep the file name they always had
 NO_TESTS = 5  # pytest's exit status when nothing was collected
 
 
-def load_durations() -> dict[str, float]:
-    """Seconds per test file from the last run (empty when there was none or the file is unreadable)."""
+def durations_file(marks: str | None) -> Path:
+    """Where the times of runs with mark expression ``marks`` are kept (one file per expression)."""
+    if marks == QUICK:
+        return CACHE / "acpcbot-durations.json"
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", marks).strip("-") if marks else ""
+    return CACHE / f"acpcbot-durations-{slug or 'all'}.json"
+
+
+def load_durations(marks: str | None) -> dict[str, float]:
+    """Seconds per test file from the last run with ``marks`` (empty when there was none or it is unreadable)."""
     try:
-        data = json.loads(DURATIONS.read_text())
+        data = json.loads(durations_file(marks).read_text())
     except (OSError, ValueError):
         return {}
-    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float))} if isinstance(data, dict) else {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def save_durations(marks: str | None, durations: dict[str, float]) -> None:
+    """Keep ``durations`` for the next run with ``marks`` (a cache: a failure to write is not an error)."""
+    try:
+        CACHE.mkdir(exist_ok=True)
+        durations_file(marks).write_text(json.dumps(durations, indent=0, sort_keys=True))
+    except OSError:
+        pass  # the next run deals the files out less evenly, that is all
 
 
 def shards(files: list[str], durations: dict[str, float], count: int) -> list[list[str]]:
@@ -80,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("files", nargs="*", help="test files (default: every tests/test_*.py)")
     args = ap.parse_args(argv)
     files = args.files or sorted(str(p.relative_to(ROOT)) for p in TESTS.glob("test_*.py"))
-    durations = load_durations()
+    durations = load_durations(args.marks)
     parts = shards(files, durations, args.jobs)
     start = time.monotonic()
     results: list[tuple[int, float, str]] = [(0, 0.0, "")] * len(parts)
@@ -107,11 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             t.start()
         for t in threads:
             t.join()
-    try:
-        DURATIONS.parent.mkdir(exist_ok=True)
-        DURATIONS.write_text(json.dumps(durations, indent=0, sort_keys=True))
-    except OSError:
-        pass  # the next run deals the files out less evenly, that is all
+    save_durations(args.marks, durations)
     failed = [(i, code, out) for i, (code, _, out) in enumerate(results) if code not in (0, NO_TESTS)]
     for i, _, out in failed:
         print(f"\n===== shard {i + 1} output =====\n{out}", flush=True)
