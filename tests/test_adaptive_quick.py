@@ -95,11 +95,14 @@ def test_a_cold_model_plays_exactly_the_blueprints_rows_and_deviates_only_past_t
         view = View.parse(line, HULHE)
         hand = player.sync(view)
         opp = view.opponents[0]
-        search = player._search(view, hand, opp, np.arange(1326))
-        actions, values = search.action_values()
+        if view.state.round == 0:  # before the flop: the table act and policy read
+            actions, values, mass, _ = player._preflop_table(view, opp)
+        else:
+            search = player._search(view, hand, opp, np.arange(1326))
+            actions, values = search.action_values()
+            mass = search.mass.sum()
         floor = player.floor_rows(view, actions, one=False)
         policy = player.policy(view)
-        mass = search.mass.sum()
         hands = player.opponent_stats(view, opp).hands
         bar = DEVIATION_BB * player.big_blind * (COLD_HANDS / hands) ** 0.5
         gain = (values.max(axis=1) - (floor * values).sum(axis=1)) / mass

@@ -36,7 +36,7 @@ later play.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -51,8 +51,9 @@ from .adaptive_stats import (OpponentStats, SavedStatsError, info_class, raise_s
 from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
 from ..world import MatchInfo, View
 from .adaptive_ranges import (action_likelihood, pair_of, pairs_with, range_histogram, reference_percentiles,
-                              score_bins, size_likelihoods, strength_scores, threshold_likelihoods)
+                              size_likelihoods, threshold_likelihoods)
 from .adaptive_policy import ModelPolicy
+from .adaptive_hand import Event, HandTracker, preflop_bins
 from .adaptive_multiway import multiway_choice, raise_targets
 from .adaptive_search import NUM_BINS, OpponentPolicy, Runouts, Search, quick_raise, runout_boards, signed_sums
 from .base import ActionPolicy, NoPolicy, Param, Strategy, parse_bool
@@ -87,46 +88,6 @@ DEVIATION_BB = 0.3
 #: save the model file every this many hands (and at the end of the match)
 SAVE_EVERY = 1000
 MODEL_KIND, MODEL_VERSION = "adaptive", 3  # 2: a fifth bet-size bucket (over three pots); 3: raise size classes
-
-
-@dataclass
-class Event:
-    """An opponent action of this hand, kept to learn from its cards if they are shown."""
-
-    position: int
-    cls: str
-    #: the threshold model's chance of the action per pair, and its mean over the range then
-    chance: np.ndarray
-    mean: float
-
-
-@dataclass
-class HandTracker:
-    """What ``adaptive`` knows about the hand in progress: opponents' ranges, events, cached vectors."""
-
-    hand_id: int
-    me: int
-    ranges: dict[int, np.ndarray]
-    done: int = 0
-    removed: int = 0
-    events: list[Event] = field(default_factory=list)
-    #: strength bins per street (by board size)
-    scores: dict[int, np.ndarray] = field(default_factory=dict)
-    #: the sampled runouts per street (by board size): those played out, those an all-in runs out on
-    runouts: dict[int, tuple[Runouts, Runouts]] = field(default_factory=dict)
-    multi: dict[tuple, float] = field(default_factory=dict)
-
-    def copy(self) -> "HandTracker":
-        """An independent copy (ranges copied; the cached vectors, never written in place, shared)."""
-        return HandTracker(self.hand_id, self.me, {p: w.copy() for p, w in self.ranges.items()}, self.done,
-                           self.removed, list(self.events), dict(self.scores), dict(self.runouts), dict(self.multi))
-
-    def bins(self, board: tuple[int, ...]) -> np.ndarray:
-        """Strength bins of every pair on ``board`` (cached per street)."""
-        b = self.scores.get(len(board))
-        if b is None:
-            b = self.scores[len(board)] = score_bins(strength_scores(board)) if board else preflop_bins()
-        return b
 
 
 @dataclass(frozen=True)
@@ -187,8 +148,11 @@ class AdaptiveStrategy(Strategy):
         self.floor: Blueprint | None = None
         #: how long a decision's search has been taking (seconds, a running mean)
         self._search_s = 0.01
-        #: the searches before the flop, per (opponent, position, betting history): (hands seen then, table)
+        #: the searches before the flop, per (opponent, position, betting history): (hands of the snapshot, table)
         self._preflop: dict[tuple, tuple[int, tuple]] = {}
+        #: per opponent, its statistics as they were at the start of a hand (hands seen then, a copy): what the
+        #: searches before the flop read, retaken once the hands seen grow by a PREFLOP_REFRESH-th
+        self._frozen: dict[str, tuple[int, OpponentStats]] = {}
 
     @classmethod
     def unsupported_reason(cls, game: GameDef) -> str | None:
@@ -252,8 +216,13 @@ class AdaptiveStrategy(Strategy):
             stats = self.stats[key] = OpponentStats()
         return stats
 
-    def sync(self, view: View) -> HandTracker:
-        """Bring the hand's tracker up to ``view``: count and narrow on every opponent action not yet seen."""
+    def sync(self, view: View, freeze: bool = True) -> HandTracker:
+        """Bring the hand's tracker up to ``view``: count and narrow on every opponent action not yet seen.
+
+        A new hand first takes (``freeze``) the snapshots of the statistics
+        the searches before the flop read.  Heads-up, a range the model was
+        wrong about entirely starts again from the live pairs.
+        """
         hand = self.hand
         # the tracker follows the public hand only (a policy's views differ in the hole cards, never in what is known)
         if hand is None or hand.hand_id != view.hand_id or hand.me != view.position:
@@ -262,6 +231,9 @@ class AdaptiveStrategy(Strategy):
             hand = self.hand = HandTracker(view.hand_id, view.position,
                                            {p: weights.copy() for p in range(self.game.num_players)
                                             if p != view.position})
+            if freeze:
+                for p in hand.ranges:
+                    self._freeze(view, p)
         state = view.state
         for step in state.steps(hand.done):
             self._remove_board(hand, view, step.round)
@@ -269,7 +241,20 @@ class AdaptiveStrategy(Strategy):
                 self._narrow(hand, view, step.before, step.player, step.action)
         hand.done = state.num_actions
         self._remove_board(hand, view, state.round)
+        opponents = view.opponents
+        if len(opponents) == 1 and not hand.ranges[opponents[0]].sum() > 0:
+            hand.ranges[opponents[0]] = (~pairs_with(tuple(view.board_cards))).astype(np.float64)
         return hand
+
+    def _freeze(self, view: View, p: int) -> None:
+        """Snapshot the statistics of the opponent at ``p`` (at the start of a hand) once the hands seen have grown
+        by a PREFLOP_REFRESH-th (at least one) since the last: the searches before the flop read the snapshot, so
+        what they give depends only on the hands already over, however often or wherever they are asked."""
+        key = self.key(view, p)
+        stats = self.opponent_stats(view, p)
+        held = self._frozen.get(key)
+        if held is None or stats.hands - held[0] >= max(1, held[0] // PREFLOP_REFRESH):
+            self._frozen[key] = (stats.hands, stats.copy())
 
     def _remove_board(self, hand: HandTracker, view: View, round_: int) -> None:
         visible = view.state.board[:self.game.board_cards_through(round_)]
@@ -417,10 +402,13 @@ class AdaptiveStrategy(Strategy):
                 self.stats[key] = saved_stats[key].copy()
         try:
             hand = self.sync(view)
-            search = self._search(view, hand, opponents[0], ALL_PAIRS)
-            actions, values = search.action_values()
-            probs = self._rows(view, opponents[0], actions, values, search.mass.sum(),
-                               self.floor_rows(view, actions, one=False))
+            if view.state.round == 0:  # the very table act reads
+                actions, values, mass, _ = self._preflop_table(view, opponents[0])
+            else:
+                search = self._search(view, hand, opponents[0], ALL_PAIRS)
+                actions, values = search.action_values()
+                mass = search.mass.sum()
+            probs = self._rows(view, opponents[0], actions, values, mass, self.floor_rows(view, actions, one=False))
         finally:
             self.hand, self.stats = saved_hand, saved_stats
         return ActionPolicy(tuple(actions), probs, self.game)
@@ -434,7 +422,7 @@ class AdaptiveStrategy(Strategy):
         """
         row = pair_of(view.hole)
         if view.state.round == 0:
-            actions, every, mass, signed = self._preflop_table(view, hand, opp)
+            actions, every, mass, signed = self._preflop_table(view, opp)
             values = every[[row]]
             equity = 0.5 + 0.5 * float(signed[preflop_bins()[row]] / mass) if mass > 0 else 0.5
         else:
@@ -448,20 +436,38 @@ class AdaptiveStrategy(Strategy):
         return Choice(actions[min(best, len(actions) - 1)], {a: float(v) for a, v in zip(actions, values[0])},
                       equity)
 
-    def _preflop_table(self, view: View, hand: HandTracker, opp: int) -> tuple[list[Action], np.ndarray, float,
-                                                                             np.ndarray]:
-        """Before the flop: the search for every holding at once, kept per betting history (actions, values
-        (1326, actions), the range's weight, its signed sums by bin); refreshed once the hands seen against the
-        opponent have grown by a PREFLOP_REFRESH-th (at least one): a decision there is mostly a lookup."""
-        stats = self.opponent_stats(view, opp)
-        key = (self.key(view, opp), view.position, tuple(view.state.actions[0]))
+    def _preflop_table(self, view: View, opp: int) -> tuple[list[Action], np.ndarray, float, np.ndarray]:
+        """Before the flop: the search for every holding at once (actions, values (1326, actions), the range's
+        weight, its signed sums by bin), kept per betting history while the statistics' snapshot stands.
+
+        It reads the snapshots taken at the start of a hand (``_freeze``),
+        the betting so far counted and narrowed on copies of them: a pure
+        function of the history and the hands already over, so ``act`` and
+        ``policy`` (and a fresh copy replayed through the match) agree, and
+        a decision there is mostly a lookup.
+        """
+        me = view.position
+        keys = {p: self.key(view, p) for p in range(self.game.num_players) if p != me}
+        for p, k in keys.items():
+            if k not in self._frozen:  # a view with no hand started (asked out of the blue): snapshot now
+                self._freeze(view, p)
+        held = self._frozen[keys[opp]][0]
+        key = (keys[opp], me, tuple(view.state.actions[0]))
         hit = self._preflop.get(key)
-        if hit is not None and stats.hands - hit[0] < max(1, hit[0] // PREFLOP_REFRESH):
+        if hit is not None and hit[0] == held:
             return hit[1]
-        search = self._search(view, hand, opp, ALL_PAIRS)
+        saved_hand, saved_stats = self.hand, self.stats
+        self.hand, self.stats = None, dict(saved_stats)
+        for k in keys.values():
+            self.stats[k] = self._frozen[k][1].copy()
+        try:
+            hand = self.sync(view, freeze=False)
+            search = self._search(view, hand, opp, ALL_PAIRS)
+        finally:
+            self.hand, self.stats = saved_hand, saved_stats
         actions, values = search.action_values()
         table = (actions, values, float(search.mass.sum()), signed_sums(search.mass))
-        self._preflop[key] = (stats.hands, table)
+        self._preflop[key] = (held, table)
         return table
 
     def floor_rows(self, view: View, actions: list[Action], one: bool) -> np.ndarray | None:
@@ -494,8 +500,8 @@ class AdaptiveStrategy(Strategy):
         state = view.state
         board = tuple(view.board_cards)
         w0 = hand.ranges[opp]
-        if w0.sum() <= 0:  # the model was wrong about every pair: start again from the live pairs
-            w0 = hand.ranges[opp] = (~pairs_with(board)).astype(np.float64)
+        if not w0.sum() > 0:  # the model was wrong about every pair (sync restarts it heads-up): the live pairs
+            w0 = (~pairs_with(board)).astype(np.float64)
         policy: OpponentPolicy = ModelPolicy(self.opponent_stats(view, opp), opp, self.game) if not self.opponent \
             else ProbePolicy(self.opponent.split("=", 1)[1], NUM_BINS)
         if len(board) == self.game.total_board_cards:
@@ -530,14 +536,6 @@ class AdaptiveStrategy(Strategy):
 
 #: every pair's index: the rows of a policy
 ALL_PAIRS = np.arange(NUM_PAIRS)
-
-
-@lru_cache(maxsize=1)
-def preflop_bins() -> np.ndarray:
-    """Every pair's strength bin before the flop (its all-in equity against a random hand), made once."""
-    bins = score_bins(strength_scores(()))
-    bins.setflags(write=False)
-    return bins
 
 
 @lru_cache(maxsize=2)
