@@ -149,7 +149,8 @@ class Strategy:
     every hand), ``act(view, deadline)`` when it is this seat's turn, and
     ``end_hand(view)`` with the final state of each hand; ``end_match`` last.
     ``deadline`` is a ``time.monotonic()`` value by which ``act`` should
-    return; the client answers with a safe fallback if it does not.
+    return; the client answers with :meth:`quick_action` if it does not (or
+    fails), else with a safe fallback (check when free, else fold).
 
     Hooks run one at a time and in order, on a worker thread of the client
     (so a slow ``act`` can be abandoned at its deadline), unless ``inline``
