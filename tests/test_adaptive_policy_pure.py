@@ -227,3 +227,18 @@ def test_a_fresh_copy_replayed_gives_the_policy_act_played(game_name, hands, sea
         # the same table.  AIVAT does not replay adaptive in no-limit (deterministic: its corrections are zero).
         missed = [m for m in missed if m[1] == 0]
     assert missed == []
+
+
+def test_a_heads_up_policy_in_a_three_player_hand_counts_nobody():
+    # 3pnl: the first player raised, then folded to the reraise; heads-up now, the policy narrows the folded player's
+    # raise too, on a copy: nobody's statistics move
+    game = load_game("3pnl")
+    player = create("adaptive", game, 3)
+    player.start_match(MatchInfo(game, name="me", opponents=("a", "b"), seed=3, spec="adaptive"))
+    view = View.parse("MATCHSTATE:0:4:r300r900r2700f:AsKd||", game)
+    assert view.is_my_turn
+    assert len(view.opponents) == 1
+    for p in (1, 2):
+        player.opponent_stats(view, p)  # both seen before (an earlier hand)
+    player.policy(view)
+    assert len(player.stats) == 2 and all(s.actions.counts == {} for s in player.stats.values())

@@ -396,9 +396,9 @@ class AdaptiveStrategy(Strategy):
         saved_hand, saved_stats = self.hand, self.stats
         self.hand = saved_hand.copy() if saved_hand is not None else None
         self.stats = dict(saved_stats)
-        for p in opponents:
+        for p in range(self.game.num_players):  # every other seat: a folded one's earlier actions are counted too
             key = self.key(view, p)
-            if key in saved_stats:
+            if p != view.position and key in saved_stats:
                 self.stats[key] = saved_stats[key].copy()
         try:
             hand = self.sync(view)
