@@ -1,18 +1,21 @@
-"""Run the test suite on every core: the test files split into shards of about equal time, one pytest process each.
+"""Run the test suite on every core: the test files in chunks, one pytest process per chunk, a chunk per core at a time.
 
     python tests/suite.py [-m MARKEXPR] [--jobs N] [FILES...]
 
 ``make test`` runs ``-m "not slow"``, ``make soak`` runs ``-m slow``.  A
-shard is a list of whole test files (a file's tests share fixtures and
-imports); files are dealt out longest first by the time each took last run
-with the same mark expression (``make test``'s in
-``.pytest_cache/acpcbot-durations.json``, another expression's in a file
-named after it, so that ``make soak``'s long matches never skew ``make
-test``'s shares; written by every run; a file never timed counts as the
-median).  Each shard's output goes to
-stdout in one piece when it ends, with its time; the exit status is 0 when
-every shard passed (a shard whose files hold no selected test passes),
-else the first failing shard's.
+chunk is a list of whole test files (a file's tests share fixtures and
+imports): a long file alone, short ones together, each about a quarter of
+a core's share; the chunks go heaviest first to whichever of the ``--jobs``
+workers is free, so the cores end together even when the times are stale,
+missing (a fresh checkout, as in CI) or the machine is busy.  A file's
+weight is the time it took last run with the same mark expression
+(``make test``'s in ``.pytest_cache/acpcbot-durations.json``, another
+expression's in a file named after it, so that ``make soak``'s long
+matches never weigh in ``make test``; written by every run; a file never
+timed counts as the median).  Each chunk's output goes to stdout in one
+piece when it ends, with its time; the exit status is 0 when every chunk
+passed (a chunk whose files hold no selected test passes), else the first
+failing chunk's.
 """
 
 from __future__ import annotations
@@ -65,18 +68,35 @@ def save_durations(marks: str | None, durations: dict[str, float]) -> None:
         pass  # the next run deals the files out less evenly, that is all
 
 
-def shards(files: list[str], durations: dict[str, float], count: int) -> list[list[str]]:
-    """``files`` split into ``count`` lists of about equal total time (longest first, each to the lightest shard)."""
+CHUNKS_PER_JOB = 4  # more chunks balance better; each costs a pytest start (about a second)
+
+
+def weights(files: list[str], durations: dict[str, float]) -> dict[str, float]:
+    """Each file's last time; the median of the others for a file never timed (1 s when none was)."""
     known = [durations[f] for f in files if f in durations]
     default = statistics.median(known) if known else 1.0
-    weight = {f: durations.get(f, default) for f in files}
-    out: list[list[str]] = [[] for _ in range(max(1, count))]
-    totals = [0.0] * len(out)
+    return {f: durations.get(f, default) for f in files}
+
+
+def chunks(files: list[str], durations: dict[str, float], jobs: int) -> list[list[str]]:
+    """``files`` in chunks, heaviest first: a file over a chunk's share alone, the lighter ones packed to that share."""
+    weight = weights(files, durations)
+    target = sum(weight.values()) / (max(1, jobs) * CHUNKS_PER_JOB)
+    out: list[list[str]] = []
+    packed: list[str] = []
+    packed_weight = 0.0
     for f in sorted(files, key=lambda f: (-weight[f], f)):
-        i = totals.index(min(totals))
-        out[i].append(f)
-        totals[i] += weight[f]
-    return [s for s in out if s]
+        if weight[f] >= target:
+            out.append([f])
+            continue
+        packed.append(f)
+        packed_weight += weight[f]
+        if packed_weight >= target:
+            out.append(packed)
+            packed, packed_weight = [], 0.0
+    if packed:
+        out.append(packed)
+    return sorted(out, key=lambda chunk: -sum(weight[f] for f in chunk))
 
 
 def file_times(report: Path) -> dict[str, float]:
@@ -97,22 +117,25 @@ def file_times(report: Path) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the shards and return the exit status."""
+    """Run the chunks and return the exit status."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-m", dest="marks", default=None, help="pytest's mark expression (e.g. 'not slow')")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="pytest processes (default: the cores)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="pytest processes at once (default: the cores)")
     ap.add_argument("files", nargs="*", help="test files (default: every tests/test_*.py)")
     args = ap.parse_args(argv)
     files = args.files or sorted(str(p.relative_to(ROOT)) for p in TESTS.glob("test_*.py"))
     durations = load_durations(args.marks)
-    parts = shards(files, durations, args.jobs)
+    parts = chunks(files, durations, args.jobs)
+    jobs = max(1, min(args.jobs, len(parts)))
     start = time.monotonic()
-    results: list[tuple[int, float, str]] = [(0, 0.0, "")] * len(parts)
+    results: list[tuple[int, float, str]] = [(NO_TESTS, 0.0, "")] * len(parts)
+    busy = [0.0] * jobs
+    todo = list(range(len(parts)))
     lock = threading.Lock()
 
     with tempfile.TemporaryDirectory() as tmp:
-        def run(i: int, part: list[str]) -> None:
-            report = Path(tmp) / f"shard{i}.xml"
+        def run(i: int, part: list[str], worker: int) -> None:
+            report = Path(tmp) / f"chunk{i}.xml"
             command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"]
             if args.marks:
                 command += ["-m", args.marks]
@@ -122,11 +145,21 @@ def main(argv: list[str] | None = None) -> int:
             seconds = time.monotonic() - began
             with lock:
                 results[i] = (done.returncode, seconds, done.stdout)
+                busy[worker] += seconds
                 durations.update(file_times(report))
                 tail = done.stdout.strip().splitlines()[-1:] or ["(no output)"]
-                print(f"shard {i + 1}/{len(parts)} ({len(part)} files) in {seconds:.0f} s: {tail[0]}", flush=True)
+                print(f"chunk {i + 1}/{len(parts)} ({len(part)} files, worker {worker + 1}) in {seconds:.0f} s: "
+                      f"{tail[0]}", flush=True)
 
-        threads = [threading.Thread(target=run, args=(i, part)) for i, part in enumerate(parts)]
+        def work(worker: int) -> None:
+            while True:
+                with lock:
+                    if not todo:
+                        return
+                    i = todo.pop(0)
+                run(i, parts[i], worker)
+
+        threads = [threading.Thread(target=work, args=(w,)) for w in range(jobs)]
         for t in threads:
             t.start()
         for t in threads:
@@ -134,8 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     save_durations(args.marks, durations)
     failed = [(i, code, out) for i, (code, _, out) in enumerate(results) if code not in (0, NO_TESTS)]
     for i, _, out in failed:
-        print(f"\n===== shard {i + 1} output =====\n{out}", flush=True)
-    print(f"{len(files)} files in {len(parts)} shards: {time.monotonic() - start:.0f} s wall, "
+        print(f"\n===== chunk {i + 1} output =====\n{out}", flush=True)
+    print(f"{len(files)} files in {len(parts)} chunks on {jobs} workers "
+          f"({', '.join(f'{b:.0f} s' for b in busy)} busy): {time.monotonic() - start:.0f} s wall, "
           f"{'FAILED' if failed else 'passed'}", flush=True)
     if failed:
         return failed[0][1]

@@ -1,4 +1,4 @@
-"""tests/suite.py deals the test files out by their last times: per mark expression, longest first to the lightest."""
+"""tests/suite.py hands the test files out in chunks by their last times (per mark expression), heaviest first."""
 
 from __future__ import annotations
 
@@ -26,11 +26,21 @@ def test_unreadable_times_count_as_none(tmp_path, monkeypatch):
     assert suite.load_durations("not slow") == {"tests/test_b.py": 1.0}
 
 
-def test_longest_first_to_the_lightest_shard():
-    times = {"tests/a.py": 40.0, "tests/b.py": 30.0, "tests/c.py": 20.0, "tests/d.py": 15.0, "tests/e.py": 5.0}
-    parts = suite.shards(sorted(times), times, 2)
-    totals = sorted(sum(times[f] for f in part) for part in parts)
-    assert totals == [55.0, 55.0] and sorted(f for p in parts for f in p) == sorted(times)
-    # a file never timed counts as the median of the others
-    assert suite.shards(["tests/a.py", "tests/new.py", "tests/b.py"], {"tests/a.py": 9.0, "tests/b.py": 1.0}, 2) == \
-        [["tests/a.py"], ["tests/new.py", "tests/b.py"]]
+def test_a_file_never_timed_weighs_the_median():
+    assert suite.weights(["tests/a.py", "tests/new.py", "tests/b.py"], {"tests/a.py": 9.0, "tests/b.py": 1.0}) == \
+        {"tests/a.py": 9.0, "tests/new.py": 5.0, "tests/b.py": 1.0}
+    assert suite.weights(["tests/a.py"], {}) == {"tests/a.py": 1.0}
+
+
+def test_heavy_files_run_alone_and_light_ones_together_heaviest_first():
+    times = {f"tests/t{i:02d}.py": float(t) for i, t in enumerate([40, 30, 1, 1, 1, 1, 1, 1, 2, 2, 0.5, 0.5])}
+    parts = suite.chunks(sorted(times), times, 2)
+    assert sorted(f for p in parts for f in p) == sorted(times)  # every file once
+    assert parts[:2] == [["tests/t00.py"], ["tests/t01.py"]]  # the long files start at once, one process each
+    weights = [sum(times[f] for f in p) for p in parts]
+    assert weights == sorted(weights, reverse=True)  # the light chunks come last: the workers end together
+    target = sum(times.values()) / (2 * suite.CHUNKS_PER_JOB)
+    assert all(w <= target + 2 for w in weights[2:])  # small chunks: a file over the target at most
+    # no times at all (a fresh checkout, as in CI): the files are still spread over several chunks
+    fresh = suite.chunks([f"tests/t{i:02d}.py" for i in range(40)], {}, 2)
+    assert len(fresh) >= 4 and sorted(f for p in fresh for f in p) == [f"tests/t{i:02d}.py" for i in range(40)]
