@@ -26,11 +26,10 @@ blueprint floor its most likely action, else equity against the range and
 pot odds, within a millisecond) is what ``act`` plays when the search would
 miss its deadline and what the client sends if ``act`` overruns or fails.
 With two or more opponents still in the hand it values moves against all
-of them together (``adaptive_multiway``: Monte Carlo equity against their
-narrowed ranges, fold chances multiplied): a one-step look-ahead, simpler
-but sound.  Its policy (heads-up) is the very search ``act`` runs, for
-every holding, asked on copies of what it tracks: asking never changes
-later play.
+of them together (Monte Carlo equity against their narrowed ranges, fold
+chances multiplied): a one-step look-ahead, simpler but sound.  Its policy
+(heads-up) is the very search ``act`` runs, for every holding, asked on
+copies of what it tracks: asking never changes later play.
 """
 
 from __future__ import annotations
@@ -42,20 +41,18 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ..engine import CALL, FOLD, RAISE, Action, ActionType, State
-from ..evaluator import NUM_PAIRS, pair_ranks
-from ..preflop import hand_class, preflop_equity
+from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
+from ..evaluator import NUM_PAIRS, equity, pair_ranks
 from ..gamedef import GameDef
 from .adaptive_stats import (OpponentStats, SavedStatsError, info_class, raise_size_class, size_info_class,
                              spot_of)
 from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
 from ..world import MatchInfo, View
-from .adaptive_ranges import (action_likelihood, pair_of, pairs_with, range_histogram, reference_percentiles,
-                              size_likelihoods, threshold_likelihoods)
+from .adaptive_ranges import (Event, HandTracker, action_likelihood, pair_of, pairs_with, preflop_bins, quick_equity,
+                              range_histogram, reference_percentiles, size_likelihoods, threshold_likelihoods)
 from .adaptive_policy import ModelPolicy
-from .adaptive_hand import Event, HandTracker, preflop_bins
-from .adaptive_multiway import multiway_choice, raise_targets
-from .adaptive_search import NUM_BINS, OpponentPolicy, Runouts, Search, quick_raise, runout_boards, signed_sums
+from .adaptive_search import (NUM_BINS, OpponentPolicy, Runouts, Search, our_raises, quick_raise, runout_boards,
+                              signed_sums)
 from .base import ActionPolicy, NoPolicy, Param, Strategy, parse_bool
 from .blueprint import load_blueprint, shipped_reason
 from .common import holdem_only
@@ -68,6 +65,16 @@ if TYPE_CHECKING:
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
+#: no-limit bet sizes of the multiway look-ahead, as fractions of the pot after calling (plus the minimum and all-in)
+BET_FRACTIONS = (0.33, 0.5, 0.75, 1.0, 1.5, 2.5)
+#: the multiway value of the pot when betting goes on to a later street: equity x pot x REALIZATION
+REALIZATION = 1.0
+#: Monte Carlo deals for the equity against two or more opponents
+MULTIWAY_SAMPLES = 600
+#: equity against the players who call a multiway bet, as a share of the equity against all of them
+MULTIWAY_CALLER_DISCOUNT = 0.85
+#: moves within this many big blinds of the best are near-ties in the multiway look-ahead, broken at random
+TIE_BB = 0.02
 #: runouts sampled to play the later streets out in the heads-up search (every river card on the turn)
 RUNOUTS = 12
 #: boards drawn once per match for the searches before the flop (those sharing a card with ours are skipped)
@@ -217,12 +224,9 @@ class AdaptiveStrategy(Strategy):
         return stats
 
     def sync(self, view: View, freeze: bool = True) -> HandTracker:
-        """Bring the hand's tracker up to ``view``: count and narrow on every opponent action not yet seen.
-
-        A new hand first takes (``freeze``) the snapshots of the statistics
-        the searches before the flop read.  Heads-up, a range the model was
-        wrong about entirely starts again from the live pairs.
-        """
+        """Bring the hand's tracker up to ``view``: count and narrow on every opponent action not yet seen (a
+        new hand first takes the snapshots of ``_freeze``); heads-up, a range the model was wrong about entirely
+        starts again from the live pairs."""
         hand = self.hand
         # the tracker follows the public hand only (a policy's views differ in the hole cards, never in what is known)
         if hand is None or hand.hand_id != view.hand_id or hand.me != view.position:
@@ -331,17 +335,10 @@ class AdaptiveStrategy(Strategy):
         return choice.action
 
     def quick_action(self, view: View) -> Action:
-        """A sound answer within a millisecond: on the blueprint floor its most likely action; else equity
-        against the opponents' ranges now, against the pot odds.
-
-        It raises from QUICK_RAISE_EQUITY (limit: the raise; no-limit:
-        pot-sized, all-in only where pot-sized is all-in or leaves a sliver
-        behind; past the search's raise cap only that all-in), calls when the
-        equity beats the pot odds, else checks or folds.  Preflop the equity
-        is the hand's all-in equity against a random hand; later the share of
-        the range it beats now.  It reads the hand's tracker, brought up to
-        ``view`` as ``act`` would (the client asks just before ``act``).
-        """
+        """A sound answer within a millisecond: on the blueprint floor its most likely action; else it raises
+        from QUICK_RAISE_EQUITY against the ranges now (adaptive_ranges.quick_equity; the raise is
+        adaptive_search.quick_raise: pot-sized in no-limit), calls when the equity beats the pot odds, else checks
+        or folds.  The tracker is brought up to ``view`` as ``act`` would (the client asks just before ``act``)."""
         state = view.state
         if self.floor is not None and len(view.opponents) == 1:
             probs = self.floor.probabilities(state)
@@ -350,18 +347,7 @@ class AdaptiveStrategy(Strategy):
             best = max(kinds, key=lambda k: probs[int(k)])  # the first of equals: fold, call, raise
             return FOLD if best == _F else CALL if best == _C else RAISE
         hand = self.sync(view)
-        board = tuple(view.board_cards)
-        if board:
-            ranks = pair_ranks(board)
-            mine = int(ranks[pair_of(view.hole)])
-            eq = 1.0
-            for p in view.opponents:
-                w = np.where((ranks > 0) & ~pairs_with(view.hole), hand.ranges[p], 0.0)
-                total = w.sum()
-                if total > 0:
-                    eq *= float((w * np.where(ranks > mine, 1.0, np.where(ranks == mine, 0.5, 0.0))).sum() / total)
-        else:
-            eq = preflop_equity(hand_class(*view.hole)) ** len(view.opponents)
+        eq = quick_equity(tuple(view.hole), tuple(view.board_cards), [hand.ranges[p] for p in view.opponents])
         if eq >= QUICK_RAISE_EQUITY:
             action = quick_raise(state)
             if action is not None:
@@ -372,8 +358,15 @@ class AdaptiveStrategy(Strategy):
         return state.fold_or_check()
 
     def raise_targets(self, state: State) -> list[int]:
-        """Raise-to sizes the multiway look-ahead tries (adaptive_multiway.raise_targets)."""
-        return raise_targets(state)
+        """Raise-to sizes the multiway look-ahead tries (adaptive_search.our_raises: the cap, all-in for slivers)."""
+        return [state.raise_bounds()[0] if self.game.is_limit else a.size  # type: ignore[index]
+                for a in our_raises(state, BET_FRACTIONS)]
+
+    def _pick(self, values: dict[Action, float], rng_scale: float) -> Action:
+        """The best move; near-ties (within TIE_BB big blinds) are broken at random."""
+        best = max(values.values())
+        near = [a for a, v in values.items() if v >= best - rng_scale]
+        return near[int(self.gen.integers(len(near)))] if len(near) > 1 else max(values, key=values.get)
 
     # ------------------------------------------------------------- the policy
 
@@ -385,10 +378,8 @@ class AdaptiveStrategy(Strategy):
 
         NoPolicy with two or more opponents in the hand (the multiway look-ahead is per holding only).
 
-        Asking changes nothing: the state may be one the hand never reaches
-        (LBR asks of its own hypothetical raises), so the hand's tracker and
-        the opponents' statistics are brought up to ``view`` on copies,
-        dropped afterwards; later calls see what they would have without it.
+        Asking changes nothing: the state may be one the hand never reaches (LBR's hypothetical raises), so
+        the tracker and the statistics are brought up to ``view`` on copies, dropped afterwards.
         """
         opponents = view.opponents
         if len(opponents) != 1:
@@ -438,14 +429,9 @@ class AdaptiveStrategy(Strategy):
 
     def _preflop_table(self, view: View, opp: int) -> tuple[list[Action], np.ndarray, float, np.ndarray]:
         """Before the flop: the search for every holding at once (actions, values (1326, actions), the range's
-        weight, its signed sums by bin), kept per betting history while the statistics' snapshot stands.
-
-        It reads the snapshots taken at the start of a hand (``_freeze``),
-        the betting so far counted and narrowed on copies of them: a pure
-        function of the history and the hands already over, so ``act`` and
-        ``policy`` (and a fresh copy replayed through the match) agree, and
-        a decision there is mostly a lookup.
-        """
+        weight, its signed sums by bin), kept per betting history while the statistics' snapshots (``_freeze``)
+        stand; the betting so far is counted and narrowed on copies of them: a pure function of the history and
+        the hands over, so ``act``, ``policy`` and a fresh copy replayed through the match agree."""
         me = view.position
         keys = {p: self.key(view, p) for p in range(self.game.num_players) if p != me}
         for p, k in keys.items():
@@ -527,10 +513,50 @@ class AdaptiveStrategy(Strategy):
     # ------------------------------------------------------------- multiway
 
     def decide_multiway(self, view: View, hand: HandTracker, opponents: list[int]) -> Choice:
-        """Against two or more opponents: Monte Carlo equity against their ranges, fold chances multiplied
-        (``adaptive_multiway``)."""
-        action, values, e = multiway_choice(view, hand.ranges, hand.multi, opponents,
-                                            lambda p: self.opponent_stats(view, p), self.gen, self.big_blind)
+        """Against two or more opponents: Monte Carlo equity against their ranges, fold chances multiplied."""
+        state = view.state
+        me = view.position
+        board = tuple(view.board_cards)
+        key = (len(board), tuple(opponents))
+        e = hand.multi.get(key)
+        if e is None:
+            ranges = []
+            for p in opponents:
+                w = hand.ranges[p]
+                ranges.append(w if w.sum() > 0 else np.where(pairs_with(tuple(view.hole) + board), 0.0, 1.0))
+            try:
+                e = equity(view.hole, board, len(opponents), ranges, samples=MULTIWAY_SAMPLES, exact=False,
+                           rng=self.gen).equity
+            except ValueError:
+                e = equity(view.hole, board, len(opponents), None, samples=MULTIWAY_SAMPLES, exact=False,
+                           rng=self.gen).equity
+            hand.multi[key] = e
+        last_round = state.round == self.game.num_rounds - 1
+        keep = 1.0 if last_round else REALIZATION
+        to_call = view.to_call
+        values: dict[Action, float] = {}
+        if view.can_fold:
+            values[FOLD] = 0.0
+        values[CALL] = e * state.pot_after_call(me) * keep - to_call
+        for target in self.raise_targets(state):
+            action = RAISE if self.game.is_limit else raise_to(target)
+            after = state.copy()
+            after.apply_unchecked(action)
+            added = after.spent[me] - state.spent[me]
+            fold_all = 1.0
+            called = 0.0
+            for p in opponents:
+                if after.is_all_in(p):
+                    continue
+                need = after.to_call(p)
+                # the spot p will be in, classified as its statistics record it (adaptive_stats.spot_of)
+                f = float(self.opponent_stats(view, p).predict(spot_of(after, p))[0])
+                fold_all *= f
+                called += (1 - f) * need
+            win_pot = after.pot + called
+            ev_called = MULTIWAY_CALLER_DISCOUNT * e * win_pot * keep - added
+            values[action] = fold_all * state.pot + (1 - fold_all) * ev_called
+        action = self._pick(values, TIE_BB * self.big_blind)
         return Choice(action, values, e)
 
 

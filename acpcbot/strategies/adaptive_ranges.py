@@ -18,20 +18,27 @@ numpy, so a decision costs a few milliseconds:
   by the learnt informativeness kappa.
 - :func:`equity_vector`: our showdown equity against every pair at once
   (exact on the turn and river, sampled runouts on the flop and preflop),
-  so the equity against any range or sub-range is a weighted mean.
+  so the equity against any range or sub-range is a weighted mean;
+  :func:`quick_equity`, a quicker reading against the ranges now.
+- :class:`HandTracker`: the ranges of the hand in progress, with the
+  actions to learn from and the vectors kept per street.
 """
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 from ..engine import ActionType
 from ..evaluator import NUM_PAIRS, PAIR_INDEX, PAIRS, pair_ranks, rank, rank_batch
-from ..preflop import CLASSES, PAIR_CLASS, preflop_equity
+from ..preflop import CLASSES, PAIR_CLASS, hand_class, preflop_equity
+
+if TYPE_CHECKING:  # adaptive_search imports this module: hints only
+    from .adaptive_search import Runouts
 
 #: softness of the threshold model, in percentile units
 SOFTNESS = 0.06
@@ -281,3 +288,67 @@ def range_equity(eq: np.ndarray, weights: np.ndarray) -> float:
 def pair_of(cards: Sequence[int]) -> int:
     """Index of a two-card hand."""
     return int(PAIR_INDEX[int(cards[0]), int(cards[1])])
+
+
+def quick_equity(hole: tuple[int, ...], board: tuple[int, ...], ranges: Sequence[np.ndarray]) -> float:
+    """Our equity against every range now, a quick reading (multiplied over the ranges): before the flop the
+    hand's all-in equity against a random hand; later the share of each range it beats now, ties half."""
+    if not board:
+        return preflop_equity(hand_class(*hole)) ** len(ranges)
+    ranks = pair_ranks(board)
+    mine = int(ranks[pair_of(hole)])
+    eq = 1.0
+    for w in ranges:
+        w = np.where((ranks > 0) & ~pairs_with(hole), w, 0.0)
+        total = w.sum()
+        if total > 0:
+            eq *= float((w * np.where(ranks > mine, 1.0, np.where(ranks == mine, 0.5, 0.0))).sum() / total)
+    return eq
+
+
+@dataclass
+class Event:
+    """An opponent action of this hand, kept to learn from its cards if they are shown."""
+
+    position: int
+    cls: str
+    #: the threshold model's chance of the action per pair, and its mean over the range then
+    chance: np.ndarray
+    mean: float
+
+
+@dataclass
+class HandTracker:
+    """What ``adaptive`` knows about the hand in progress: opponents' ranges, events, cached vectors."""
+
+    hand_id: int
+    me: int
+    ranges: dict[int, np.ndarray]
+    done: int = 0
+    removed: int = 0
+    events: list[Event] = field(default_factory=list)
+    #: strength bins per street (by board size)
+    scores: dict[int, np.ndarray] = field(default_factory=dict)
+    #: the sampled runouts per street (by board size): those played out, those an all-in runs out on
+    runouts: dict[int, tuple[Runouts, Runouts]] = field(default_factory=dict)
+    multi: dict[tuple, float] = field(default_factory=dict)
+
+    def copy(self) -> "HandTracker":
+        """An independent copy (ranges copied; the cached vectors, never written in place, shared)."""
+        return HandTracker(self.hand_id, self.me, {p: w.copy() for p, w in self.ranges.items()}, self.done,
+                           self.removed, list(self.events), dict(self.scores), dict(self.runouts), dict(self.multi))
+
+    def bins(self, board: tuple[int, ...]) -> np.ndarray:
+        """Strength bins of every pair on ``board`` (cached per street)."""
+        b = self.scores.get(len(board))
+        if b is None:
+            b = self.scores[len(board)] = score_bins(strength_scores(board)) if board else preflop_bins()
+        return b
+
+
+@lru_cache(maxsize=1)
+def preflop_bins() -> np.ndarray:
+    """Every pair's strength bin before the flop (its all-in equity against a random hand), made once."""
+    bins = score_bins(strength_scores(()))
+    bins.setflags(write=False)
+    return bins
