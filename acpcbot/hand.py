@@ -150,6 +150,12 @@ class HandFacts:
         """The pot once ``player`` (default: the one to act) has called."""
         return self.pot + self.to_call(player)
 
+    def pot_after_raise_called(self, target: int, player: int | None = None) -> int:
+        """The pot once ``player`` (default: the one to act) raises to ``target`` and a player at the current bet
+        calls it (heads-up: the opponent)."""
+        who = self.current_player if player is None else player
+        return self.pot + (target - self.spent[who]) + (target - self.max_spent)
+
     def raise_fraction(self, size: int) -> float:
         """A raise to ``size`` by the player to act, as a fraction of the pot after calling (1.0: a pot-sized raise)."""
         after_call = self.pot_after_call()

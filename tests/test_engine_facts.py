@@ -184,6 +184,15 @@ def test_pot_after_call_and_raise_fractions():
     assert opening.pot_after_call() == 200 and opening.raise_to_fraction(1.0) == 300
 
 
+def test_pot_after_a_raise_is_called():
+    g = load_game("hunl")
+    st = hand(g, "r300", ["AsAd", "KsKd"])  # BB (100 in) faces 300: raising to 900 puts in 800, the caller 600 more
+    assert st.pot_after_raise_called(900) == 400 + 800 + 600 == 1800
+    assert st.pot_after_raise_called(st.raise_to_fraction(1.0)) == 3 * st.pot_after_call()  # pot-sized: the pot triples
+    # the raiser named: the opener (50 in, facing the big blind's 100) raising to 300, called by the big blind
+    assert State(g, 0).pot_after_raise_called(300, 1) == 150 + 250 + 200
+
+
 def test_seats_rotate_and_invert():
     for n in (2, 3, 6):
         for h in range(13):

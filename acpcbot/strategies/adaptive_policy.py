@@ -74,7 +74,7 @@ class ModelPolicy:
         lo, hi = state.raise_bounds()  # type: ignore[misc]  # asked only where a raise is possible
         spot = spot_of(state, self.opp)
         target = min(max(state.raise_to_fraction(self.stats.raise_size(spot.kind, spot.street), self.opp), lo), hi)
-        after = state.pot + (target - state.spent[self.opp]) + (target - state.max_spent)
+        after = state.pot_after_raise_called(target, self.opp)
         # nobody raises to leave a sliver behind
         return raise_to(hi if hi - target < SHORT_BEHIND * after else target)
 

@@ -113,11 +113,10 @@ def our_raises(state: State, fractions: Sequence[float]) -> list[Action]:
     if state.num_raises >= RAISE_CAP:
         return [raise_to(hi)]
     sizes = {hi}
-    me = state.current_player
     for frac in fractions:
         target = max(state.raise_to_fraction(frac), lo)
         if target < hi:
-            after = state.pot + (target - state.spent[me]) + (target - state.max_spent)
+            after = state.pot_after_raise_called(target)
             sizes.add(hi if hi - target < SHORT_BEHIND * after else target)
     return [raise_to(s) for s in sorted(sizes)]
 
@@ -132,9 +131,8 @@ def quick_raise(state: State) -> Action | None:
     if state.game.is_limit:
         return RAISE if state.num_raises < RAISE_CAP else None
     lo, hi = bounds
-    me = state.current_player
     target = min(max(state.raise_to_fraction(1.0), lo), hi)
-    after = state.pot + (target - state.spent[me]) + (target - state.max_spent)
+    after = state.pot_after_raise_called(target)
     if hi - target < SHORT_BEHIND * after:
         return raise_to(hi)
     return raise_to(target) if state.num_raises < RAISE_CAP else None
