@@ -20,6 +20,10 @@ from acpcbot.package import KitError, KitOptions, build_kit, check_kit, kit_fold
 STARTME_MASK = stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH
 
 
+# a kit match of a few hands takes seconds; check_kit's default (300 s + 2 s a hand, for a first start that builds
+# the environment) would keep a kit whose bot dies at start waiting almost six minutes before the test fails
+CEILING = 120.0
+
 def _kit(tmp_path, game="kuhn2p", **kw):
     return build_kit(tmp_path / "out", KitOptions(game=game, wheels=False, python=sys.executable, **kw))
 
@@ -57,7 +61,7 @@ def test_startme_wants_host_and_port(tmp_path):
 
 def test_kit_plays_20_hands_through_our_dealer_without_warnings(tmp_path):
     kit = _kit(tmp_path)
-    result = check_kit(kit, hands=20, seed=3, workdir=tmp_path / "work")
+    result = check_kit(kit, hands=20, seed=3, workdir=tmp_path / "work", timeout=CEILING)
     assert result.ok, result.problems
     assert result.hands == 20 and result.score.startswith("SCORE:")
     assert not (kit / "cache").exists()  # the check ran on a copy
@@ -67,7 +71,7 @@ def test_hunl_kit_with_the_default_strategy(tmp_path):
     kit = _kit(tmp_path, game="hunl")
     assert kit.name == "submission_2pn"
     assert "--strategy adaptive" in (kit / "startme.sh").read_text()
-    result = check_kit(kit, hands=10, seed=1, workdir=tmp_path / "work")
+    result = check_kit(kit, hands=10, seed=1, workdir=tmp_path / "work", timeout=CEILING)
     assert result.ok, result.problems
 
 
@@ -82,7 +86,7 @@ def test_warnings_fail_the_check(tmp_path):
         "    if line.startswith(b'MATCHSTATE'):\n"
         "        s.sendall(line.rstrip(b'\\r\\n') + b':f\\r\\n')\n")
     (kit / "startme.sh").write_text(f'#!/bin/sh\nexec {sys.executable} folder.py "$1" "$2"\n')
-    result = check_kit(kit, hands=5, workdir=tmp_path / "work")
+    result = check_kit(kit, hands=5, workdir=tmp_path / "work", timeout=CEILING)
     assert not result.ok
     assert any("WARNING/ERROR lines" in p for p in result.problems)
 
