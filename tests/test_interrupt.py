@@ -38,6 +38,18 @@ def wait_for(path: Path, proc: subprocess.Popen) -> None:
         time.sleep(0.02)
 
 
+def run_folder(runs: Path, proc: subprocess.Popen) -> Path:
+    """The run's folder in ``runs``, once acpc-match has made it (``runs`` itself comes first)."""
+    end = time.monotonic() + LIMIT
+    while True:
+        found = next(runs.iterdir(), None) if runs.exists() else None
+        if found is not None:
+            return found
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < end, f"no run folder in {runs}"
+        time.sleep(0.02)
+
+
 def finish(proc: subprocess.Popen) -> tuple[int, str, str]:
     try:
         out, err = proc.communicate(timeout=LIMIT)
@@ -89,8 +101,7 @@ def test_ctrl_c_keeps_the_finished_matches_and_resume_plays_the_rest(tmp_path, c
 def test_sigterm_stops_a_tcp_run_and_its_processes(tmp_path):
     proc = start(["play", "--game", "kuhn2p", "--hands", "4000000", "--seed", "1", "call", "fold",
                   "--runs-dir", str(tmp_path / "runs"), "--json"], tmp_path)
-    wait_for(tmp_path / "runs", proc)
-    run_dir = next((tmp_path / "runs").iterdir())
+    run_dir = run_folder(tmp_path / "runs", proc)
     log = run_dir / "match-000.log"
     end = time.monotonic() + LIMIT
     while not log.exists() or log.read_text().count("STATE:") < 10:
