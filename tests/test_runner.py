@@ -369,3 +369,39 @@ def test_a_port_taken_before_the_dealer_listens_is_retried(capsys, tmp_path, mon
     finally:
         taken.close()
     assert status == 0 and len(calls) == 2 and doc["matches"][0]["complete"]
+
+
+def test_a_seat_of_ours_that_saw_the_dealer_go_is_not_blamed_for_the_match():
+    # Our client exits 5 when the dealer closes on it mid-hand (another player left); on a busy machine that exit
+    # can be seen before the dealer's own end, and the match was then blamed on our seat, not on the one that left.
+    import asyncio
+
+    from dealer.arena.recipes import Entry
+
+    async def watch():
+        dealer = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", "import time; time.sleep(0.5); print('SCORE:0|0:a|b')", stdout=subprocess.PIPE)
+        ours = await asyncio.create_subprocess_exec(sys.executable, "-c", "import sys; sys.exit(5)")
+        return await tcp._watch(dealer, [(1, Entry("call", strategy="call"), ours, "seat1")])
+
+    stdout, error = asyncio.run(watch())
+    assert error is None and b"SCORE:0|0" in stdout
+
+
+def test_a_seat_of_ours_that_fails_on_its_own_still_ends_the_match_at_once():
+    import asyncio
+
+    from dealer.arena.recipes import Entry
+
+    async def watch():
+        dealer = await asyncio.create_subprocess_exec(sys.executable, "-c", "import time; time.sleep(60)",
+                                                      stdout=subprocess.PIPE)
+        ours = await asyncio.create_subprocess_exec(sys.executable, "-c", "import sys; sys.exit(1)")
+        try:
+            return await tcp._watch(dealer, [(1, Entry("call", strategy="call"), ours, "seat1")])
+        finally:
+            dealer.kill()
+            await dealer.wait()
+
+    stdout, error = asyncio.run(watch())
+    assert error == "seat 1 (call) exited with status 1 (see seat1.err)"

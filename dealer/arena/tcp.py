@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from acpcbot.connection import EXIT_DISCONNECTED
+
 from .folders import Outcome, RunError
 from .recipes import Entry, Job, strategy_seed
 
@@ -214,8 +216,9 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int], p
                 error = await launch(seat, entry, port)
         if error is None:
             stdout, error = await _watch(dealer, clients)
-            waits = [asyncio.wait_for(p.wait(), CLIENT_EXIT_S) for _, _, p, _ in clients]
-            await asyncio.gather(*waits, return_exceptions=True)
+            if error is None:  # the dealer ended: the clients finish their last lines; after a failed seat, stop them
+                waits = [asyncio.wait_for(p.wait(), CLIENT_EXIT_S) for _, _, p, _ in clients]
+                await asyncio.gather(*waits, return_exceptions=True)
     finally:
         for _, _, proc, _ in clients:
             await stop_process(proc)
@@ -236,6 +239,8 @@ async def _watch(dealer: asyncio.subprocess.Process,
 
     Without this a client that cannot start (a corrupt model file) would
     leave the dealer waiting out its start time-out for a seat that never comes.
+    A seat that exits because the dealer went away (EXIT_DISCONNECTED) did
+    not fail on its own: the dealer is ending, and its account says why.
     """
     assert dealer.stdout is not None
     reading = asyncio.ensure_future(dealer.stdout.read())
@@ -246,7 +251,7 @@ async def _watch(dealer: asyncio.subprocess.Process,
         while reading in pending:
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
             for fut in done:
-                if fut in ours and fut.result() != 0:
+                if fut in ours and fut.result() not in (0, EXIT_DISCONNECTED):
                     seat, entry, stem = ours[fut]
                     return b"", f"seat {seat} ({entry.name}) exited with status {fut.result()} (see {stem}.err)"
         await dealer.wait()
