@@ -41,9 +41,9 @@ DAMAGE = {
 }
 
 
-@pytest.mark.parametrize("damage", list(DAMAGE))
-def test_a_damaged_plan_is_named_and_refused(run_folder, damage):
-    path = run_folder / "plan.json"
+def _damage_and_resume(run_folder, name: str, damage: str):
+    """Damage ``name`` in the run folder, resume it, and check the refusal names the file (no traceback)."""
+    path = run_folder / name
     text = path.read_text()
     damaged = DAMAGE[damage](text)
     assert damaged != text
@@ -52,19 +52,18 @@ def test_a_damaged_plan_is_named_and_refused(run_folder, damage):
     assert "Traceback" not in run.stderr, run.stderr[-2000:]
     assert run.returncode == 2 and run.stderr.startswith(f"acpc-match: error: {path}: "), run.stderr[:500]
     assert len(run.stderr) < 1000
+    return run
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_a_damaged_plan_is_named_and_refused(run_folder, damage):
+    _damage_and_resume(run_folder, "plan.json", damage)
 
 
 @pytest.mark.parametrize("damage", ["a 5000-digit number", "100,000 levels of nesting", "invalid UTF-8"])
 def test_a_damaged_results_file_is_named_and_refused(run_folder, damage):
-    path = run_folder / "results.json"
-    text = path.read_text()
-    damaged = DAMAGE[damage](text)
-    assert damaged != text
-    path.write_bytes(damaged.encode("utf-8", "surrogateescape"))
-    run = _resume(run_folder)
-    assert "Traceback" not in run.stderr, run.stderr[-2000:]
-    assert run.returncode == 2 and run.stderr.startswith(f"acpc-match: error: {path}: "), run.stderr[:500]
-    assert "remove it" in run.stderr and len(run.stderr) < 1000
+    run = _damage_and_resume(run_folder, "results.json", damage)
+    assert "remove it" in run.stderr
 
 
 def test_a_run_folder_without_results_resumes_from_its_logs(run_folder):
