@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Callable, Sequence
@@ -86,7 +85,7 @@ class GameDef:
     #: the showdown ranking (cards -> value, higher is better); None: poker's, chosen by :attr:`ranking_for_showdown`
     ranking: Callable[[Sequence[int]], int] | None = field(default=None, compare=False, repr=False)
 
-    @cached_property
+    @property
     def ranking_for_showdown(self) -> Callable[[Sequence[int]], int]:
         """The ranking a showdown uses: the one given, else poker's for this game's hand size (no tables below five cards)."""
         if self.ranking is not None:
