@@ -59,15 +59,15 @@ class PlayResult:
 
 
 def make_seats(game_name: str, specs: list[str], seed: int, names: list[str] | None = None,
-               strategies: list[Strategy] | None = None,
-               seeds: list[int] | None = None) -> tuple[list[Strategy], list[MatchInfo]]:
-    """Strategies (made from specs, seeded per seat, unless given) and their match infos."""
+               strategies: list[Strategy] | None = None, seeds: list[int] | None = None,
+               time_per_hand: float = 7.0) -> tuple[list[Strategy], list[MatchInfo]]:
+    """Strategies (made from specs, seeded per seat, unless given) and their match infos (the clients' clock)."""
     game = load_game(game_name)
     names = names or [f"p{i + 1}" for i in range(len(specs))]
     seeds = seeds or [seed * 7919 + 31 * i for i in range(len(specs))]
     strategies = strategies or [create(spec, game, seeds[i]) for i, spec in enumerate(specs)]
     infos = [MatchInfo(game=game, name=names[i], seed=seed, opponents=tuple(n for j, n in enumerate(names) if j != i),
-                       spec=strategies[i].spec) for i in range(len(specs))]
+                       spec=strategies[i].spec, time_per_hand=time_per_hand) for i in range(len(specs))]
     return strategies, infos
 
 
@@ -89,14 +89,16 @@ def _hook_act(seat: int, strategy: Strategy, on_act: OnAct) -> None:
 
 def play_memory(game_name: str, specs: list[str], hands: int, seed: int, names: list[str] | None = None,
                 strategies: list[Strategy] | None = None, seeds: list[int] | None = None,
-                on_act: OnAct | None = None) -> PlayResult:
+                on_act: OnAct | None = None, time_per_hand: float = 7.0) -> PlayResult:
     """Play ``hands`` hands in memory through the arena's transport; seats in spec order, deals from ``seed``.
 
     ``on_act`` (optional) sees each decision as the strategy makes it, before the client sends it.
+    ``time_per_hand`` is the clients' clock (seconds): a test whose play must not depend on how busy the
+    machine is gives a very large one, so that no decision is cut off by its deadline.
     """
     game = load_game(game_name)
     names = names or [f"p{i + 1}" for i in range(len(specs))]
-    strategies, infos = make_seats(game_name, specs, seed, names, strategies, seeds)
+    strategies, infos = make_seats(game_name, specs, seed, names, strategies, seeds, time_per_hand)
     if on_act is not None:
         for seat, strategy in enumerate(strategies):
             _hook_act(seat, strategy, on_act)

@@ -103,11 +103,18 @@ class Recorder(Strategy):
         self.target.end_match()
 
 
+#: the clients' clock in these runs (seconds a hand): on a busy machine a deadline could cut off a decision
+#: (asking hypothetical policies takes time) and the runs compared would part for that reason alone
+UNCLOCKED = 1e6
+
+
 @lru_cache(maxsize=None)
 def _play(game_name: str, opponent: str, hands: int, ask: bool, spec: str = "adaptive") -> Recorder:
     game = load_game(game_name)
     rec = Recorder(create(spec, game, 11), ask)
-    play_memory(game_name, ["adaptive", opponent], hands, 4, strategies=[rec, create(opponent, game, 12)])
+    result = play_memory(game_name, ["adaptive", opponent], hands, 4, strategies=[rec, create(opponent, game, 12)],
+                         time_per_hand=UNCLOCKED)
+    assert all(c.fallbacks == 0 for c in result.clients)  # every decision was the strategy's own
     return rec
 
 
@@ -222,8 +229,9 @@ def test_a_fresh_copy_replayed_gives_the_policy_act_played(game_name, hands, sea
     shadowed = Shadowed(game, "adaptive", strategy_seed(0, "adaptive"))
     station = create("station", game, strategy_seed(0, "station"))
     names = ["adaptive", "station"] if seat == 0 else ["station", "adaptive"]
-    play_memory(game_name, names, hands, 0, names=names,
-                strategies=[shadowed, station] if seat == 0 else [station, shadowed])
+    result = play_memory(game_name, names, hands, 0, names=names, time_per_hand=UNCLOCKED,
+                         strategies=[shadowed, station] if seat == 0 else [station, shadowed])
+    assert all(c.fallbacks == 0 for c in result.clients)
     assert len(shadowed.played) > hands
     missed = [(h, r, a) for h, r, a, p in shadowed.played if p <= 0.0]
     if game.is_nolimit:
