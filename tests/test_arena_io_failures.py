@@ -151,7 +151,9 @@ def test_write_outputs_turns_an_os_error_into_a_run_error(tmp_path, monkeypatch)
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(results_module.os, "replace", full)
+    import acpcbot.atomic
+
+    monkeypatch.setattr(acpcbot.atomic.os, "replace", full)
     with pytest.raises(RunError, match="cannot write .*results.json: No space left on device"):
         results_module.write_text_file(tmp_path / "results.json", "{}\n")
     assert list(tmp_path.iterdir()) == []

@@ -22,7 +22,6 @@ import hashlib
 import itertools
 import os
 import random
-import tempfile
 import zipfile
 import zlib
 from functools import lru_cache
@@ -33,6 +32,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 from treys.lookup import LookupTable as _TreysLookup
 
+from ..atomic import atomic_write
 from ..cards import TREYS_INT
 
 WORST_RANK = _TreysLookup.MAX_HIGH_CARD  # 7462
@@ -192,15 +192,8 @@ def load_tables(directory: Path | None = None) -> dict[str, np.ndarray]:
     tables = build_tables()
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        # Write beside the target and rename, so a reader never sees half a file.
-        fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                np.savez(f, stamp=np.array(stamp), **tables)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        with atomic_write(path, "wb") as f:
+            np.savez(f, stamp=np.array(stamp), **tables)
         for old in directory.glob("rank_tables_*.npz"):
             if old != path:
                 old.unlink(missing_ok=True)

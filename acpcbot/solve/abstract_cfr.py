@@ -24,10 +24,10 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
+from ..atomic import atomic_write
 from .abstract_game import FOLD_LEAF, NEXT_LEAF, AbstractGame
 from .best_response import Exploitability
 
@@ -138,19 +138,12 @@ class AbstractSolver:
 
     def save(self, path: str | os.PathLike[str], meta: dict[str, object] | None = None) -> None:
         """Write regrets, sums and the iteration count; the old file is replaced only once the new one is whole."""
-        target = Path(path)
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         arrays = {f"regrets{r}": a for r, a in enumerate(self.regrets)}
         arrays.update({f"sum{r}": a for r, a in enumerate(self.strategy_sum)})
         header = {"format": CHECKPOINT_FORMAT, "iteration": self.iteration, "algorithm": self.algorithm,
                   **(meta or {})}
-        try:
-            with open(tmp, "xb") as fh:
-                np.savez(fh, header=np.array(json.dumps(header)), **arrays)
-            os.replace(tmp, target)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        with atomic_write(path, "wb") as fh:
+            np.savez(fh, header=np.array(json.dumps(header)), **arrays)
 
     def load(self, path: str | os.PathLike[str], meta: dict[str, object] | None = None) -> dict[str, object]:
         """Resume from a checkpoint written by ``save`` with the same ``meta``; returns its header.

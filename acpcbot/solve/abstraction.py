@@ -30,10 +30,10 @@ import os
 import time
 from dataclasses import dataclass
 from multiprocessing import Pool
-from pathlib import Path
 
 import numpy as np
 
+from ..atomic import atomic_write
 from ..evaluator import NUM_PAIRS, PAIR_INDEX, PAIRS, pair_ranks
 from ..preflop import PAIR_CLASS
 
@@ -215,18 +215,11 @@ class Buckets:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write as a compressed npz (atomically)."""
-        target = Path(path)
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        try:
-            with open(tmp, "xb") as fh:
-                np.savez_compressed(fh, format=FORMAT, k=np.array(self.k), river_edges=self.river_edges,
-                                    flop_bucket=self.flop_bucket, turn_centroids=self.turn_centroids,
-                                    t1=self.transitions[0], t2=self.transitions[1], t3=self.transitions[2],
-                                    build_seconds=self.build_seconds, canon_flops=CANON_FLOPS)
-            os.replace(tmp, target)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        with atomic_write(path, "wb") as fh:
+            np.savez_compressed(fh, format=FORMAT, k=np.array(self.k), river_edges=self.river_edges,
+                                flop_bucket=self.flop_bucket, turn_centroids=self.turn_centroids,
+                                t1=self.transitions[0], t2=self.transitions[1], t3=self.transitions[2],
+                                build_seconds=self.build_seconds, canon_flops=CANON_FLOPS)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "Buckets":

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..atomic import atomic_write
 from ..gamedef import GameDef, GameDefError, load_game
 from .abstract_cfr import ALGORITHMS, AbstractSolver, Report, train
 from .abstract_game import NEXT_LEAF, AbstractGame
@@ -161,19 +162,12 @@ def policy_rows(ag: AbstractGame, solver: AbstractSolver) -> list[np.ndarray]:
 def write_policy(path: str | os.PathLike[str], ag: AbstractGame, rows: list[np.ndarray], meta: dict,
                  preset: int = 9 | lzma.PRESET_EXTREME) -> None:
     """Write policy rows (lzma-compressed per round, ``preset``) with the game and metadata; atomic replace."""
-    target = Path(path)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     blobs = {f"round{r}": np.frombuffer(lzma.compress(q.tobytes(), preset=preset), dtype=np.uint8)
              for r, q in enumerate(rows)}
     shapes = {f"shape{r}": np.array(q.shape) for r, q in enumerate(rows)}
-    try:
-        with open(tmp, "xb") as fh:
-            np.savez(fh, format=POLICY_FORMAT, game=np.array(ag.game.to_text()),
-                     k=np.array(ag.buckets[1:]), meta=np.array(json.dumps(meta)), **blobs, **shapes)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with atomic_write(path, "wb") as fh:
+        np.savez(fh, format=POLICY_FORMAT, game=np.array(ag.game.to_text()),
+                 k=np.array(ag.buckets[1:]), meta=np.array(json.dumps(meta)), **blobs, **shapes)
 
 
 def read_policy(path: str | os.PathLike[str]) -> tuple[list[np.ndarray], dict]:

@@ -16,6 +16,7 @@ from typing import Mapping
 
 import numpy as np
 
+from ..atomic import atomic_write
 from ..engine import ActionType, State
 from ..gamedef import GameDef
 from ..protocol import MATCHSTATE, ProtocolError, format_match_state, parse_match_state
@@ -110,16 +111,8 @@ def write_policy(path: str | os.PathLike[str], policy: Policy) -> None:
     """Write a policy as JSON, one key per line; the old file is replaced only once the new one is whole."""
     lines = [f"  {json.dumps(key)}: {json.dumps(row)}" for key, row in policy.items()]
     text = "{\n" + ",\n".join(lines) + "\n}\n"
-    target = Path(path)
-    # a fresh name in the same folder, created with the usual permissions, then renamed over the target
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "x") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with atomic_write(path) as fh:
+        fh.write(text)
 
 
 def read_policy(path: str | os.PathLike[str], game: GameDef) -> Policy:

@@ -23,7 +23,6 @@ import contextlib
 import json
 import logging
 import os
-import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
@@ -32,6 +31,8 @@ try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX: saves are not serialised
     fcntl = None  # type: ignore[assignment]
+
+from ..atomic import atomic_write
 
 if TYPE_CHECKING:  # hints only: the world imports the strategies package
     from ..world import MatchInfo, View
@@ -166,24 +167,10 @@ class ModelFile:
         doc = {"format": FORMAT, "kind": self.kind, "version": self.version,
                "saved": datetime.now().isoformat(timespec="seconds"), "entries": entries}
         try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        except OSError as exc:
-            raise ModelFileError(f"model file {self.path}: cannot write beside it: {exc}") from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
+            with atomic_write(self.path, fsync=True) as out:
                 json.dump(doc, out, separators=(",", ":"))
-                out.flush()
-                os.fsync(out.fileno())
-            os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the model from the user's other tools
-            os.replace(tmp, self.path)
-        except BaseException as exc:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            if isinstance(exc, OSError):
-                raise ModelFileError(f"model file {self.path}: cannot write it: {exc}") from None
-            raise
+        except OSError as exc:
+            raise ModelFileError(f"model file {self.path}: cannot write it: {exc}") from None
 
 
 class ModelSaver:

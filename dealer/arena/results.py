@@ -5,10 +5,10 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import os
 from pathlib import Path
 from typing import Any, Sequence
 
+from acpcbot.atomic import atomic_write
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import MatchLog
 
@@ -147,16 +147,10 @@ def results_document(*, name: str, mode: str, game_name: str, game: GameDef, han
 
 def write_text_file(path: Path, text: str) -> None:
     """Write ``path`` whole or not at all (a full disk leaves the old copy or none); RunError naming it on failure."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
+        with atomic_write(path) as f:
             f.write(text)
-        os.replace(tmp, path)
     except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass  # never made, or cannot be removed: nothing more to do
         raise RunError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
