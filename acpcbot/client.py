@@ -42,7 +42,7 @@ from typing import Any, Callable, TextIO
 from .connection import (EXIT_CONNECT, EXIT_DISCONNECTED, EXIT_OK, EXIT_PROTOCOL, EXIT_STRATEGY,  # noqa: F401
                          KEEPALIVE_COUNT, KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, MAX_LINE, ClientError, Connection,
                          connect, open_connection, set_keepalive)
-from .engine import CALL, Action, ActionType
+from .engine import CALL, Action, ActionType, State
 from .pacing import StrategyThread, TimeBudget, strategy_deadline  # noqa: F401  (part of the client's API)
 from .protocol import VERSION_LINE, MatchState, ProtocolError, format_reply
 from .strategies.base import Strategy
@@ -88,6 +88,8 @@ class Client:
         # a strategy that declares nothing is timed on the thread, then maybe moved inline
         self._probing = not strategy.inline and strategy.time_limited
         self._probed = 0
+        self._lean_hand = -1  # the hand of the last decide_state, and its allowance
+        self._lean_allowance = 0.0
         self._slowest = 0.0
         self._observes = self.needs_every_state
         #: whether the strategy offers a quick answer for the fallback (it overrides ``quick_action``)
@@ -198,41 +200,64 @@ class Client:
         ``received`` is when the line arrived (default: now); ``parsed``, the
         line's state when an in-process dealer already has it.
         """
-        clock = self.clock
         if received is None:
-            received = clock()
+            received = self.clock()
         view = self.receive(line, parsed)
         if view is None:
             return None
         strategy = self.strategy
         action = None
         if view.state.current_player == view.position:
-            allowance = self.budget.allowance()
-            started = clock()
-            try:
-                action = self._observe_and_act(view, strategy_deadline(received, allowance))
-            except Exception:  # noqa: BLE001
-                log.exception("hand %d: strategy %s failed in act; sending the fallback", view.hand_id, strategy.spec)
-                self.fallbacks += 1
-                # inline, the same thread: nothing runs beside the quick answer
-                action = fallback_action(view, self._quick_answer(view))
-            action = self.correct(view, action)
-            done = clock()
-            spent = done - received
-            if spent > allowance and strategy.time_limited:
-                log.warning("hand %d: strategy %s took %.3f s, over its %.3f s (it runs inline, so it was not cut)",
-                            view.hand_id, strategy.spec, spent, allowance)
-            if not self._declared_inline and done - started > INLINE_BACKOFF_S:
-                self._back_to_thread(done - started)
-            self.replies += 1
+            action = self._act(view, received)
         elif self._observes:
-            started = clock()
+            started = self.clock()
             self._safe(strategy.observe, view)
-            if not self._declared_inline and clock() - started > INLINE_BACKOFF_S:
-                self._back_to_thread(clock() - started)
+            if not self._declared_inline and self.clock() - started > INLINE_BACKOFF_S:
+                self._back_to_thread(self.clock() - started)
         if view.state.finished and self.world.last is view:  # a new end of hand (not a repeated final state)
             self._safe(strategy.end_hand, view)
             self._write_history()
+        return action
+
+    def decide_state(self, text: str, seen: State, position: int, betting: str) -> Action:
+        """The (legal) action at its turn of a seat an in-process dealer asks for its turns only: no World update.
+
+        ``seen`` is the state as the seat's line ``text`` (no line end) shows
+        it (``State.view_of``), maybe the dealer's own masked for the call.
+        """
+        received = self.clock()
+        hand_id = seen.hand_id
+        if hand_id != self._lean_hand:
+            # within a hand of decisions only nothing charges the budget: one allowance serves them all
+            self._lean_hand = hand_id
+            self.budget.new_hand()
+            self._lean_allowance = self.budget.allowance()
+        return self._act(View(text, MatchState(position, hand_id, seen, betting), self.world.match, self.info),
+                         received, self._lean_allowance)
+
+    def _act(self, view: View, received: float, allowance: float | None = None) -> Action:
+        """The strategy's action in ``view`` (its turn), corrected when not legal, on the calling thread."""
+        clock = self.clock
+        strategy = self.strategy
+        if allowance is None:
+            allowance = self.budget.allowance()
+        started = clock() if not self._declared_inline else received
+        try:
+            action = self._observe_and_act(view, strategy_deadline(received, allowance))
+        except Exception:  # noqa: BLE001
+            log.exception("hand %d: strategy %s failed in act; sending the fallback", view.hand_id, strategy.spec)
+            self.fallbacks += 1
+            # inline, the same thread: nothing runs beside the quick answer
+            action = fallback_action(view, self._quick_answer(view))
+        action = self.correct(view, action)
+        done = clock()
+        spent = done - received
+        if spent > allowance and strategy.time_limited:
+            log.warning("hand %d: strategy %s took %.3f s, over its %.3f s (it runs inline, so it was not cut)",
+                        view.hand_id, strategy.spec, spent, allowance)
+        if not self._declared_inline and done - started > INLINE_BACKOFF_S:
+            self._back_to_thread(done - started)
+        self.replies += 1
         return action
 
     def _back_to_thread(self, spent: float) -> None:

@@ -266,6 +266,8 @@ class Match:
             tail = f"{betting}:"
             board = boards[round_]
             asked = f"{heads[s_act]}{tail}{own[s_act]}{board}"
+            # an in-process player decides within send_state: its time counts from before it, as over TCP
+            send_us = now_us() if takes_states[s_act] else 0
             try:
                 if takes_states[s_act]:
                     seats[s_act].send_state(asked, state, acting, betting)
@@ -278,7 +280,8 @@ class Match:
                 if unlogged is not None and received is not None:
                     received(*unlogged)
                 raise self._send_failed(s_act, f"in hand {h}") from None
-            send_us = now_us()
+            if not send_us:
+                send_us = now_us()
             # the player thinks: the rest of this state's work
             if unlogged is not None:
                 if received is not None:

@@ -163,6 +163,10 @@ class Strategy:
     params: ClassVar[dict[str, Param]] = {}
     #: set for strategies whose hooks take microseconds (no deadline guard needed)
     inline: ClassVar[bool] = False
+    #: False when ``act`` reads of its view only the state in front of it (state, position, text, info), never
+    #: ``view.match`` (the match so far); an inline strategy that declares this in the class defining its
+    #: ``act`` and has no ``observe`` or ``end_hand`` is then asked for its turns only (``Client.decide_state``)
+    reads_match: ClassVar[bool] = True
     #: False exempts ``act`` from the client's deadline (a person needs time)
     time_limited: ClassVar[bool] = True
     #: True when :meth:`policy` is implemented (LBR and AIVAT refuse strategies without it)

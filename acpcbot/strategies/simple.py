@@ -53,6 +53,7 @@ class RandomStrategy(Strategy):
         "raise": Param(float, 0.47, "weight of raising", lambda v: v >= 0, "must be >= 0"),
     }
     inline = True
+    reads_match = False
     has_policy = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -111,6 +112,7 @@ class CallStrategy(Strategy):
     name = "call"
     description = "Always check or call."
     inline = True
+    reads_match = False
     has_policy = True
     deterministic = True
 
@@ -137,6 +139,7 @@ class RaiseStrategy(Strategy):
                       choices=_SIZES),
     }
     inline = True
+    reads_match = False
     has_policy = True
     deterministic = True
 
@@ -163,6 +166,7 @@ class FoldStrategy(Strategy):
     name = "fold"
     description = "Check when free, else fold."
     inline = True
+    reads_match = False
     has_policy = True
     deterministic = True
 

@@ -29,17 +29,38 @@ from acpcbot.world import MatchInfo
 
 from dealer.config import MatchConfig
 from dealer.logs import LogWriter, Transcript
-from dealer.match import Match
 from dealer.progress import MatchProgress
 from dealer.resume import MatchFiles
 from dealer.seats import Idle, SeatChannel, SeatClosed
 
 from .folders import Outcome
+from .fused import FusedMatch
 from .recipes import Job, strategy_seed
 
 log = logging.getLogger(__name__)
 
 _VERSION = VERSION_LINE.encode("ascii")
+
+
+def is_lean(client: Client) -> bool:
+    """Whether the seat may be asked for its turns only (``Client.decide_state``): no other state, no World.
+
+    So it may when its strategy runs inline, has no ``observe`` nor
+    ``end_hand``, and declares ``reads_match = False`` in the class that
+    defines its ``act`` or below (a subclass with an ``act`` of its own says
+    so again), and no history file is kept: nothing but its turns then
+    changes what it does.
+    """
+    kind = type(client.strategy)
+    if not client.strategy.inline or client.history is not None or kind.observe is not Strategy.observe \
+            or kind.end_hand is not Strategy.end_hand:
+        return False
+    for k in kind.__mro__:
+        if "reads_match" in vars(k):
+            return vars(k)["reads_match"] is False
+        if "act" in vars(k):
+            return False
+    return False
 
 
 class MemorySeat(SeatChannel):
@@ -54,6 +75,8 @@ class MemorySeat(SeatChannel):
         self.client = client
         # a strategy that only acts needs its turns and the ends of hands, nothing between
         self._every_state = self.wants_every_state = client.needs_every_state
+        #: ... and one that keeps no history its turns only: no view of the others' states, no World update
+        self.lean = is_lean(client)
         self._replies: deque[bytes] = deque([_VERSION])
         self._action: Action | None = None
         self.error: str | None = None
@@ -66,6 +89,10 @@ class MemorySeat(SeatChannel):
         if self.closed:
             raise SeatClosed
         if not state.finished and viewer != state.current_player and not self._every_state:
+            return
+        if self.lean:
+            if viewer == state.current_player:  # never at a hand's end: nobody acts then
+                self._action = self.client.decide_state(line, state.view_of(viewer), viewer, betting)
             return
         try:
             action = self.client.decide(line, parsed=MatchState(viewer, state.hand_id, state.view_of(viewer), betting))
@@ -178,7 +205,7 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
             transcript.on_failure = failures.append
             files = MatchFiles(LogWriter(log_path, on_failure=report), None, MatchProgress.fresh(config))
             channels = [MemorySeat(c) for c in clients]
-            result = Match(config, transcript, files).run(channels)
+            result = FusedMatch(config, transcript, files).run(channels)
             transcript.flush()
         finally:
             stream.close()

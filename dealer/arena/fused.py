@@ -1,0 +1,119 @@
+"""The fused in-memory match loop: every seat a lean in-process player, asked for its turns and nothing else.
+
+When every seat is lean (``memory.is_lean``: an inline strategy that
+keeps nothing between its decisions: call, fold, raise, random...), the
+transcript is quiet and no transaction file is kept, the only thing a
+seat's states change is its answer at its turns.  This loop
+plays such a hand without the per-state work of the general one
+(``dealer.match``): no view of the states a seat does not act in, no World
+update, no reply text.  The acting seat reads the dealer's own state,
+masked for the call to what its line shows (its hole cards as
+``State.visible_holes`` gives them, the board through the round), and the
+hand is booked by the same ``finish_hand``, so the log is byte for byte
+the general loop's, and the TCP dealer's (tests/test_speed_memory.py).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from acpcbot.engine import ActionType
+from acpcbot.protocol import CardsText, format_betting
+
+from dealer.logs import now_us
+from dealer.match import Match, MatchAborted
+from dealer.progress import finish_hand
+from dealer.seats import SeatChannel
+
+_R, _C = ActionType.RAISE, ActionType.CALL
+
+
+def fused_ready(match: Match, seats: Sequence[SeatChannel]) -> bool:
+    """Whether ``match`` over ``seats`` can be played by :class:`FusedMatch`'s loop, hand after hand."""
+    return (match.transcript.quiet and match.files.tlog is None
+            and all(getattr(seat, "lean", False) for seat in seats))
+
+
+class FusedMatch(Match):
+    """A :class:`~dealer.match.Match` whose hands are played by the fused loop when :func:`fused_ready` holds.
+
+    Each seat must be a lean :class:`~dealer.arena.memory.MemorySeat`
+    (``seat.client.decide_state``).  Otherwise, and for a hand whose reply
+    would need a warning, the general loop plays.
+    """
+
+    _fused = False
+
+    def run(self, seats: Sequence[SeatChannel]):  # type: ignore[no-untyped-def]
+        """Play the match as :meth:`Match.run` does, with the fused loop when it applies."""
+        self._fused = fused_ready(self, seats)
+        return super().run(seats)
+
+    def _play_hand(self) -> None:
+        """Play the pending hand to its end (see the module's docstring), log it and deal the next one."""
+        if not self._fused:
+            super()._play_hand()
+            return
+        config = self.config
+        progress = self.progress
+        state = progress.state
+        assert state is not None
+        game = config.game
+        nolimit = game.is_nolimit
+        n = game.num_players
+        h = state.hand_id
+        seats = self._seats
+        seat_of_pos = [config.seat_of(h, p) for p in range(n)]
+        decide = [seats[seat_of_pos[p]].client.decide_state for p in range(n)]  # type: ignore[attr-defined]
+        text = CardsText(state)
+        boards = text.boards
+        # what each position's line shows of the cards while the hand runs: its own hole cards, the board so far
+        heads = [f"MATCHSTATE:{p}:{h}:" for p in range(n)]
+        own = [text.holes((p,)) for p in range(n)]
+        masked = [state.visible_holes(p) for p in range(n)]
+        hole, board = state.hole, state.board
+        seen_round = -1
+        seen_board = board
+        betting = format_betting(state)  # not empty only when resuming inside a hand
+        clock = progress.clock
+        fix = state.fix
+        apply = state.apply_unchecked
+        try:
+            while not state.finished:
+                acting = state.current_player
+                round_ = state.round
+                if round_ != seen_round:
+                    seen_round = round_
+                    seen_board = state.visible_board()
+                asked = f"{heads[acting]}{betting}:{own[acting]}{boards[round_]}"
+                state.hole, state.board = masked[acting], seen_board
+                send_us = now_us()
+                try:
+                    action = decide[acting](asked, state, acting, betting)
+                finally:
+                    state.hole, state.board = hole, board
+                recv_us = now_us()
+                seat = seat_of_pos[acting]
+                fixed, warnings = fix(action)
+                if warnings:
+                    # never from a client that asks the engine first; the general reading says what is wrong
+                    seats[seat].put_line(self._reply_line(asked, action))
+                    fixed, _, _ = self._ask(seat, acting, state, asked, send_us)
+                else:
+                    broken = clock.charge(seat, send_us, recv_us)
+                    if broken is not None:
+                        raise MatchAborted(f"ERROR: seat {seat + 1} ran out of time",
+                                           self._limit_text(seat, h, broken))
+                kind = fixed[0]
+                apply(fixed)
+                betting += ("r%d" % fixed[1] if nolimit else "r") if kind == _R else ("c" if kind == _C else "f")
+                if state.round != round_:
+                    betting += "/" * (state.round - round_)
+        finally:
+            state.hole, state.board = hole, board
+        line = finish_hand(config, progress, state, betting, text.field(state, None), self._names[h % n])
+        if self.files.log is not None:
+            self.files.log.write_lines([line])
+        if h % 100 == 0:
+            for s, used in enumerate(clock.used_match):
+                self.transcript.info(f"Seconds cumulatively spent in match for seat {s}: {used // 1_000_000}")

@@ -1,0 +1,167 @@
+"""The fused in-memory loop: lean seats are asked for their turns only, and the match is the general loop's, byte for byte."""
+
+import io
+import time
+
+import pytest
+
+from acpcbot.client import Client
+from acpcbot.engine import Action, ActionType, raise_to
+from acpcbot.gamedef import load_game
+from acpcbot.protocol import parse_match_state
+from acpcbot.strategies.base import Strategy
+from acpcbot.strategies.registry import create, register
+from acpcbot.strategies.simple import CallStrategy, FoldStrategy, RaiseStrategy, RandomStrategy
+from acpcbot.world import MatchInfo
+from dealer.arena.memory import is_lean, play_match
+from dealer.config import MatchConfig
+
+
+# ----------------------------------------------------------------- twins that keep every state (the general loop)
+
+def _watching(cls):
+    """``cls`` with an ``observe`` of its own: it acts alike, but is not lean (it gets every state, a World)."""
+    name = f"test-watching-{cls.name}"
+    twin = type(f"Watching{cls.__name__}", (cls,), {"name": name, "observe": lambda self, view: None})
+    register(twin)
+    return name
+
+
+WATCHING = {cls.name: _watching(cls) for cls in (RandomStrategy, CallStrategy, RaiseStrategy, FoldStrategy)}
+
+
+class CallAgain(CallStrategy):
+    """A subclass with an ``act`` of its own that does not say again it reads no match history."""
+
+    name = "test-call-again"
+
+    def act(self, view, deadline):
+        return super().act(view, deadline)
+
+
+class CallAgainLean(CallAgain):
+    reads_match = False
+
+
+SEEN: list[str] = []
+MISMATCHES: list[str] = []
+
+
+@register
+class LeanSpy(Strategy):
+    """Lean: checks in ``act`` that its view is what its line parses to, then plays at random."""
+
+    name = "test-lean-spy"
+    description = "test helper"
+    inline = True
+    reads_match = False
+
+    def act(self, view, deadline):
+        parsed = parse_match_state(view.text, self.game)
+        state = view.state
+        for attr in ("actions", "actors", "spent", "round", "finished", "folded", "board", "current_player",
+                     "max_spent", "min_raise_to", "hand_id"):
+            if getattr(state, attr) != getattr(parsed.state, attr):
+                MISMATCHES.append(f"{attr} in {view.text}")
+        if [tuple(h) for h in state.hole] != [tuple(h) for h in parsed.state.hole]:
+            MISMATCHES.append(f"hole cards in {view.text}")
+        if (view.position, view.hand_id, view.betting) != (parsed.position, parsed.hand_id, parsed.betting):
+            MISMATCHES.append(f"position, hand or betting of {view.text}")
+        if not view.is_my_turn or deadline <= time.monotonic():
+            MISMATCHES.append(f"turn or deadline in {view.text}")
+        SEEN.append(view.text)
+        kind = self.rng.choice(view.legal_actions)
+        if kind == ActionType.RAISE and self.game.is_nolimit:
+            lo, hi = view.raise_bounds
+            return raise_to(self.rng.randint(lo, hi))
+        return Action(kind)
+
+
+def _config(game_name, hands, seed, **limits):
+    game = load_game(game_name)
+    names = [f"p{i}" for i in range(game.num_players)]
+    return MatchConfig(match_name="m", game=game, game_arg=game_name, num_hands=hands, seed=seed, names=names,
+                       quiet=True, **limits)
+
+
+def test_lean_clients_are_the_inline_strategies_that_keep_nothing():
+    game = load_game("hunl")
+
+    def lean(spec, history=None):
+        return is_lean(Client(create(spec, game, 1), MatchInfo(game=game), history))
+
+    assert all(lean(spec) for spec in ("call", "fold", "raise", "raise:size=pot", "random", "test-lean-spy"))
+    assert not any(lean(spec) for spec in WATCHING.values())  # an observe of its own
+    assert not lean("test-call-again") and not is_lean(Client(CallAgain(game, None), MatchInfo(game=game)))
+    assert is_lean(Client(CallAgainLean(game, None), MatchInfo(game=game)))
+    assert not lean("random", history=io.StringIO())
+
+
+register(CallAgain)
+
+
+@pytest.mark.parametrize("game_name, specs", [
+    ("hunl", ["random", "random"]), ("hunl", ["raise:size=pot", "call"]), ("hunl", ["fold", "raise:size=allin"]),
+    ("hulhe", ["random", "raise"]), ("3pnl", ["random", "call", "random:raise=1"]),
+    ("leduc", ["random", "random"]), ("kuhn3p", ["random", "fold", "random"]),
+])
+def test_the_fused_loop_writes_the_general_loops_log(tmp_path, game_name, specs):
+    config = _config(game_name, 300, 17)
+    names = config.names
+    lean = play_match(config, list(zip(names, specs)), tmp_path / "lean.log")
+    watched = [WATCHING[s.split(":")[0]] + s[len(s.split(":")[0]):] for s in specs]
+    general = play_match(_config(game_name, 300, 17), list(zip(names, watched)), tmp_path / "general.log")
+    assert lean.finished and general.finished and lean.error is general.error is None
+    assert (tmp_path / "lean.log").read_bytes() == (tmp_path / "general.log").read_bytes()
+    assert (tmp_path / "lean.log").read_text().count("\nSTATE:") == 300
+    # lean seats were asked for their turns only: no World was kept, the same decisions were made
+    assert all(c.world.last is None for c in lean.clients) and all(c.world.last is not None for c in general.clients)
+    assert [(c.replies, c.corrections, c.fallbacks) for c in lean.clients] == \
+        [(c.replies, c.corrections, c.fallbacks) for c in general.clients]
+
+
+@pytest.mark.parametrize("game_name", ["hunl", "hulhe", "3pnl", "kuhn3p"])
+def test_a_lean_seat_sees_what_its_line_shows(tmp_path, game_name):
+    config = _config(game_name, 150, 5)
+    SEEN.clear()
+    MISMATCHES.clear()
+    played = play_match(config, [(n, "test-lean-spy") for n in config.names], tmp_path / "m.log")
+    assert played.finished and played.error is None
+    assert MISMATCHES == []
+    assert len(SEEN) == sum(c.replies for c in played.clients) > 150
+    assert all(c.world.last is None for c in played.clients)  # the fused loop played it
+    actions = sum(sum(line.split(":")[2].count(kind) for kind in "cfr")
+                  for line in (tmp_path / "m.log").read_text().splitlines() if line.startswith("STATE:"))
+    assert actions == len(SEEN)
+
+
+@register
+class SlowCall(CallStrategy):
+    """Calls, but takes 100 ms over its first decision."""
+
+    name = "test-slow-call"
+    reads_match = False
+    slept = False
+
+    def act(self, view, deadline):
+        if not self.slept:
+            self.slept = True
+            time.sleep(0.1)
+        return super().act(view, deadline)
+
+
+@register
+class SlowCallWatching(SlowCall):
+    name = "test-slow-call-watching"
+
+    def observe(self, view):
+        pass
+
+
+@pytest.mark.parametrize("spec", ["test-slow-call", "test-slow-call-watching"])
+def test_an_in_process_seat_is_charged_its_thinking_time(tmp_path, spec):
+    config = _config("hunl", 5, 1, t_response=20)
+    # position 1 acts first in hunl's first round: seat 2 in hand 0
+    played = play_match(config, [("p0", "call"), ("p1", spec)], tmp_path / "m.log")
+    assert not played.finished
+    assert "ERROR: seat 2 (p1) sent no action within --t_response 20 ms in hand 0" in played.error
