@@ -182,11 +182,6 @@ class Client:
             return fallback_action(view)
         return fallback_action(view, None if quick.cancelled() or quick.exception() else quick.result())
 
-    def _observe_and_act(self, view: View, deadline: float) -> Any:
-        if self._observes:
-            self._safe(self.strategy.observe, view)
-        return self.strategy.act(view, deadline)
-
     def handle_line(self, line: str, received: float | None = None, parsed: MatchState | None = None) -> str | None:
         """Process one line on the calling thread (inline strategies): the reply to send, or None."""
         action = self.decide(line, received, parsed)
@@ -241,9 +236,11 @@ class Client:
         strategy = self.strategy
         if allowance is None:
             allowance = self.budget.allowance()
-        started = clock() if not self._declared_inline else received
+        started = received if self._declared_inline else clock()
         try:
-            action = self._observe_and_act(view, strategy_deadline(received, allowance))
+            if self._observes:
+                self._safe(strategy.observe, view)
+            action = strategy.act(view, strategy_deadline(received, allowance))
         except Exception:  # noqa: BLE001
             log.exception("hand %d: strategy %s failed in act; sending the fallback", view.hand_id, strategy.spec)
             self.fallbacks += 1

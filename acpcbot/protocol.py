@@ -227,6 +227,10 @@ def parse_cards_field(text: str, game: GameDef, round_: int, what: str) -> tuple
     return hole, board
 
 
+#: the text of each card, by card number
+_CARD_TEXTS = tuple(cards_to_text((c,)) for c in range(52))
+
+
 class CardsText:
     """The one encoder of a cards field (``h0|h1|...`` then the board by round), for every line of one hand.
 
@@ -238,17 +242,19 @@ class CardsText:
     __slots__ = ("hole", "boards", "_groups")
 
     def __init__(self, state: State) -> None:
-        self.hole = [cards_to_text(h) for h in state.hole]
+        # built for every hand a dealer plays: each card's text is looked up, not formatted
+        texts = _CARD_TEXTS
+        self.hole = ["".join([texts[c] for c in h]) for h in state.hole]
         game = state.game
         nb = game.num_board_cards
         board = state.board
-        text = cards_to_text(board[:nb[0]])
-        self.boards = [text]
+        text = "".join([texts[c] for c in board[:nb[0]]])
+        boards = self.boards = [text]
         start = nb[0]
         for r in range(1, game.num_rounds):
-            text += "/" + cards_to_text(board[start:start + nb[r]])
+            text += "/" + "".join([texts[c] for c in board[start:start + nb[r]]])
             start += nb[r]
-            self.boards.append(text)
+            boards.append(text)
         self._groups: dict[tuple[int, ...], str] = {}
 
     def holes(self, seen: Sequence[int]) -> str:

@@ -165,3 +165,35 @@ def test_an_in_process_seat_is_charged_its_thinking_time(tmp_path, spec):
     played = play_match(config, [("p0", "call"), ("p1", spec)], tmp_path / "m.log")
     assert not played.finished
     assert "ERROR: seat 2 (p1) sent no action within --t_response 20 ms in hand 0" in played.error
+
+
+@register
+class LateCall(CallStrategy):
+    """Calls, but takes 100 ms over its first decision of hand 130."""
+
+    name = "test-late-call"
+    reads_match = False
+
+    def act(self, view, deadline):
+        if view.hand_id == 130 and not getattr(self, "slept", False):
+            self.slept = True
+            time.sleep(0.1)
+        return super().act(view, deadline)
+
+
+@register
+class LateCallWatching(LateCall):
+    name = "test-late-call-watching"
+
+    def observe(self, view):
+        pass
+
+
+def test_a_match_stopped_in_a_hand_keeps_every_hand_before_it_in_its_log(tmp_path):
+    logs = []
+    for spec in ("test-late-call", "test-late-call-watching"):
+        played = play_match(_config("hunl", 300, 2, t_response=20), [("p0", spec), ("p1", "call")],
+                            tmp_path / f"{spec}.log")
+        assert not played.finished and "--t_response 20 ms in hand 130" in played.error
+        logs.append((tmp_path / f"{spec}.log").read_bytes())
+    assert logs[0] == logs[1] and logs[0].count(b"\nSTATE:") == 130 and logs[0].endswith(b"\n")

@@ -15,17 +15,21 @@ the general loop's, and the TCP dealer's (tests/test_speed_memory.py).
 
 from __future__ import annotations
 
+from time import time_ns
 from typing import Sequence
 
 from acpcbot.engine import ActionType
 from acpcbot.protocol import CardsText, format_betting
 
-from dealer.logs import now_us
 from dealer.match import Match, MatchAborted
 from dealer.progress import finish_hand
 from dealer.seats import SeatChannel
 
 _R, _C = ActionType.RAISE, ActionType.CALL
+#: hands whose log lines are written together (one write per hand was a tenth of a fused hand's time); a
+#: reader of the growing log (the progress line) lags by at most that, and the match's last hand, or the
+#: hand it stops in, writes out every line held
+LOG_BATCH = 64
 
 
 def fused_ready(match: Match, seats: Sequence[SeatChannel]) -> bool:
@@ -43,11 +47,22 @@ class FusedMatch(Match):
     """
 
     _fused = False
+    _deciders: list = []
+    _pending: list[str] = []
 
     def run(self, seats: Sequence[SeatChannel]):  # type: ignore[no-untyped-def]
         """Play the match as :meth:`Match.run` does, with the fused loop when it applies."""
         self._fused = fused_ready(self, seats)
+        self._pending = []
+        self._deciders = [getattr(seat, "client", None) and seat.client.decide_state for seat in seats]
         return super().run(seats)
+
+    def _write_log(self) -> None:
+        """Write out the hands' lines held back (see :data:`LOG_BATCH`)."""
+        if self._pending:
+            if self.files.log is not None:
+                self.files.log.write_lines(self._pending)
+            self._pending = []
 
     def _play_hand(self) -> None:
         """Play the pending hand to its end (see the module's docstring), log it and deal the next one."""
@@ -64,17 +79,18 @@ class FusedMatch(Match):
         h = state.hand_id
         seats = self._seats
         seat_of_pos = [config.seat_of(h, p) for p in range(n)]
-        decide = [seats[seat_of_pos[p]].client.decide_state for p in range(n)]  # type: ignore[attr-defined]
+        deciders = self._deciders
+        decide = [deciders[s] for s in seat_of_pos]
         text = CardsText(state)
         boards = text.boards
         # what each position's line shows of the cards while the hand runs: its own hole cards, the board so far
         heads = [f"MATCHSTATE:{p}:{h}:" for p in range(n)]
         own = [text.holes((p,)) for p in range(n)]
-        masked = [state.visible_holes(p) for p in range(n)]
+        masked: list[list[tuple[int, ...]] | None] = [None] * n  # State.visible_holes, asked at a first turn
         hole, board = state.hole, state.board
         seen_round = -1
         seen_board = board
-        betting = format_betting(state)  # not empty only when resuming inside a hand
+        betting = format_betting(state) if state.num_actions else ""  # resuming inside a hand
         clock = progress.clock
         fix = state.fix
         apply = state.apply_unchecked
@@ -86,13 +102,14 @@ class FusedMatch(Match):
                     seen_round = round_
                     seen_board = state.visible_board()
                 asked = f"{heads[acting]}{betting}:{own[acting]}{boards[round_]}"
-                state.hole, state.board = masked[acting], seen_board
-                send_us = now_us()
-                try:
-                    action = decide[acting](asked, state, acting, betting)
-                finally:
-                    state.hole, state.board = hole, board
-                recv_us = now_us()
+                seen = masked[acting]
+                if seen is None:
+                    seen = masked[acting] = state.visible_holes(acting)
+                state.hole, state.board = seen, seen_board
+                send_us = time_ns() // 1000  # logs.now_us, the call spared
+                action = decide[acting](asked, state, acting, betting)
+                recv_us = time_ns() // 1000
+                state.hole, state.board = hole, board
                 seat = seat_of_pos[acting]
                 fixed, warnings = fix(action)
                 if warnings:
@@ -109,11 +126,14 @@ class FusedMatch(Match):
                 betting += ("r%d" % fixed[1] if nolimit else "r") if kind == _R else ("c" if kind == _C else "f")
                 if state.round != round_:
                     betting += "/" * (state.round - round_)
-        finally:
+        except BaseException:
             state.hole, state.board = hole, board
-        line = finish_hand(config, progress, state, betting, text.field(state, None), self._names[h % n])
-        if self.files.log is not None:
-            self.files.log.write_lines([line])
+            self._write_log()
+            raise
+        pending = self._pending
+        pending.append(finish_hand(config, progress, state, betting, text.field(state, None), self._names[h % n]))
+        if len(pending) >= LOG_BATCH or progress.state is None:
+            self._write_log()
         if h % 100 == 0:
             for s, used in enumerate(clock.used_match):
                 self.transcript.info(f"Seconds cumulatively spent in match for seat {s}: {used // 1_000_000}")
