@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from anywhere without the benchmarks folder shadowing packages
 
 from acpcbot.solve.aivat import Evaluator  # noqa: E402
-from acpcbot.solve.rollout import shared_boards  # noqa: E402
+from acpcbot.solve import matchup  # noqa: E402
 from dealer.arena import aivat  # noqa: E402
 from dealer.arena.recipes import build_plan, load_recipe, make_entries  # noqa: E402
 from dealer.arena.results import load_logs  # noqa: E402
@@ -52,7 +52,7 @@ def measure(plan, tmp: str) -> list[dict[str, object]]:
     """Play ``plan``, then time AIVAT on its logs; one row per table (its first seat's player against the other)."""
     doc = execute(plan, tmp)
     played, logs = load_logs(doc["matches"], Path(doc["run_dir"]), plan.game)
-    shared_boards.cache_clear()  # the preflop board sample is built again: its cost counts
+    matchup._preflop_sample.cache_clear()  # the preflop board sample is drawn again: its cost counts
     start = time.perf_counter()
     run = aivat.evaluate_run(played, logs, doc["players"], plan.game)
     aivat_s = time.perf_counter() - start
@@ -106,7 +106,7 @@ def per_opponent(plan, tmp: str) -> list[dict[str, object]]:
     """
     doc = execute(plan, tmp)
     played, logs = load_logs(doc["matches"], Path(doc["run_dir"]), plan.game)
-    shared_boards.cache_clear()
+    matchup._preflop_sample.cache_clear()
     start = time.perf_counter()
     run = aivat.evaluate_run(played, logs, doc["players"], plan.game)
     aivat_s = time.perf_counter() - start

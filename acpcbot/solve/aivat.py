@@ -19,8 +19,8 @@ log): ``u_p(h) = eq_p(h) * 2M - M``, player ``p``'s share of a pot both
 players fill to ``M`` (the bet to match, capped at the smaller stack) if
 everyone checked or called to showdown from ``h``, where ``eq_p`` is
 ``p``'s showdown equity against the opponent's actual hand with the rest
-of the board rolled out (exact from the flop on; preflop from a shared
-sample of random boards, ``rollout.BoardSample``); at a fold the actual
+of the board rolled out (exact from the flop on; preflop over a fixed
+sample of random boards, ``matchup.holdem_matchup``); at a fold the actual
 payoff.  Since ``eq`` averages exactly over the next cards, a chance term
 is ``2M * (eq after - eq before)``: the cards' luck in the pot at stake.
 The deal of the hole cards is not corrected: in duplicate matches it
@@ -44,7 +44,8 @@ import numpy as np
 from ..engine import ActionType, State, Step
 from ..gamedef import GameDef
 from ..strategies.base import ActionPolicy
-from .rollout import BoardSample, is_holdem, matchup_equity, shared_boards
+from .matchup import holdem_matchup
+from .rollout import is_holdem, matchup_equity
 
 #: random boards behind preflop equities (built once per evaluator)
 PREFLOP_BOARDS = 10_000
@@ -72,7 +73,6 @@ class Evaluator:
         self.game = game
         self.seed = seed
         self.preflop_boards = preflop_boards
-        self._boards: BoardSample | None = None
         self._cap = min(game.stack)
         self._small: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], float] = {}
 
@@ -83,12 +83,8 @@ class Evaluator:
         n = len(board)
         e = cache.get(n)
         if e is None:
-            if n == 0 and is_holdem(self.game):
-                if self._boards is None:
-                    self._boards = shared_boards(self.seed, self.preflop_boards)
-                e = self._boards.matchup(holes[0], holes[1])
-            elif is_holdem(self.game):
-                e = float(matchup_equity(self.game, holes, board)[0][0])
+            if is_holdem(self.game):
+                e = holdem_matchup(holes[0], holes[1], board, seed=self.seed, boards=self.preflop_boards)
             else:
                 # small decks deal few different (hands, board) pairs: keep them all
                 key = (tuple(holes), board)
