@@ -262,7 +262,13 @@ class CardsText:
         key = tuple(seen)
         text = self._groups.get(key)
         if text is None:
-            text = self._groups[key] = "|".join(h if p in key else "" for p, h in enumerate(self.hole))
+            hole = self.hole
+            if len(key) == 1:  # a hand in progress: one position's cards, asked for every position of every hand
+                p = key[0]
+                text = "|" * p + hole[p] + "|" * (len(hole) - 1 - p)
+            else:
+                text = "|".join([h if p in key else "" for p, h in enumerate(hole)])
+            self._groups[key] = text
         return text
 
     def field(self, state: State, viewer: int | None) -> str:

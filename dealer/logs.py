@@ -199,6 +199,13 @@ class Transcript:
             sec, usec = divmod(stamp_us, 1_000_000)
             self._add(b"TO %d at %d.%06d %s" % (seat + 1, sec, usec, line))
 
+    def sent_all(self, lines: list[bytes], stamp_us: int) -> None:
+        """The ``TO`` lines of one line to each seat (``lines[seat]``), all sent at ``stamp_us``."""
+        if not self.quiet:
+            sec, usec = divmod(stamp_us, 1_000_000)
+            at = b"%d.%06d " % (sec, usec)
+            self._add(b"".join([b"TO %d at %s%s" % (s + 1, at, line) for s, line in enumerate(lines)]))
+
     def received(self, seat: int, line: bytes, stamp_us: int) -> None:
         """``FROM <seat 1-based> at <stamp> <line>`` for a line read, as received.
 

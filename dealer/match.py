@@ -131,6 +131,8 @@ class Match:
         # the timers a blocked read runs (time.monotonic() values; None: not set)
         self._hold_due: float | None = None
         self._flush_due: float | None = None
+        # by hand number modulo the players: the seats' positions and who gets which state (_rotation)
+        self._rotations: dict[int, tuple[list[int], list[int], list[bool], list[list[int]]]] = {}
         n = config.game.num_players
         # the log's names field for each rotation of the seats
         self._names = ["|".join(config.names[config.seat_of(h, p)] for p in range(n)) for h in range(n)]
@@ -156,6 +158,7 @@ class Match:
         if len(seats) != config.game.num_players:
             raise ValueError(f"{len(seats)} seats for a {config.game.num_players}-player game")
         self._seats = seats
+        self._rotations = {}
         self._held = [b""] * len(seats)
         self.write_header()
         tr = self.transcript
@@ -241,10 +244,12 @@ class Match:
         h = state.hand_id
         seats = self._seats
         tr = self.transcript
-        send_line = None if tr.quiet else tr.sent
+        send_all = None if tr.quiet else tr.sent_all
         received = None if tr.quiet else tr.received
-        pos_of_seat = [config.position_of(h, s) for s in range(n)]
-        seat_of_pos = [config.seat_of(h, p) for p in range(n)]
+        rotation = self._rotations.get(h % n)
+        if rotation is None:
+            rotation = self._rotations[h % n] = self._rotation(h)
+        pos_of_seat, seat_of_pos, takes_states, others = rotation
         heads = [f"MATCHSTATE:{pos_of_seat[s]}:{h}:" for s in range(n)]
         text = CardsText(state)
         boards = text.boards
@@ -253,10 +258,6 @@ class Match:
         betting = format_betting(state)  # not empty only when resuming inside a hand
         tlog = self.files.tlog
         held = self._held
-        takes_states = [channel.takes_states for channel in seats]
-        # the seats each acting seat's state also goes to (not in-process players that only act)
-        others = [[t for t in range(n) if t != s and (seats[t].wants_every_state or not takes_states[t])]
-                  for s in range(n)]
         ask = self._ask
         unlogged = None  # the last reply, when its FROM line is still to be written
         while not state.finished:
@@ -268,14 +269,17 @@ class Match:
             asked = f"{heads[s_act]}{tail}{own[s_act]}{board}"
             # an in-process player decides within send_state: its time counts from before it, as over TCP
             send_us = now_us() if takes_states[s_act] else 0
+            asked_b = b""
             try:
                 if takes_states[s_act]:
                     seats[s_act].send_state(asked, state, acting, betting)
-                elif held[s_act]:
-                    seats[s_act].send(held[s_act] + f"{asked}\r\n".encode())
-                    held[s_act] = b""
                 else:
-                    seats[s_act].send(f"{asked}\r\n".encode())
+                    asked_b = f"{asked}\r\n".encode()
+                    if held[s_act]:
+                        seats[s_act].send(held[s_act] + asked_b)
+                        held[s_act] = b""
+                    else:
+                        seats[s_act].send(asked_b)
             except SeatClosed:
                 if unlogged is not None and received is not None:
                     received(*unlogged)
@@ -287,21 +291,25 @@ class Match:
                 if received is not None:
                     received(*unlogged)
                 unlogged = None
-            lines = [asked] * n
+            sent = [b""] * n  # each seat's line, for the transcript
+            sent[s_act] = asked_b
             for s in others[s_act]:
-                data = lines[s] = f"{heads[s]}{tail}{own[s]}{board}"
+                data = f"{heads[s]}{tail}{own[s]}{board}"
                 try:
                     if takes_states[s]:
                         seats[s].send_state(data, state, pos_of_seat[s], betting)
                     else:
+                        data_b = sent[s] = f"{data}\r\n".encode()
                         if self._held_since is None:
                             self._held_since = time.monotonic()
-                        held[s] += f"{data}\r\n".encode()
+                        held[s] += data_b
                 except SeatClosed:
                     raise self._send_failed(s, f"in hand {h}") from None
-            if send_line is not None:
+            if send_all is not None:
                 for s in range(n):
-                    send_line(s, f"{lines[s]}\r\n".encode(), send_us)
+                    if not sent[s]:
+                        sent[s] = f"{heads[s]}{tail}{own[s]}{board}\r\n".encode()
+                send_all(sent, send_us)
             for channel in seats:
                 if channel.congested:
                     self._drain(h)
@@ -323,8 +331,11 @@ class Match:
         if self.files.log is not None:
             self.files.log.write_lines([line])
         stamp = now_us()
+        sent = []
         for s in range(n):
             data = f"{heads[s]}{betting}:{text.field(state, pos_of_seat[s])}"
+            data_b = f"{data}\r\n".encode()
+            sent.append(data_b)
             if takes_states[s]:
                 try:
                     seats[s].send_state(data, state, pos_of_seat[s], betting)
@@ -334,12 +345,24 @@ class Match:
                 # the seat gets it with its first view of the next hand (or when the hold ends)
                 if self._held_since is None:
                     self._held_since = time.monotonic()
-                held[s] += f"{data}\r\n".encode()
-            if send_line is not None:
-                send_line(s, f"{data}\r\n".encode(), stamp)
+                held[s] += data_b
+        if send_all is not None:
+            send_all(sent, stamp)
         if h % 100 == 0:
             for s, used in enumerate(progress.clock.used_match):
                 tr.info(f"Seconds cumulatively spent in match for seat {s}: {used // 1_000_000}")
+
+    def _rotation(self, hand_id: int) -> tuple[list[int], list[int], list[bool], list[list[int]]]:
+        """Each seat's position and each position's seat in ``hand_id``, which seats take states, and the seats
+        each acting seat's state also goes to (not in-process players that only act): the same every N hands."""
+        config = self.config
+        seats = self._seats
+        n = len(seats)
+        takes_states = [channel.takes_states for channel in seats]
+        others = [[t for t in range(n) if t != s and (seats[t].wants_every_state or not takes_states[t])]
+                  for s in range(n)]
+        return ([config.position_of(hand_id, s) for s in range(n)], [config.seat_of(hand_id, p) for p in range(n)],
+                takes_states, others)
 
     # -------------------------------------------------------------- views held back
 

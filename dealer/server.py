@@ -121,8 +121,16 @@ class TcpSeat(SeatChannel):
         if lines:
             return lines.popleft()
         buf = self._buf
-        if len(buf) < MAX_LINE and b"\n" not in buf:
-            return None
+        size = len(buf)
+        if size < MAX_LINE:
+            end = buf.find(b"\n")
+            if end < 0:
+                return None
+            if end == size - 1:
+                # the usual case: one whole reply
+                line = bytes(buf)
+                buf.clear()
+                return line
         # split all that arrived at once: a flood of lines costs one split, not one search each
         parts = bytes(buf).split(b"\n")
         rest = parts.pop()
@@ -181,8 +189,10 @@ class TcpSeat(SeatChannel):
             until = deadline if due is None or deadline <= due else due
             events = poll(max(0.0, until - now) * 1000)
             if events:
-                if self._interrupt >= 0 and any(fd == self._interrupt for fd, _ in events):
-                    raise MatchInterrupted
+                if self._interrupt >= 0:
+                    for fd, _ in events:
+                        if fd == self._interrupt:
+                            raise MatchInterrupted
                 return
             if until is deadline and time.monotonic() >= deadline:
                 raise SeatTimeout
