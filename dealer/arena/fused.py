@@ -18,7 +18,7 @@ from __future__ import annotations
 from time import time_ns
 from typing import Sequence
 
-from acpcbot.engine import ActionType
+from acpcbot.engine import CALL, ActionType
 from acpcbot.protocol import CardsText, format_betting
 
 from dealer.match import Match, MatchAborted
@@ -78,7 +78,10 @@ class FusedMatch(Match):
         n = game.num_players
         h = state.hand_id
         seats = self._seats
-        seat_of_pos = [config.seat_of(h, p) for p in range(n)]
+        rotation = self._rotations.get(h % n)
+        if rotation is None:
+            rotation = self._rotations[h % n] = self._rotation(h)
+        seat_of_pos = rotation[1]
         deciders = self._deciders
         decide = [deciders[s] for s in seat_of_pos]
         text = CardsText(state)
@@ -111,7 +114,8 @@ class FusedMatch(Match):
                 recv_us = time_ns() // 1000
                 state.hole, state.board = hole, board
                 seat = seat_of_pos[acting]
-                fixed, warnings = fix(action)
+                # a call is always what it says (as in Match._ask); anything else the engine judges
+                fixed, warnings = (action, ()) if action is CALL else fix(action)
                 if warnings:
                     # never from a client that asks the engine first; the general reading says what is wrong
                     seats[seat].put_line(self._reply_line(asked, action))
