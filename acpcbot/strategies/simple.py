@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, raise_to
 from ..world import View
-from .base import ActionPolicy, Param, Strategy, holding_free_policy
+from .base import ActionPolicy, Param, RaiseSpan, Strategy, holding_free_policy
 from .registration import register
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
@@ -17,23 +17,22 @@ _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
 @lru_cache(maxsize=256)
 def _random_actions(kinds: tuple[ActionType, ...],
-                    bounds: tuple[int, int] | None) -> tuple[tuple[Action, ...], np.ndarray, np.ndarray]:
-    """The actions of random's policy (the kinds in order, a no-limit raise as every raise-to of ``bounds``),
-    with their types and sizes as arrays (cached: the same bounds come back hand after hand)."""
+                    bounds: tuple[int, int] | None) -> tuple[Sequence[Action], np.ndarray, np.ndarray]:
+    """The actions of random's policy (the kinds in order, a no-limit raise as every raise-to of ``bounds``:
+    a :class:`RaiseSpan`, made one action at a time when asked), with their types and sizes as arrays."""
+    plain = {_F: FOLD, _C: CALL, _R: RAISE}
+    if bounds is not None and kinds and kinds[-1] == _R:
+        span = RaiseSpan([plain[k] for k in kinds[:-1]], bounds[0], bounds[1])
+        return (span, *span.arrays())
     out: list[Action] = []
-    types: list[np.ndarray] = []
-    sizes: list[np.ndarray] = []
     for kind in kinds:
-        if kind == _R and bounds is not None:
-            span = np.arange(bounds[0], bounds[1] + 1, dtype=np.int64)
+        if kind == _R and bounds is not None:  # raise listed before another type: every size spelt out
             out.extend(raise_to(size) for size in range(bounds[0], bounds[1] + 1))
-            types.append(np.full(len(span), int(_R), dtype=np.int64))
-            sizes.append(span)
         else:
-            out.append({_F: FOLD, _C: CALL, _R: RAISE}[kind])
-            types.append(np.array([int(kind)], dtype=np.int64))
-            sizes.append(np.zeros(1, dtype=np.int64))
-    return tuple(out), np.concatenate(types), np.concatenate(sizes)
+            out.append(plain[kind])
+    actions = tuple(out)
+    return (actions, np.array([int(a[0]) for a in actions], dtype=np.int64),
+            np.array([int(a[1]) for a in actions], dtype=np.int64))
 
 
 @register
