@@ -334,9 +334,10 @@ class HandTracker:
     multi: dict[tuple, float] = field(default_factory=dict)
 
     def copy(self) -> "HandTracker":
-        """An independent copy (ranges copied; the cached vectors, never written in place, shared)."""
+        """An independent copy (ranges copied); the strength bins and runouts, functions of the hand's board
+        alone, are the same dictionaries: what a policy's copy makes, the hand keeps (and ``act`` need not redo)."""
         return HandTracker(self.hand_id, self.me, {p: w.copy() for p, w in self.ranges.items()}, self.done,
-                           self.removed, list(self.events), dict(self.scores), dict(self.runouts), dict(self.multi))
+                           self.removed, list(self.events), self.scores, self.runouts, dict(self.multi))
 
     def bins(self, board: tuple[int, ...]) -> np.ndarray:
         """Strength bins of every pair on ``board`` (cached per street)."""

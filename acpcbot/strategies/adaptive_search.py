@@ -163,6 +163,8 @@ class Runouts:
         self.ranks = ranks  # (R, 1326)
         self.live = ranks > 0
         self._bins: np.ndarray | None = None
+        self._cells: np.ndarray | None = None
+        self._counts: np.ndarray | None = None
         self._signs: dict[int, np.ndarray] = {}
 
     @property
@@ -171,6 +173,22 @@ class Runouts:
         if self._bins is None:
             self._bins = strength_bins(self.ranks)
         return self._bins
+
+    @property
+    def counts(self) -> np.ndarray:
+        """(1326,): the runouts each pair is live on (made on first use)."""
+        if self._counts is None:
+            self._counts = self.live.sum(axis=0)
+        return self._counts
+
+    @property
+    def cells(self) -> np.ndarray:
+        """(R, 1326): where each pair's river bin on each runout sits in a flat (R * NUM_BINS) table of values,
+        R * NUM_BINS (one past its end) where the pair is not live (made on first use)."""
+        if self._cells is None:
+            R = len(self.ranks)
+            self._cells = np.where(self.live, np.arange(R)[:, None] * NUM_BINS + self.bins, R * NUM_BINS)
+        return self._cells
 
     def head(self, count: int) -> "Runouts":
         """The first ``count`` runouts (sharing the tables already made)."""
@@ -229,9 +247,10 @@ class Search:
         g = np.ones(NUM_BINS)
         actions = our_actions(self.root, OUR_FRACTIONS if self.root.round else PREFLOP_FRACTIONS)
         self._leaves: list[tuple[State, np.ndarray]] = []
+        self._allins: list[tuple[float, np.ndarray]] = []
         plans = [self._after(self.root, a, g) for a in actions]
-        later = self._continuations()
-        return actions, np.stack([_fold_up(p, later) for p in plans], axis=1)
+        ends = (self._continuations(), self._all_ins())
+        return actions, np.stack([_fold_up(p, ends) for p in plans], axis=1)
 
     def _after(self, state: State, action: Action, g: np.ndarray) -> "_Plan":
         s = state.copy()
@@ -263,7 +282,11 @@ class Search:
             stake = min(s.spent[me], s.spent[opp])
             return (_VALUE, stake * signed_sums(self.mass * g)[self.our_bins])
         if s.finished:  # all-in: the board runs out
-            return (_VALUE, min(s.spent[me], s.spent[opp]) * (self.allin.showdown * g).sum(axis=1))
+            stake = min(s.spent[me], s.spent[opp])
+            if self.allin.deferred:  # valued with the others at once (_all_ins)
+                self._allins.append((stake, g))
+                return (_ALLIN, len(self._allins) - 1)
+            return (_VALUE, stake * (self.allin.showdown * g).sum(axis=1))
         river = s.copy()
         while river.round < self.last_round:
             river.apply_unchecked(CALL)
@@ -289,6 +312,17 @@ class Search:
             values = self._walk(batch, 0, reach[members])
             out[members] = self.cont.mean(values)
         return out
+
+    def _all_ins(self) -> np.ndarray:
+        """(all-ins, m): the value of every all-in end laid out for many rows on a range that is no function of
+        the bins now (a policy after the flop): the opponent's reach by its river bin on every all-in runout
+        against ours there, all ends at once; the same sums as ``_Moves.showdown`` (m x NUM_BINS per runout),
+        taken in the order that makes the per-runout work the ends' and not the bins'."""
+        if not self._allins:
+            return np.zeros((0, self.m))
+        stakes = np.array([stake for stake, _ in self._allins])
+        reach = self.allin.reach(np.stack([g for _, g in self._allins]))  # (all-ins, R, NUM_BINS)
+        return stakes[:, None] * self.allin.mean(signed_sums(reach))
 
     def _walk(self, batch: list["Skeleton"], node: int, q: np.ndarray) -> np.ndarray:
         """Values (ends, R, NUM_BINS) by our river bin of river rounds of one shape; ``q`` the opponent's reach."""
@@ -330,19 +364,20 @@ class Search:
         return probs
 
 
-_VALUE, _LATER, _BEST, _SUM = range(4)
-#: a laid-out node of the current round: (_VALUE, values (m,)), (_LATER, end index), (_BEST | _SUM, [children])
+_VALUE, _LATER, _ALLIN, _BEST, _SUM = range(5)
+#: a laid-out node of the current round: (_VALUE, values (m,)), (_LATER | _ALLIN, end index),
+#: (_BEST | _SUM, [children])
 _Plan = tuple
 
 
-def _fold_up(plan: _Plan, later: np.ndarray) -> np.ndarray:
-    """The values (m,) of a laid-out node, its ends that go on valued in ``later`` (ends, m)."""
+def _fold_up(plan: _Plan, ends: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The values (m,) of a laid-out node, its ends valued in ``ends``: (those that go on, the all-ins)."""
     kind, body = plan
     if kind == _VALUE:
         return body
-    if kind == _LATER:
-        return later[body]
-    parts = [_fold_up(p, later) for p in body]
+    if kind in (_LATER, _ALLIN):
+        return ends[kind - _LATER][body]
+    parts = [_fold_up(p, ends) for p in body]
     out = parts[0]
     for p in parts[1:]:
         out = np.maximum(out, p) if kind == _BEST else out + p
@@ -356,8 +391,9 @@ class _Moves:
         self._key = (runouts, bins)
         self._w0 = w0
         self.ours = ours
-        self.our_live = runouts.live[:, ours]
-        self._count = self.our_live.sum(axis=0)
+        self._every = len(ours) == NUM_PAIRS and bool((ours == np.arange(NUM_PAIRS)).all())
+        self.our_live = runouts.live if self._every else runouts.live[:, ours]
+        self._count = runouts.counts if self._every else self.our_live.sum(axis=0)
         self._showdown: np.ndarray | None = None
         self._moves: tuple | None = None
 
@@ -375,6 +411,12 @@ class _Moves:
             move = _uniform_move(runouts, bins) if factor is not None else _move(runouts, bins, self._w0)
             self._moves = (move, factor, runouts.bins[:, self.ours])
         return self._moves
+
+    @property
+    def deferred(self) -> bool:
+        """Whether all-ins are valued all at once (``Search._all_ins``) rather than through :attr:`showdown`:
+        for many rows on a range that is no function of the bins now, whose showdown table is not kept."""
+        return len(self.ours) > 1 and self._tables()[1] is None
 
     @property
     def showdown(self) -> np.ndarray:
@@ -410,9 +452,13 @@ class _Moves:
     def mean(self, values: np.ndarray) -> np.ndarray:
         """(ends, m) row values from (ends, R, NUM_BINS) values by our bin on each runout: the mean over the
         runouts a row may hold."""
-        _, _, our_river = self._tables()
-        rows = np.arange(len(our_river))[:, None]
-        per = (values[:, rows, our_river] * self.our_live).sum(axis=1)
+        runouts = self._key[0]
+        cells = runouts.cells if self._every else runouts.cells[:, self.ours]
+        # one gather from a flat table whose extra last cell is the 0 of the runouts a row is not live on
+        ends = len(values)
+        flat = np.zeros((ends, cells.shape[0] * NUM_BINS + 1))
+        flat[:, :-1] = values.reshape(ends, -1)
+        per = np.take(flat, cells, axis=1).sum(axis=1)
         return np.divide(per, self._count, out=np.zeros(per.shape), where=self._count > 0)
 
 
