@@ -12,12 +12,16 @@ Never folds.  Each probe also states its policy exactly (:class:`ProbePolicy`,
 the opponent policy ``adaptive_search`` reads), so a best response to it can
 be computed and checked (``adaptive:opponent=probe:kind=K``).
 
-``probe-br:kind=K`` is the exact best response to probe K in heads-up
-hold'em where it has a closed form (module :func:`best_response_action`):
-against ``jam``, ``call`` and ``betpot`` in no-limit and ``call`` in limit.
+``probe-br:kind=K`` is the best response to probe K in heads-up hold'em.
 Since a probe's cards never change what it does, its range stays uniform,
-and the best response needs only our equity against a random hand (exact:
-the preflop table, then enumeration).
+and the best response needs only our equity against a random hand.  Where
+it has a closed form (module :func:`best_response_action`: ``jam``,
+``call`` and ``betpot`` in no-limit, ``call`` in limit) that is played
+(exact: the preflop table, then enumeration); otherwise (``minraise`` in
+no-limit, ``jam``, ``minraise`` and ``betpot`` in limit) a search over the
+rest of the hand, ``acpcbot.solve.blind_br`` (exact from the flop on for
+its action set: in no-limit fold, call, a pot-sized raise once a round and
+all-in; preflop over sampled boards).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from ..engine import CALL, RAISE, Action, ActionType, State, raise_to
 from ..evaluator import equity
 from ..gamedef import GameDef
 from ..preflop import hand_class, preflop_equity
+from ..solve.blind_br import BlindBestResponse
 from ..world import View
 from .base import Param, Strategy
 from .common import holdem_only
@@ -152,7 +157,7 @@ class ProbeBestResponse(Strategy):
     """The exact best response to a probe (``best_response_action``), for checking a player that exploits it."""
 
     name = "probe-br"
-    description = "the exact best response to a card-blind probe (hunl: jam, call, betpot; hulhe: call)."
+    description = "the best response to a card-blind probe: closed forms where they exist, else a search."
     params: ClassVar[dict[str, Param]] = {
         "kind": Param(str, "call", "the probe it answers", choices=KINDS),
     }
@@ -165,9 +170,15 @@ class ProbeBestResponse(Strategy):
             reason = "its best responses are heads-up"
         return reason
 
+    def __init__(self, game: GameDef, rng: random.Random, **params: Any) -> None:
+        super().__init__(game, rng, **params)
+        kind = self.kind  # type: ignore[attr-defined]
+        self.search: BlindBestResponse | None = None
+        if kind not in BEST_RESPONSE_KINDS[game.betting]:
+            self.search = BlindBestResponse(game, lambda state: probe_action(kind, state), seed=rng.randrange(2**32))
+
     def act(self, view: View, deadline: float) -> Action:
         """The best response's action."""
-        kind = self.kind  # type: ignore[attr-defined]
-        if kind not in BEST_RESPONSE_KINDS[self.game.betting]:
-            raise ValueError(f"probe-br: no closed-form best response to probe {kind!r} in {self.game.betting} games")
-        return best_response_action(kind, view.state, view.position, tuple(view.hole))
+        if self.search is not None:
+            return self.search.best_action(view.state, view.position, tuple(view.hole))
+        return best_response_action(self.kind, view.state, view.position, tuple(view.hole))  # type: ignore[attr-defined]
