@@ -76,17 +76,22 @@ def strength_bins(ranks: np.ndarray) -> np.ndarray:
     ranks = np.atleast_2d(ranks).astype(np.int64)
     live = ranks > 0
     R = len(ranks)
-    # one sorted array for every board: board r's keys lie in [r * 8192, (r + 1) * 8192); dead pairs sort last
-    offset = np.arange(R, dtype=np.int64)[:, None] * 8192
-    keys = np.sort((np.where(live, ranks, 8191) + offset).ravel())
-    queries = (ranks + offset).ravel()
-    lo = np.searchsorted(keys, queries, side="left").reshape(R, -1) - np.arange(R)[:, None] * ranks.shape[1]
-    hi = np.searchsorted(keys, queries, side="right").reshape(R, -1) - np.arange(R)[:, None] * ranks.shape[1]
+    # per board, how many live pairs have each rank (treys ranks are below 8192), then how many have a rank up to
+    # each: a count, where sorting the pairs would cost a sort and two binary searches
+    offset = np.arange(R, dtype=np.int64)[:, None] * _RANK_SLOTS
+    through = np.cumsum(np.bincount((ranks + offset)[live], minlength=R * _RANK_SLOTS).reshape(R, _RANK_SLOTS),
+                        axis=1).ravel()
+    hi = through[ranks + offset]  # live pairs with a rank up to ours (ours among them)
+    lo = through[np.maximum(ranks - 1, 0) + offset]  # live pairs with a smaller rank (dead pairs: ignored below)
     n = live.sum(axis=1, keepdims=True)
     worse = n - hi  # treys: a higher rank is a worse hand
     ties = hi - lo - 1
     score = (worse + 0.5 * ties) / np.maximum(n - 1, 1)
     return np.where(live, np.minimum((score * NUM_BINS).astype(np.int64), NUM_BINS - 1), 0)
+
+
+#: treys ranks lie in 1..7462: the slots of a board's rank counts
+_RANK_SLOTS = 8192
 
 
 def signed_sums(q: np.ndarray) -> np.ndarray:
@@ -165,6 +170,7 @@ class Runouts:
         self._bins: np.ndarray | None = None
         self._cells: np.ndarray | None = None
         self._counts: np.ndarray | None = None
+        self._move_cells: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._signs: dict[int, np.ndarray] = {}
 
     @property
@@ -173,6 +179,17 @@ class Runouts:
         if self._bins is None:
             self._bins = strength_bins(self.ranks)
         return self._bins
+
+    def move_cells(self, bins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every live (runout r, pair) in order: its cell b * R * NUM_BINS + r * NUM_BINS + c of a move table
+        (bin now b by ``bins``, river bin c), and the pair; kept for the last ``bins`` asked (one per street)."""
+        hit = self._move_cells
+        if hit is None or hit[0] is not bins:
+            R = len(self.ranks)
+            runout, pair = np.nonzero(self.live)  # row-major: the order of a ravelled (R, 1326) table
+            cells = bins[pair] * (R * NUM_BINS) + runout * NUM_BINS + self.bins[runout, pair]
+            hit = self._move_cells = (bins, cells, pair)
+        return hit[1], hit[2]
 
     @property
     def counts(self) -> np.ndarray:
@@ -496,10 +513,9 @@ def _uniform_showdown(runouts: Runouts, bins: np.ndarray) -> np.ndarray:
 
 def _move(runouts: Runouts, bins: np.ndarray, w0: np.ndarray) -> np.ndarray:
     """move[b, r * NUM_BINS + c]: the opponent's weight in bin b now that is in bin c on runout r's river."""
-    R = len(runouts.bins)
-    cells = (bins[None, :] * (R * NUM_BINS) + np.arange(R)[:, None] * NUM_BINS + runouts.bins).ravel()
-    weights = np.where(runouts.live, w0[None, :], 0.0).ravel()
-    return np.bincount(cells, weights=weights, minlength=R * NUM_BINS * NUM_BINS).reshape(NUM_BINS, R * NUM_BINS)
+    R = len(runouts.ranks)
+    cells, pairs = runouts.move_cells(bins)
+    return np.bincount(cells, weights=w0[pairs], minlength=R * NUM_BINS * NUM_BINS).reshape(NUM_BINS, R * NUM_BINS)
 
 
 _UNIFORM_MOVES: dict[tuple[int, int], tuple[Runouts, np.ndarray, np.ndarray]] = {}
