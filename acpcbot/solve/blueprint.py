@@ -14,13 +14,20 @@ cached per board, so later decisions on the same street cost a table read.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import zipfile
+import zlib
 from collections import OrderedDict
+from pathlib import Path
 
 import numpy as np
 
 from ..engine import State
+from ..atomic import atomic_write
 from ..evaluator import NUM_PAIRS, PAIR_INDEX, pair_ranks
+from ..evaluator.tables import cache_dir
 from ..gamedef import GameDef, load_game
 from ..preflop import PAIR_CLASS
 from .abstract_game import AbstractGameError, locate
@@ -31,6 +38,40 @@ from .blueprint_train import DEFAULT_BUCKETS, DEFAULT_POLICY, QUANT, blueprint_g
 _CACHE = 64   # boards remembered
 
 
+def load_rows(policy: str | os.PathLike[str], directory: Path | None = None) -> tuple[list[np.ndarray], dict]:
+    """A policy file's rows and metadata (``blueprint_train.read_policy``), decompressed once per file content.
+
+    Decompressing the shipped policy takes half a second or more, paid by
+    every process that plays it (each TCP seat, each test process); the
+    rows are kept uncompressed in acpcbot's cache folder, named after the
+    policy file's SHA-256, and read back in milliseconds.  A cache file that
+    is unreadable or whose arrays have the wrong shapes is rebuilt (the zip
+    format's checksums catch a damaged one); an unwritable cache folder
+    only costs the decompression.
+    """
+    data = Path(policy).read_bytes()
+    digest = hashlib.sha256(data).hexdigest()[:32]
+    path = (cache_dir() if directory is None else Path(directory)) / f"blueprint_rows_{digest}.npz"
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            rows = [z[f"round{r}"] for r in range(4)]
+        meta["k"] = tuple(meta["k"])
+        if [list(r.shape) for r in rows] == meta["shapes"] and all(r.dtype == np.uint8 for r in rows):
+            return rows, meta
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, zlib.error):
+        pass  # missing, unreadable, cut short or damaged: decompress below
+    rows, meta = read_policy(policy)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        kept = dict(meta, k=list(meta["k"]), shapes=[list(r.shape) for r in rows])
+        with atomic_write(path, "wb") as fh:
+            np.savez(fh, meta=np.array(json.dumps(kept)), **{f"round{r}": q for r, q in enumerate(rows)})
+    except OSError:
+        pass  # an unwritable cache: decompress again next time
+    return rows, meta
+
+
 class Blueprint:
     """The shipped policy of a 2-player limit hold'em game and its card abstraction."""
 
@@ -38,7 +79,7 @@ class Blueprint:
                  buckets: str | os.PathLike[str] = DEFAULT_BUCKETS) -> None:
         self.game = load_game(game) if isinstance(game, str) else game
         self.buckets = Buckets.load(buckets)
-        self.rows, self.meta = read_policy(policy)
+        self.rows, self.meta = load_rows(policy)
         if self.meta["game_text"] != self.game.to_text():
             raise AbstractionError(f"{os.fspath(policy)} was trained for another game than {self.game.name}")
         if tuple(self.meta["k"]) != tuple(self.buckets.k):

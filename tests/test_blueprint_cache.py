@@ -1,0 +1,68 @@
+"""The blueprint's rows are decompressed once per policy file and read back from acpcbot's cache folder."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from acpcbot.solve import blueprint as blueprint_module
+from acpcbot.solve.blueprint import load_rows
+from acpcbot.solve.blueprint_train import DEFAULT_POLICY, read_policy
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return read_policy(DEFAULT_POLICY)
+
+
+def _same(got, want):
+    rows, meta = got
+    assert all(np.array_equal(a, b) for a, b in zip(rows, want[0])) and len(rows) == 4
+    assert {k: meta[k] for k in want[1]} == want[1]
+
+
+def test_the_second_load_reads_the_cache_without_decompressing(tmp_path, shipped, monkeypatch):
+    _same(load_rows(DEFAULT_POLICY, tmp_path), shipped)
+    assert len(list(tmp_path.glob("blueprint_rows_*.npz"))) == 1
+
+    def no_decompression(path):
+        raise AssertionError("decompressed again")
+
+    monkeypatch.setattr(blueprint_module, "read_policy", no_decompression)
+    _same(load_rows(DEFAULT_POLICY, tmp_path), shipped)
+
+
+def test_a_damaged_cache_is_rebuilt(tmp_path, shipped):
+    load_rows(DEFAULT_POLICY, tmp_path)
+    (cached,) = tmp_path.glob("blueprint_rows_*.npz")
+    data = bytearray(cached.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # one flipped byte inside a round's rows: the zip checksum catches it
+    cached.write_bytes(bytes(data))
+    _same(load_rows(DEFAULT_POLICY, tmp_path), shipped)
+    cached.write_bytes(cached.read_bytes()[:1000])  # cut short
+    _same(load_rows(DEFAULT_POLICY, tmp_path), shipped)
+    _same(load_rows(DEFAULT_POLICY, tmp_path), shipped)  # and the rebuilt copy reads back
+
+
+def test_an_unwritable_cache_folder_only_costs_the_decompression(tmp_path, shipped):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    os.chmod(folder, 0o500)
+    try:
+        if os.access(folder, os.W_OK):
+            pytest.skip("running as a user who may write anywhere")
+        _same(load_rows(DEFAULT_POLICY, folder), shipped)
+        assert list(folder.iterdir()) == []
+    finally:
+        os.chmod(folder, 0o700)
+
+
+def test_another_policy_file_gets_its_own_cache(tmp_path, shipped):
+    copy = tmp_path / "mine.npz"
+    copy.write_bytes(DEFAULT_POLICY.read_bytes() + b"")
+    cache = tmp_path / "cache"
+    load_rows(DEFAULT_POLICY, cache)
+    load_rows(copy, cache)
+    assert len(list(cache.glob("blueprint_rows_*.npz"))) == 1  # same content, same cache
