@@ -197,3 +197,16 @@ def test_a_match_stopped_in_a_hand_keeps_every_hand_before_it_in_its_log(tmp_pat
         assert not played.finished and "--t_response 20 ms in hand 130" in played.error
         logs.append((tmp_path / f"{spec}.log").read_bytes())
     assert logs[0] == logs[1] and logs[0].count(b"\nSTATE:") == 130 and logs[0].endswith(b"\n")
+
+
+@pytest.mark.parametrize("game_name, specs", [("hunl", ["random", "test-watching-random"]),
+                                              ("3pnl", ["test-watching-call", "random", "raise"])])
+def test_a_lean_seat_beside_a_watching_one_plays_as_in_the_general_loop(tmp_path, game_name, specs):
+    config = _config(game_name, 200, 23)
+    mixed = play_match(config, list(zip(config.names, specs)), tmp_path / "mixed.log")
+    watched = [s if s.startswith("test-") else WATCHING[s] for s in specs]
+    general = play_match(_config(game_name, 200, 23), list(zip(config.names, watched)), tmp_path / "general.log")
+    assert mixed.finished and general.finished
+    assert (tmp_path / "mixed.log").read_bytes() == (tmp_path / "general.log").read_bytes()
+    lean = [c for c, s in zip(mixed.clients, specs) if not s.startswith("test-")]
+    assert lean and all(c.world.last is None and c.replies > 0 for c in lean)
