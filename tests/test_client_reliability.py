@@ -23,7 +23,6 @@ from acpcbot.client import (EXIT_DISCONNECTED, EXIT_OK, INLINE_BACKOFF_S, INLINE
 from acpcbot.engine import CALL
 from acpcbot.gamedef import load_game
 from acpcbot.strategies.base import Strategy
-from acpcbot.strategies.registry import register
 from acpcbot.strategies.simple import RandomStrategy
 from acpcbot.world import KEEP_HANDS, MatchInfo
 from client_fakedealer import HULHE_EXCHANGE, DealingDealer, ScriptedDealer, script_of
@@ -184,11 +183,8 @@ def _retained_bytes(root, skip=()):
     return total
 
 
-@register
 class RandomWatching(RandomStrategy):
     """random with an ``observe``: not lean, so the in-memory dealer gives it every state and it keeps the history."""
-
-    name = "test-random-watching"
 
     def observe(self, view):
         pass
@@ -200,7 +196,9 @@ def test_what_a_client_keeps_stops_growing_once_its_history_is_full():
     def after(hands):
         config = MatchConfig("m", game, "kuhn2p", hands, 3, ["a", "b"], quiet=True)
         with tempfile.TemporaryDirectory() as tmp:
-            played = play_match(config, [("a", "test-random-watching"), ("b", "call")], Path(tmp) / "m.log")
+            players = [(RandomWatching(game, random.Random(1)), MatchInfo(game, name="a")),
+                       (create_call(game), MatchInfo(game, name="b"))]
+            played = play_match(config, [("a", "random"), ("b", "call")], Path(tmp) / "m.log", players=players)
         client = played.clients[0]
         assert client.world.match.hands_played == hands and len(client.world.match.hands) == KEEP_HANDS
         assert played.clients[1].world.match.hands_played == 0  # call is lean: asked for its turns only

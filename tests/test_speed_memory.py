@@ -1,6 +1,7 @@
 """The fused in-memory loop: lean seats are asked for their turns only, and the match is the general loop's, byte for byte."""
 
 import io
+import random
 import time
 
 import pytest
@@ -10,30 +11,47 @@ from acpcbot.engine import Action, ActionType, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import parse_match_state
 from acpcbot.strategies.base import Strategy
-from acpcbot.strategies.registry import create, register
-from acpcbot.strategies.simple import CallStrategy, FoldStrategy, RaiseStrategy, RandomStrategy
+from acpcbot.strategies.registry import resolve
+from acpcbot.strategies.simple import CallStrategy
 from acpcbot.world import MatchInfo
-from dealer.arena.memory import is_lean, play_match
+from dealer.arena import memory
+from dealer.arena.memory import is_lean
+from dealer.arena.recipes import strategy_seed
 from dealer.config import MatchConfig
 
+# The test strategies are not registered (acpcbot --list-strategies, which the README must list, stays the
+# shipped ones): each seat's strategy is made here, seeded as the arena seeds a registered one.
 
-# ----------------------------------------------------------------- twins that keep every state (the general loop)
 
 def _watching(cls):
     """``cls`` with an ``observe`` of its own: it acts alike, but is not lean (it gets every state, a World)."""
-    name = f"test-watching-{cls.name}"
-    twin = type(f"Watching{cls.__name__}", (cls,), {"name": name, "observe": lambda self, view: None})
-    register(twin)
-    return name
+    return type(f"Watching{cls.__name__}", (cls,), {"observe": lambda self, view: None})
 
 
-WATCHING = {cls.name: _watching(cls) for cls in (RandomStrategy, CallStrategy, RaiseStrategy, FoldStrategy)}
+def _make(spec, game, seed):
+    """The strategy of ``spec``: a shipped one's spec, ``watching:SPEC`` (its watching twin) or a test class."""
+    if isinstance(spec, type):
+        return spec(game, random.Random(seed))
+    watching = spec.startswith("watching:")
+    cls, values = resolve(spec.removeprefix("watching:"))
+    strategy = (_watching(cls) if watching else cls)(game, random.Random(seed), **values)
+    strategy.spec = spec
+    return strategy
+
+
+def play_match(config, seats, log_path):
+    """``memory.play_match`` with each seat's strategy made by :func:`_make` (seats: (name, spec or class))."""
+    players = []
+    for s, (name, spec) in enumerate(seats):
+        seed = strategy_seed(config.seed, name)
+        strategy = _make(spec, config.game, seed)
+        players.append((strategy, MatchInfo(game=config.game, name=name, seed=seed,
+                                            opponents=tuple(n for t, (n, _) in enumerate(seats) if t != s))))
+    return memory.play_match(config, [(name, str(spec)) for name, spec in seats], log_path, players=players)
 
 
 class CallAgain(CallStrategy):
     """A subclass with an ``act`` of its own that does not say again it reads no match history."""
-
-    name = "test-call-again"
 
     def act(self, view, deadline):
         return super().act(view, deadline)
@@ -47,12 +65,10 @@ SEEN: list[str] = []
 MISMATCHES: list[str] = []
 
 
-@register
 class LeanSpy(Strategy):
     """Lean: checks in ``act`` that its view is what its line parses to, then plays at random."""
 
     name = "test-lean-spy"
-    description = "test helper"
     inline = True
     reads_match = False
 
@@ -88,16 +104,15 @@ def test_lean_clients_are_the_inline_strategies_that_keep_nothing():
     game = load_game("hunl")
 
     def lean(spec, history=None):
-        return is_lean(Client(create(spec, game, 1), MatchInfo(game=game), history))
+        return is_lean(Client(_make(spec, game, 1), MatchInfo(game=game), history))
 
-    assert all(lean(spec) for spec in ("call", "fold", "raise", "raise:size=pot", "random", "test-lean-spy"))
-    assert not any(lean(spec) for spec in WATCHING.values())  # an observe of its own
-    assert not lean("test-call-again") and not is_lean(Client(CallAgain(game, None), MatchInfo(game=game)))
-    assert is_lean(Client(CallAgainLean(game, None), MatchInfo(game=game)))
+    shipped = ("call", "fold", "raise", "raise:size=pot", "random", "random:raise=1")
+    assert all(lean(spec) for spec in shipped + (LeanSpy,))
+    assert not any(lean(f"watching:{spec}") for spec in shipped)  # an observe of its own
+    assert not lean(CallAgain) and lean(CallAgainLean)
     assert not lean("random", history=io.StringIO())
-
-
-register(CallAgain)
+    inline_off = type("NotInline", (CallAgainLean,), {"inline": False})
+    assert not lean(inline_off)
 
 
 @pytest.mark.parametrize("game_name, specs", [
@@ -109,7 +124,7 @@ def test_the_fused_loop_writes_the_general_loops_log(tmp_path, game_name, specs)
     config = _config(game_name, 300, 17)
     names = config.names
     lean = play_match(config, list(zip(names, specs)), tmp_path / "lean.log")
-    watched = [WATCHING[s.split(":")[0]] + s[len(s.split(":")[0]):] for s in specs]
+    watched = [f"watching:{s}" for s in specs]
     general = play_match(_config(game_name, 300, 17), list(zip(names, watched)), tmp_path / "general.log")
     assert lean.finished and general.finished and lean.error is general.error is None
     assert (tmp_path / "lean.log").read_bytes() == (tmp_path / "general.log").read_bytes()
@@ -125,7 +140,7 @@ def test_a_lean_seat_sees_what_its_line_shows(tmp_path, game_name):
     config = _config(game_name, 150, 5)
     SEEN.clear()
     MISMATCHES.clear()
-    played = play_match(config, [(n, "test-lean-spy") for n in config.names], tmp_path / "m.log")
+    played = play_match(config, [(n, LeanSpy) for n in config.names], tmp_path / "m.log")
     assert played.finished and played.error is None
     assert MISMATCHES == []
     assert len(SEEN) == sum(c.replies for c in played.clients) > 150
@@ -135,11 +150,9 @@ def test_a_lean_seat_sees_what_its_line_shows(tmp_path, game_name):
     assert actions == len(SEEN)
 
 
-@register
 class SlowCall(CallStrategy):
     """Calls, but takes 100 ms over its first decision."""
 
-    name = "test-slow-call"
     reads_match = False
     slept = False
 
@@ -150,15 +163,12 @@ class SlowCall(CallStrategy):
         return super().act(view, deadline)
 
 
-@register
 class SlowCallWatching(SlowCall):
-    name = "test-slow-call-watching"
-
     def observe(self, view):
         pass
 
 
-@pytest.mark.parametrize("spec", ["test-slow-call", "test-slow-call-watching"])
+@pytest.mark.parametrize("spec", [SlowCall, SlowCallWatching], ids=["lean", "watching"])
 def test_an_in_process_seat_is_charged_its_thinking_time(tmp_path, spec):
     config = _config("hunl", 5, 1, t_response=20)
     # position 1 acts first in hunl's first round: seat 2 in hand 0
@@ -167,11 +177,9 @@ def test_an_in_process_seat_is_charged_its_thinking_time(tmp_path, spec):
     assert "ERROR: seat 2 (p1) sent no action within --t_response 20 ms in hand 0" in played.error
 
 
-@register
 class LateCall(CallStrategy):
     """Calls, but takes 100 ms over its first decision of hand 130."""
 
-    name = "test-late-call"
     reads_match = False
 
     def act(self, view, deadline):
@@ -181,32 +189,29 @@ class LateCall(CallStrategy):
         return super().act(view, deadline)
 
 
-@register
 class LateCallWatching(LateCall):
-    name = "test-late-call-watching"
-
     def observe(self, view):
         pass
 
 
 def test_a_match_stopped_in_a_hand_keeps_every_hand_before_it_in_its_log(tmp_path):
     logs = []
-    for spec in ("test-late-call", "test-late-call-watching"):
+    for spec in (LateCall, LateCallWatching):
         played = play_match(_config("hunl", 300, 2, t_response=20), [("p0", spec), ("p1", "call")],
-                            tmp_path / f"{spec}.log")
+                            tmp_path / f"{spec.__name__}.log")
         assert not played.finished and "--t_response 20 ms in hand 130" in played.error
-        logs.append((tmp_path / f"{spec}.log").read_bytes())
+        logs.append((tmp_path / f"{spec.__name__}.log").read_bytes())
     assert logs[0] == logs[1] and logs[0].count(b"\nSTATE:") == 130 and logs[0].endswith(b"\n")
 
 
-@pytest.mark.parametrize("game_name, specs", [("hunl", ["random", "test-watching-random"]),
-                                              ("3pnl", ["test-watching-call", "random", "raise"])])
+@pytest.mark.parametrize("game_name, specs", [("hunl", ["random", "watching:random"]),
+                                              ("3pnl", ["watching:call", "random", "raise"])])
 def test_a_lean_seat_beside_a_watching_one_plays_as_in_the_general_loop(tmp_path, game_name, specs):
     config = _config(game_name, 200, 23)
     mixed = play_match(config, list(zip(config.names, specs)), tmp_path / "mixed.log")
-    watched = [s if s.startswith("test-") else WATCHING[s] for s in specs]
+    watched = [s if s.startswith("watching:") else f"watching:{s}" for s in specs]
     general = play_match(_config(game_name, 200, 23), list(zip(config.names, watched)), tmp_path / "general.log")
     assert mixed.finished and general.finished
     assert (tmp_path / "mixed.log").read_bytes() == (tmp_path / "general.log").read_bytes()
-    lean = [c for c, s in zip(mixed.clients, specs) if not s.startswith("test-")]
+    lean = [c for c, s in zip(mixed.clients, specs) if not s.startswith("watching:")]
     assert lean and all(c.world.last is None and c.replies > 0 for c in lean)
