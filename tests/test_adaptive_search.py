@@ -22,7 +22,8 @@ from acpcbot.gamedef import load_game
 from acpcbot.matchlog import read_match_log
 from acpcbot.preflop import hand_class, preflop_equity
 from acpcbot.protocol import format_match_state
-from acpcbot.strategies.adaptive_search import RAISE_CAP, signed_sums, strength_bins
+from acpcbot.strategies.adaptive_runouts import signed_sums, strength_bins
+from acpcbot.strategies.adaptive_search import RAISE_CAP
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo, View
 from dealer.arena.memory import play_match as arena_match

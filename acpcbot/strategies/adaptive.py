@@ -51,8 +51,8 @@ from ..world import MatchInfo, View
 from .adaptive_ranges import (Event, HandTracker, action_likelihood, pair_of, pairs_with, preflop_bins, quick_equity,
                               range_histogram, reference_percentiles, size_likelihoods, threshold_likelihoods)
 from .adaptive_policy import ModelPolicy
-from .adaptive_search import (NUM_BINS, OpponentPolicy, Runouts, Search, our_raises, quick_raise, runout_boards,
-                              signed_sums)
+from .adaptive_runouts import Runouts, runout_boards, signed_sums, warm_uniform
+from .adaptive_search import NUM_BINS, OpponentPolicy, Search, our_raises, quick_raise
 from .base import ActionPolicy, NoPolicy, Param, Strategy, parse_bool
 from .blueprint import load_blueprint, shipped_reason
 from .common import holdem_only
@@ -181,8 +181,10 @@ class AdaptiveStrategy(Strategy):
     def start_match(self, match: MatchInfo) -> None:
         """Remember the match (opponents' names key the statistics); build the tables and runouts now."""
         self.info = match
-        # the rank tables (a few hundred ms) and the boards before the flop: not inside a timed decision
-        preflop_pool(ALLIN_RUNOUTS)
+        # the rank tables (a few hundred ms), the boards before the flop and the uniform range's tables on them:
+        # not inside a timed decision
+        played, allin = preflop_runouts()
+        warm_uniform(played, allin, preflop_bins())
         self.floor = shipped_blueprint(self.game) if stands_on_blueprint(self.game, self.blueprint, self.opponent) \
             else None
 

@@ -37,8 +37,8 @@ from ..engine import ActionType
 from ..evaluator import NUM_PAIRS, PAIR_INDEX, PAIRS, pair_ranks, rank, rank_batch
 from ..preflop import CLASSES, PAIR_CLASS, hand_class, preflop_equity
 
-if TYPE_CHECKING:  # adaptive_search imports this module: hints only
-    from .adaptive_search import Runouts
+if TYPE_CHECKING:  # adaptive_runouts imports this module: hints only
+    from .adaptive_runouts import Runouts
 
 #: softness of the threshold model, in percentile units
 SOFTNESS = 0.06

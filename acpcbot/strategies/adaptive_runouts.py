@@ -1,0 +1,286 @@
+"""The sampled runouts of adaptive's search: every pair's rank and strength bin on them, and a range moved onto them.
+
+A :class:`Runouts` holds full boards completing the board now (every
+pair's treys rank on each, its strength bin on each river, made on first
+use and kept).  A :class:`_Moves` carries the opponent's range from its
+bin now to its bin on each runout's river (a 64 x (R x 64) table per
+range), so that the search's sums over its 1326 pairs are sums over bins;
+what does not depend on the range (where each pair's weight lands, the
+uniform range's tables before the flop) is kept per runouts and street.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Callable, Sequence
+
+import numpy as np
+
+from ..evaluator import NUM_PAIRS
+from .adaptive_ranges import SCORE_BINS
+
+NUM_BINS = SCORE_BINS
+
+
+# --------------------------------------------------------------------- strength bins
+
+def strength_bins(ranks: np.ndarray) -> np.ndarray:
+    """The strength bin of every pair on each board, from its treys ranks ((R, 1326) or (1326,); 0: not live).
+
+    A pair's strength is the share of the other live pairs it beats (ties
+    half), binned into NUM_BINS; pairs that are not live get bin 0.
+    """
+    ranks = np.atleast_2d(ranks).astype(np.int64)
+    live = ranks > 0
+    R = len(ranks)
+    # per board, how many live pairs have each rank (treys ranks are below 8192), then how many have a rank up to
+    # each: a count, where sorting the pairs would cost a sort and two binary searches
+    offset = np.arange(R, dtype=np.int64)[:, None] * _RANK_SLOTS
+    through = np.cumsum(np.bincount((ranks + offset)[live], minlength=R * _RANK_SLOTS).reshape(R, _RANK_SLOTS),
+                        axis=1).ravel()
+    hi = through[ranks + offset]  # live pairs with a rank up to ours (ours among them)
+    lo = through[np.maximum(ranks - 1, 0) + offset]  # live pairs with a smaller rank (dead pairs: ignored below)
+    n = live.sum(axis=1, keepdims=True)
+    worse = n - hi  # treys: a higher rank is a worse hand
+    ties = hi - lo - 1
+    score = (worse + 0.5 * ties) / np.maximum(n - 1, 1)
+    return np.where(live, np.minimum((score * NUM_BINS).astype(np.int64), NUM_BINS - 1), 0)
+
+
+#: treys ranks lie in 1..7462: the slots of a board's rank counts
+_RANK_SLOTS = 8192
+
+
+def signed_sums(q: np.ndarray) -> np.ndarray:
+    """For weights ``q`` over bins (last axis): per bin a of ours, the weight below a minus the weight above a."""
+    c = np.cumsum(q, axis=-1)
+    total = c[..., -1:]
+    return (c - q) - (total - c)
+
+
+
+class Runouts:
+    """Sampled completions of the board: every pair's treys rank on each (0: not live); strength bins on demand."""
+
+    def __init__(self, ranks: np.ndarray) -> None:
+        self.ranks = ranks  # (R, 1326)
+        self.live = ranks > 0
+        self._bins: np.ndarray | None = None
+        self._cells: np.ndarray | None = None
+        self._counts: np.ndarray | None = None
+        self._move_cells: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._signs: dict[int, np.ndarray] = {}
+
+    @property
+    def bins(self) -> np.ndarray:
+        """(R, 1326): every pair's strength bin on each river (made on first use)."""
+        if self._bins is None:
+            self._bins = strength_bins(self.ranks)
+        return self._bins
+
+    def move_cells(self, bins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every live (runout r, pair) in order: its cell b * R * NUM_BINS + r * NUM_BINS + c of a move table
+        (bin now b by ``bins``, river bin c), and the pair; kept for the last ``bins`` asked (one per street)."""
+        hit = self._move_cells
+        if hit is None or hit[0] is not bins:
+            R = len(self.ranks)
+            runout, pair = np.nonzero(self.live)  # row-major: the order of a ravelled (R, 1326) table
+            cells = bins[pair] * (R * NUM_BINS) + runout * NUM_BINS + self.bins[runout, pair]
+            hit = self._move_cells = (bins, cells, pair)
+        return hit[1], hit[2]
+
+    @property
+    def counts(self) -> np.ndarray:
+        """(1326,): the runouts each pair is live on (made on first use)."""
+        if self._counts is None:
+            self._counts = self.live.sum(axis=0)
+        return self._counts
+
+    @property
+    def cells(self) -> np.ndarray:
+        """(R, 1326): where each pair's river bin on each runout sits in a flat (R * NUM_BINS) table of values,
+        R * NUM_BINS (one past its end) where the pair is not live (made on first use)."""
+        if self._cells is None:
+            R = len(self.ranks)
+            self._cells = np.where(self.live, np.arange(R)[:, None] * NUM_BINS + self.bins, R * NUM_BINS)
+        return self._cells
+
+    def head(self, count: int) -> "Runouts":
+        """The first ``count`` runouts (sharing the tables already made)."""
+        out = Runouts(self.ranks[:count])
+        if self._bins is not None:
+            out._bins = self._bins[:count]
+        return out
+
+    def signs(self, row: int) -> np.ndarray:
+        """(1326,): per pair, over the runouts where it and pair ``row`` are both live, the showdowns ``row``
+        wins minus those it loses (exact ranks; kept per row)."""
+        out = self._signs.get(row)
+        if out is None:
+            mine = self.ranks[:, row]
+            # treys: a lower rank is the better hand
+            wins = np.sign(self.ranks - mine[:, None]) * (self.live & self.live[:, row:row + 1])
+            out = self._signs[row] = wins.sum(axis=0, dtype=np.float64)
+        return out
+
+
+
+class _Moves:
+    """The opponent's weight moving from its bin now to its bin on each runout's river, and ours there."""
+
+    def __init__(self, runouts: Runouts, bins: np.ndarray, w0: np.ndarray, ours: np.ndarray) -> None:
+        self._key = (runouts, bins)
+        self._w0 = w0
+        self.ours = ours
+        self._every = len(ours) == NUM_PAIRS and bool((ours == np.arange(NUM_PAIRS)).all())
+        self.our_live = runouts.live if self._every else runouts.live[:, ours]
+        self._count = runouts.counts if self._every else self.our_live.sum(axis=0)
+        self._showdown: np.ndarray | None = None
+        self._moves: tuple | None = None
+
+    def _tables(self) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """(move, factor, our river bins), made on first use (an all-in of one row needs none of them)."""
+        if self._moves is None:
+            runouts, bins = self._key
+            # A range that is a function of the bin now (before the flop, every narrowing is by these bins)
+            # scales the uniform range's tables, which are kept: the rows of a policy cost a lookup.
+            counts = np.bincount(bins, minlength=NUM_BINS)
+            factor = np.divide(np.bincount(bins, weights=self._w0, minlength=NUM_BINS), counts,
+                               out=np.zeros(NUM_BINS), where=counts > 0)
+            if not np.allclose(factor[bins], self._w0, rtol=1e-12, atol=1e-300):
+                factor = None
+            move = _uniform_move(runouts, bins) if factor is not None else _move(runouts, bins, self._w0)
+            self._moves = (move, factor, runouts.bins if self._every else runouts.bins[:, self.ours])
+        return self._moves
+
+    @property
+    def deferred(self) -> bool:
+        """Whether all-ins are valued all at once (``Search._all_ins``) rather than through :attr:`showdown`:
+        for many rows on a range that is no function of the bins now, whose showdown table is not kept."""
+        return len(self.ours) > 1 and self._tables()[1] is None
+
+    @property
+    def showdown(self) -> np.ndarray:
+        """(m, NUM_BINS): per our row, the mean over its runouts of the opponent's weight in each bin now, signed
+        by who wins that runout's showdown: an all-in's value is the stake times this, dotted with the reach.
+
+        One row (a decision): by the exact ranks on every runout; every row (a
+        policy): by the strength bins on the rivers (a higher bin wins).
+        """
+        if self._showdown is None:
+            runouts, bins = self._key
+            if len(self.ours) == 1:
+                row = int(self.ours[0])
+                count = max(int(self._count[0]), 1)
+                self._showdown = (np.bincount(bins, weights=self._w0 * runouts.signs(row), minlength=NUM_BINS)
+                                  / count)[None, :]
+            else:
+                move, factor, our_river = self._tables()
+                if factor is None:
+                    self._showdown = _showdown_sums(move, our_river, self.our_live, self._count)
+                else:
+                    self._showdown = _uniform_showdown(runouts, bins)[self.ours] * factor[None, :]
+        return self._showdown
+
+    def reach(self, g: np.ndarray) -> np.ndarray:
+        """The opponent's weight by its river bin on every runout, (ends, R, NUM_BINS), for reaches ``g``
+        (ends, NUM_BINS) by its bin now."""
+        move, factor, _ = self._tables()
+        if factor is not None:
+            g = g * factor
+        return (g @ move).reshape(len(g), -1, NUM_BINS)
+
+    def mean(self, values: np.ndarray) -> np.ndarray:
+        """(ends, m) row values from (ends, R, NUM_BINS) values by our bin on each runout: the mean over the
+        runouts a row may hold."""
+        runouts = self._key[0]
+        cells = runouts.cells if self._every else runouts.cells[:, self.ours]
+        # one gather from a flat table whose extra last cell is the 0 of the runouts a row is not live on
+        ends = len(values)
+        flat = np.zeros((ends, cells.shape[0] * NUM_BINS + 1))
+        flat[:, :-1] = values.reshape(ends, -1)
+        per = np.take(flat, cells, axis=1).sum(axis=1)
+        return np.divide(per, self._count, out=np.zeros(per.shape), where=self._count > 0)
+
+
+def _showdown_sums(move: np.ndarray, our_river: np.ndarray, our_live: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """(m, NUM_BINS): per row, the mean over its runouts of each bin's weight now, signed by the river showdown."""
+    R = our_river.shape[0]
+    move = move.reshape(NUM_BINS, R, NUM_BINS)
+    if our_river.shape[1] == 1:
+        signs = np.sign(our_river[:, 0][:, None] - np.arange(NUM_BINS)[None, :]) * our_live
+        out = (move.reshape(NUM_BINS, R * NUM_BINS) @ signs.ravel().astype(np.float64))[None, :]
+    else:
+        table = signed_sums(move)  # [b, r, a]: below a minus above a, on runout r, of bin b's weight
+        out = np.zeros((our_river.shape[1], NUM_BINS))
+        for r in range(R):
+            out += (table[:, r, :][:, our_river[r]] * our_live[r]).T
+    return np.divide(out, count[:, None], out=np.zeros_like(out), where=count[:, None] > 0)
+
+
+def _move(runouts: Runouts, bins: np.ndarray, w0: np.ndarray) -> np.ndarray:
+    """move[b, r * NUM_BINS + c]: the opponent's weight in bin b now that is in bin c on runout r's river."""
+    R = len(runouts.ranks)
+    cells, pairs = runouts.move_cells(bins)
+    return np.bincount(cells, weights=w0[pairs], minlength=R * NUM_BINS * NUM_BINS).reshape(NUM_BINS, R * NUM_BINS)
+
+
+#: the uniform range's tables kept per (runouts, bins): (runouts, bins, table), the least recently used first
+_UNIFORM_SHOWDOWNS: dict[tuple[int, int], tuple[Runouts, np.ndarray, np.ndarray]] = {}
+_UNIFORM_MOVES: dict[tuple[int, int], tuple[Runouts, np.ndarray, np.ndarray]] = {}
+
+
+def _kept(cache: dict, limit: int, runouts: Runouts, bins: np.ndarray, make: Callable[[], np.ndarray]) -> np.ndarray:
+    """The table ``make()`` for these runouts and bins, kept in ``cache`` (at most ``limit``, the least recently
+    used dropped first: the tables before the flop, used at nearly every decision, are not the ones dropped)."""
+    key = (id(runouts), id(bins))
+    hit = cache.pop(key, None)
+    if hit is None or hit[0] is not runouts or hit[1] is not bins:
+        while len(cache) >= limit:
+            del cache[next(iter(cache))]
+        hit = (runouts, bins, make())
+    cache[key] = hit
+    return hit[2]
+
+
+def _uniform_showdown(runouts: Runouts, bins: np.ndarray) -> np.ndarray:
+    """:func:`_showdown_sums` of a uniform range for every pair, kept for the same runouts and bins."""
+    return _kept(_UNIFORM_SHOWDOWNS, 5, runouts, bins, lambda: _showdown_sums(
+        _uniform_move(runouts, bins), runouts.bins, runouts.live, runouts.counts))
+
+
+def _uniform_move(runouts: Runouts, bins: np.ndarray) -> np.ndarray:
+    """:func:`_move` of a uniform range, kept for the same runouts and bins (every first decision before the flop)."""
+    return _kept(_UNIFORM_MOVES, 17, runouts, bins, lambda: _move(runouts, bins, np.ones(len(bins))))
+
+
+def warm_uniform(played: Runouts, allin: Runouts, bins: np.ndarray) -> None:
+    """Make the uniform range's tables of these runouts now (before the flop: a fraction of a second at the start
+    of a match rather than inside its first decision)."""
+    _uniform_move(played, bins)
+    _uniform_showdown(allin, bins)
+
+
+
+# --------------------------------------------------------------------- runouts
+
+@lru_cache(maxsize=64)
+def _board_pool(key: int, size: int, known: tuple[int, ...], need: int) -> np.ndarray:
+    """``size`` random completions of ``known`` by ``need`` cards (seeded by ``key``)."""
+    gen = np.random.default_rng(key)
+    deck = np.array([c for c in range(52) if c not in known], dtype=np.int64)
+    picks = np.argsort(gen.random((size, len(deck))), axis=1)[:, :need]
+    return np.hstack([np.broadcast_to(np.array(known, dtype=np.int64), (size, len(known))), deck[picks]])
+
+
+def runout_boards(board: Sequence[int], count: int, seed: int) -> np.ndarray:
+    """(count, 5) full boards completing ``board``, drawn by a generator seeded by ``seed``.
+
+    With one card to come: every remaining card once, in a seeded random order (``count`` is ignored).
+    """
+    board = tuple(int(c) for c in board)
+    if len(board) == 4:
+        deck = np.array([c for c in range(52) if c not in board], dtype=np.int64)
+        order = np.random.default_rng(seed).permutation(len(deck))
+        return np.hstack([np.broadcast_to(np.array(board, dtype=np.int64), (len(deck), 4)), deck[order][:, None]])
+    return _board_pool(seed, count, board, 5 - len(board))

@@ -1,0 +1,182 @@
+"""adaptive's search made fast without changing what it computes: the shortcuts agree with the plain sums.
+
+Each shortcut of issue 14's latency and issue 17's LBR speed has its plain
+form checked here (counting ranks against comparing every pair; all-ins
+valued all ends at once against the showdown table; one flat gather
+against the mean over the runouts a row is live on), and what is kept
+between decisions is checked to be kept (the hand's runouts across a
+policy's copy; the tables before the flop made at the start of a match),
+or never handed to a decision it does not fit (a river round built with
+another policy's raises).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from acpcbot.cards import parse_cards
+from acpcbot.engine import State, raise_to
+from acpcbot.evaluator import NUM_PAIRS, pair_ranks
+from acpcbot.gamedef import load_game
+from acpcbot.strategies import adaptive_runouts, adaptive_search
+from acpcbot.strategies.adaptive import ALL_PAIRS, preflop_runouts
+from acpcbot.strategies.adaptive_policy import ModelPolicy
+from acpcbot.strategies.adaptive_ranges import preflop_bins
+from acpcbot.strategies.adaptive_runouts import NUM_BINS, Runouts, _Moves, _move, runout_boards, strength_bins
+from acpcbot.strategies.adaptive_search import SHOWDOWN, river_skeleton
+from acpcbot.strategies.adaptive_stats import OpponentStats
+from acpcbot.strategies.registry import create
+from acpcbot.world import MatchInfo, View
+
+HUNL = load_game("hunl")
+
+
+def _started(seed: int = 1):
+    player = create("adaptive", HUNL, seed)
+    player.start_match(MatchInfo(HUNL, name="me", opponents=("them",), seed=seed, spec="adaptive"))
+    return player
+
+
+# ----------------------------------------------------------------- the sums, plain and fast
+
+@pytest.mark.parametrize("board", ["AhKd8c", "AhKd8c4s", "AhKd8c4s2h", "7s7d7c", "5h6h7h8h"])
+def test_strength_bins_are_the_share_of_live_pairs_each_beats(board):
+    cards = tuple(parse_cards(board))
+    ranks = pair_ranks(runout_boards(cards, 6, 3))  # (R, 1326) treys ranks, 0 where a pair is not live
+    bins = strength_bins(ranks)
+    for r in range(len(ranks)):
+        live = ranks[r] > 0
+        n = int(live.sum())
+        theirs = ranks[r][live].astype(np.int64)
+        for pair in np.flatnonzero(live)[::37]:  # every 37th live pair: the plain count is quadratic
+            mine = int(ranks[r, pair])
+            beaten = (theirs > mine).sum() + 0.5 * ((theirs == mine).sum() - 1)  # treys: higher is worse
+            assert bins[r, pair] == min(int(beaten / (n - 1) * NUM_BINS), NUM_BINS - 1), (r, pair)
+        assert (bins[r][~live] == 0).all()
+
+
+def test_a_range_is_moved_onto_the_runouts_pair_by_pair():
+    gen = np.random.default_rng(5)
+    board = tuple(parse_cards("Qh8d3c"))
+    runouts = Runouts(pair_ranks(runout_boards(board, 7, 11)))
+    now = strength_bins(pair_ranks(board))[0]
+    w0 = gen.random(NUM_PAIRS) * (gen.random(NUM_PAIRS) < 0.6)
+    plain = np.zeros((NUM_BINS, len(runouts.ranks), NUM_BINS))
+    for r in range(len(runouts.ranks)):
+        for pair in np.flatnonzero(runouts.live[r]):
+            plain[now[pair], r, runouts.bins[r, pair]] += w0[pair]
+    assert np.allclose(_move(runouts, now, w0).reshape(plain.shape), plain, rtol=1e-12, atol=0)
+
+
+def test_runout_means_are_over_the_runouts_a_row_is_live_on():
+    gen = np.random.default_rng(6)
+    board = tuple(parse_cards("Qh8d3c"))
+    runouts = Runouts(pair_ranks(runout_boards(board, 9, 12)))
+    now = strength_bins(pair_ranks(board))[0]
+    values = gen.normal(size=(3, len(runouts.ranks), NUM_BINS))
+    for ours, rows in ((ALL_PAIRS, range(0, NUM_PAIRS, 97)), (np.array([17, 400, 1200]), range(3))):
+        got = _Moves(runouts, now, np.ones(NUM_PAIRS), ours).mean(values)
+        for row in rows:
+            on = np.flatnonzero(runouts.live[:, ours[row]])
+            plain = values[:, on, runouts.bins[on, ours[row]]].mean(axis=1) if len(on) else np.zeros(3)
+            assert np.allclose(got[:, row], plain, rtol=1e-12, atol=1e-12), row
+
+
+def _flop_search(player, line: str):
+    view = View.parse(line, HUNL)
+    hand = player.sync(view)
+    return player._search(view, hand, 1 - view.position, ALL_PAIRS)
+
+
+def test_a_policys_all_ins_after_the_flop_are_the_showdown_tables(monkeypatch):
+    # a policy's rows value the all-ins all ends at once (reach x runouts); the showdown table per row and bin,
+    # dotted with each end's reach, is the plain form of the same sums
+    line = "MATCHSTATE:0:3:r300c/:AsKd|/2c7h9s"
+    fast = _flop_search(_started(), line)
+    actions, values = fast.action_values()
+    assert fast.allin.deferred and fast._allins  # the all-ins were valued the fast way
+    monkeypatch.setattr(adaptive_runouts._Moves, "deferred", property(lambda self: False))
+    plain_actions, plain = _flop_search(_started(), line).action_values()
+    assert actions == plain_actions
+    assert np.allclose(values, plain, rtol=1e-9, atol=1e-6)
+
+
+# ----------------------------------------------------------------- what is kept, and what is never handed on
+
+def test_a_policy_leaves_the_hands_runouts_to_act():
+    player = _started()
+    view = View.parse("MATCHSTATE:0:3:r300c/:AsKd|/2c7h9s", HUNL)
+    player.sync(view)
+    player.policy(view)  # asked on a copy of the tracker: the runouts it drew are the hand's, act need not redraw
+    assert 3 in player.hand.runouts
+    kept = player.hand.runouts[3]
+    player.act(view, 0.0)
+    assert player.hand.runouts[3] is kept
+
+
+def test_the_tables_before_the_flop_are_made_at_the_start_of_a_match(monkeypatch):
+    adaptive_runouts._UNIFORM_SHOWDOWNS.clear()
+    adaptive_runouts._UNIFORM_MOVES.clear()
+    player = _started()
+    made = []
+    real = adaptive_runouts._showdown_sums
+    monkeypatch.setattr(adaptive_runouts, "_showdown_sums", lambda *a: made.append(1) or real(*a))
+    player.act(View.parse("MATCHSTATE:1:1::|AsKd", HUNL), 0.0)  # the first decision of the match
+    player.policy(View.parse("MATCHSTATE:0:2:r300:7c2d|", HUNL))
+    assert made == []
+    played, allin = preflop_runouts()
+    assert adaptive_runouts._uniform_showdown(allin, preflop_bins()) is not None and made == []
+
+
+class _Raiser:
+    """A card-blind policy: calls, and raises ``opening`` chips when it opens, ``over`` over a bet."""
+
+    def __init__(self, opening: int, over: int) -> None:
+        self.opening, self.over = opening, over
+
+    def probs(self, state, hist):
+        return np.array([np.zeros(NUM_BINS), np.full(NUM_BINS, 0.5), np.full(NUM_BINS, 0.5)])
+
+    def raise_to(self, state):
+        lo, hi = state.raise_bounds()
+        to = self.over if state.to_call() > 0 else self.opening
+        return raise_to(min(max(to, lo), hi))
+
+
+def _river(line: str) -> State:
+    return View.parse(line, HUNL).state
+
+
+def test_a_river_round_is_never_built_with_another_policys_raises():
+    # both open the river with the same bet; over our pot-sized bet one min-raises, the other goes all-in.
+    # Keyed by the first raise alone, the second was handed the first one's river round (and its stakes).
+    state = _river("MATCHSTATE:1:9:r300c/cc/cc/:|AsKd/2c7h9s/Jd/4h")
+    me, opp = 1, 0
+    assert state.current_player == opp
+    small = river_skeleton(state, me, opp, _Raiser(900, 1))  # the minimum over our bet
+    big = river_skeleton(state, me, opp, _Raiser(900, 5000))
+    stakes = lambda sk: {value for kind, value, _, _ in sk.nodes if kind == SHOWDOWN}  # noqa: E731
+    assert 5000.0 in stakes(big) and 5000.0 not in stakes(small)
+
+
+def test_a_model_policys_river_rounds_follow_its_raise_sizes():
+    stats = OpponentStats()
+    policy = ModelPolicy(stats, 0, HUNL)
+    before = policy.raise_signature()
+    grown = stats.copy()
+    bet = _river("MATCHSTATE:1:9:r300c/cc/cc/r600:|AsKd/2c7h9s/Jd/4h")
+    for _ in range(5):  # it raises big over bets after the flop
+        grown.observe(bet, raise_to(20000))
+    assert ModelPolicy(grown, 0, HUNL).raise_signature() != before
+    assert ModelPolicy(stats.copy(), 0, HUNL).raise_signature() == before  # the same sizes: shared
+
+
+def test_river_rounds_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr(adaptive_search, "SKELETONS_KEPT", 8)
+    monkeypatch.setattr(adaptive_search, "_SKELETONS", {})
+    stats = OpponentStats()
+    for k in range(20):
+        state = _river(f"MATCHSTATE:1:9:r300c/cc/r{400 + 50 * k}c/:|AsKd/2c7h9s/Jd/4h")
+        river_skeleton(state, 1, 0, ModelPolicy(stats, 0, HUNL))
+    assert len(adaptive_search._SKELETONS) == 8
