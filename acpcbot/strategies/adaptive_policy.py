@@ -31,6 +31,9 @@ class ModelPolicy:
     size in the spot (all-in where that leaves a sliver behind).
     """
 
+    #: its chances where it acts depend on the state only through adaptive_search.spot_key (given its range)
+    spot_keyed = True
+
     def __init__(self, stats: OpponentStats, opp: int, game: GameDef) -> None:
         self.stats = stats
         self.opp = opp

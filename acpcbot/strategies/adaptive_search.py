@@ -38,6 +38,7 @@ from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
 from ..evaluator import NUM_PAIRS
 from .adaptive_ranges import SCORE_BINS
 from .adaptive_runouts import Runouts, _Moves, signed_sums
+from .adaptive_stats import spot_of
 
 NUM_BINS = SCORE_BINS
 #: our raise sizes in the round we decide in, as fractions of the pot after calling (plus all-in)
@@ -59,7 +60,8 @@ class OpponentPolicy(Protocol):
 
     def probs(self, state: State, hist: np.ndarray | None) -> np.ndarray:
         """(3, NUM_BINS): P(fold, call, raise | bin) where it acts in ``state``; ``hist`` is its range over the
-        bins (None on the river of a runout, where the bins are that river's)."""
+        bins (None on the river of a runout, where the bins are that river's).  A policy whose chances with
+        ``hist`` None depend on the state only through :func:`spot_key` says so by ``spot_keyed = True``."""
 
     def raise_to(self, state: State) -> Action:
         """The raise it makes where it acts in ``state`` and raises.
@@ -67,6 +69,13 @@ class OpponentPolicy(Protocol):
         A policy whose raises depend on something besides the state may say what in ``raise_signature()`` (a
         hashable): the river rounds built with its raises are then kept for others with the same signature.
         """
+
+
+def spot_key(state: State, opp: int) -> tuple:
+    """What a spot-keyed policy's chances where ``opp`` acts in ``state`` depend on (its spot, whether it faces a
+    bet, the street, the bet over the pot), and which of its actions are legal there."""
+    to_call = state.to_call(opp)
+    return (spot_of(state, opp), to_call > 0, state.round, state.bet_to_pot(opp), state.raise_bounds() is None)
 
 
 # --------------------------------------------------------------------- our actions
@@ -148,6 +157,8 @@ class Search:
         self.our_bins = bins[ours]
         self.runouts = runouts
         self.m = len(ours)
+        self._spot_keyed = bool(getattr(policy, "spot_keyed", False))
+        self._river: dict[tuple, np.ndarray] = {}
         if runouts is not None:
             self.cont = _Moves(runouts, bins, w0, ours)
             self.allin = self.cont if allin is None else _Moves(allin, bins, w0, ours)
@@ -258,13 +269,25 @@ class Search:
             for c in children[1:]:
                 best = np.maximum(best, self._walk(batch, c, q))
             return best
-        probs = np.stack([self._probs(s.nodes[node][3], None) for s in batch])[:, :, None, :]  # (ends, 3, 1, B)
+        probs = np.stack([self._river_probs(s, node) for s in batch])[:, :, None, :]  # (ends, 3, 1, B)
         total = np.zeros(q.shape)
         for k, c in children:
             total = total + self._walk(batch, c, q * probs[:, k])
         return total
 
     # ----------------------------------------------------------------- the opponent
+
+    def _river_probs(self, skeleton: "Skeleton", node: int) -> np.ndarray:
+        """:meth:`_probs` at an opponent's node of a river round, once per spot for a spot-keyed policy (its pot-
+        sized bets, checks and raises recur from one river round to the next)."""
+        state = skeleton.nodes[node][3]
+        if not self._spot_keyed:
+            return self._probs(state, None)
+        key = skeleton.spots[node]
+        hit = self._river.get(key)
+        if hit is None:
+            hit = self._river[key] = self._probs(state, None)
+        return hit
 
     def _probs(self, s: State, weight: np.ndarray | None) -> np.ndarray:
         """Its (fold, call, raise) chances per bin where it acts in ``s``, by the policy, made legal.
@@ -321,6 +344,8 @@ class Skeleton:
     nodes: list[tuple[int, float, list, State | None]]
     #: the tree's form (each node's kind and children): river rounds of one shape are walked together
     shape: tuple = ()
+    #: per node, where the opponent acts, what a spot-keyed policy's chances there depend on (``spot_key``)
+    spots: tuple = ()
 
 
 #: river rounds kept (the least recently used dropped first): every one holds engine states, which Python's
@@ -378,7 +403,8 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
     build(s)
     shape = tuple((kind, tuple(c if isinstance(c, int) else tuple(c) for c in children))
                   for kind, _, children, _ in nodes)
-    skeleton = Skeleton(nodes, shape)
+    skeleton = Skeleton(nodes, shape, tuple(spot_key(state, opp) if kind == THEIRS else None
+                                            for kind, _, _, state in nodes))
     if key is not None:
         while len(_SKELETONS) >= SKELETONS_KEPT:
             del _SKELETONS[next(iter(_SKELETONS))]
