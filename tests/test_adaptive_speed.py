@@ -180,3 +180,26 @@ def test_river_rounds_kept_are_bounded(monkeypatch):
         state = _river(f"MATCHSTATE:1:9:r300c/cc/r{400 + 50 * k}c/:|AsKd/2c7h9s/Jd/4h")
         river_skeleton(state, 1, 0, ModelPolicy(stats, 0, HUNL))
     assert len(adaptive_search._SKELETONS) == 8
+
+
+def test_a_spot_keyed_policy_is_asked_once_per_spot_on_the_rivers(monkeypatch):
+    asked = []
+    real = ModelPolicy.probs
+
+    def counting(self, state, hist):
+        if hist is None:
+            asked.append(1)
+        return real(self, state, hist)
+
+    monkeypatch.setattr(ModelPolicy, "probs", counting)
+    line = "MATCHSTATE:0:3:r300c/:AsKd|/2c7h9s"
+    player = _started()
+    view = View.parse(line, HUNL)
+    keyed = player._search(view, player.sync(view), 1, np.array([0])).action_values()[1]
+    once = len(asked)
+    monkeypatch.setattr(ModelPolicy, "spot_keyed", False)
+    asked.clear()
+    player = _started()
+    plain = player._search(view, player.sync(view), 1, np.array([0])).action_values()[1]
+    assert np.array_equal(keyed, plain)
+    assert 0 < once < len(asked) / 2, (once, len(asked))
