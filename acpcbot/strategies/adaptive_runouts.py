@@ -147,7 +147,8 @@ class _Moves:
             counts = np.bincount(bins, minlength=NUM_BINS)
             factor = np.divide(np.bincount(bins, weights=self._w0, minlength=NUM_BINS), counts,
                                out=np.zeros(NUM_BINS), where=counts > 0)
-            if not np.allclose(factor[bins], self._w0, rtol=1e-12, atol=1e-300):
+            # np.allclose(factor[bins], w0, rtol=1e-12, atol=1e-300) for finite weights, without its overhead
+            if not (np.abs(factor[bins] - self._w0) <= 1e-300 + 1e-12 * np.abs(self._w0)).all():
                 factor = None
             move = _uniform_move(runouts, bins) if factor is not None else _move(runouts, bins, self._w0)
             self._moves = (move, factor, runouts.bins if self._every else runouts.bins[:, self.ours])
