@@ -6,8 +6,11 @@ Prints one JSON object: ``memory_hands_per_s`` (hunl, the always-call pair:
 every hand goes to showdown through the whole loop; the best of three
 matches, by wall time and by the process's CPU time, so that a busy
 machine's waits for a core can be told apart), the same for other pairs,
-``tcp_hands_per_s`` (call against call through ``acpc-match`` over TCP:
-``python -m dealer`` and two acpcbot processes, timed between the dealer's
+``memory_general_loop_hands_per_s`` (call against call through the general
+in-memory loop, a World per seat: the peer of the fused loop that lean
+seats get; ``memory_vs_general_loop``), ``tcp_hands_per_s`` (call against
+call through ``acpc-match`` over TCP: ``python -m dealer`` and two acpcbot
+processes, timed between the dealer's
 STARTED and FINISHED stamps), ``memory_vs_tcp`` (the previous transport is
 the peer), ``memory_vs_target`` (the issue's 20,000 hands/s) and
 ``match_overhead_s`` (wall time of a one-hand TCP match: processes started,
@@ -37,6 +40,14 @@ from dealer.arena.memory import play_match  # noqa: E402
 from dealer.arena.recipes import build_plan, make_entries  # noqa: E402
 from dealer.arena.runner import execute  # noqa: E402
 from dealer.config import MatchConfig  # noqa: E402
+from acpcbot.strategies.simple import CallStrategy  # noqa: E402
+from acpcbot.world import MatchInfo  # noqa: E402
+
+
+class _CallReadingMatch(CallStrategy):
+    """call declaring that it reads the match history: not lean, so the general loop plays it (a World per seat)."""
+
+    reads_match = True
 
 TARGET_MEMORY_HANDS_PER_S = 20000
 PAIRS = {"call-call": ("call", "call"), "fold-fold": ("fold", "fold"),
@@ -62,6 +73,22 @@ def memory_rate(a: str, b: str, hands: int, tmp: Path, repeats: int = 3) -> tupl
         assert played.finished, played.error
         best_wall, best_cpu = max(best_wall, hands / wall), max(best_cpu, hands / cpu)
     return best_wall, best_cpu
+
+
+def general_rate(hands: int, tmp: Path, repeats: int = 3) -> float:
+    """Best hands/s (wall) of call against call in hunl through the general in-memory loop, the fused one's peer."""
+    game = load_game("hunl")
+    best = 0.0
+    for i in range(repeats):
+        config = MatchConfig(match_name="m", game=game, game_arg="hunl", num_hands=hands, seed=1 + i,
+                             names=["a", "b"], quiet=True)
+        players = [(_CallReadingMatch(game, None), MatchInfo(game=game, name=name)) for name in config.names]
+        wall = time.perf_counter()
+        played = play_match(config, [("a", "call"), ("b", "call")], tmp / "g.log", players=players)
+        wall = time.perf_counter() - wall
+        assert played.finished, played.error
+        best = max(best, hands / wall)
+    return best
 
 
 def _stamps(err: Path) -> float:
@@ -110,6 +137,9 @@ def main() -> None:
         result["memory_hands_per_cpu_s_by_pair"] = by_pair_cpu
         result["target_memory_hands_per_s"] = TARGET_MEMORY_HANDS_PER_S
         result["memory_vs_target"] = round(by_pair["call-call"] / TARGET_MEMORY_HANDS_PER_S, 2)
+        general = general_rate(hands, tmp)
+        result["memory_general_loop_hands_per_s"] = round(general)
+        result["memory_vs_general_loop"] = round(by_pair["call-call"] / general, 2)
 
         tcp_hands = max(200, hands // 3)
         doc = execute(_plan("call", "call", tcp_hands, "tcp"), runs)
