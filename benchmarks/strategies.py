@@ -15,11 +15,14 @@ TCP through the bundled dealer (``python -m dealer``) against an acpcbot
 playing ``random``, ``--live-hands`` hands per game; a decision's live time
 is from the dealer's writing the state to the seat to its reading the
 reply (the stamps of the transcript's TO and FROM lines), so it holds the
-client's own work and the socket besides ``act``.  Prints one JSON object:
+client's own work and the socket besides ``act``.  In process each ``act``'s
+processor time is kept too (``cpu_*``): on a machine busier than its cores
+the wall-clock figures also count the time the process waited for one.
+Prints one JSON object:
 ``{"<strategy>": {"p50_ms": ..., "p99_ms": ..., "max_ms": ..., "actions":
-..., "games": [...], "live": {"p50_ms": ..., "p99_ms": ..., "max_ms": ...,
-"actions": ...}, "live_vs_in_process_p99": ...}, ...}``; problems, the date and the
-load average go to stderr.
+..., "games": [...], "cpu_p50_ms": ..., "cpu_p99_ms": ..., "live": {"p50_ms":
+..., "p99_ms": ..., "max_ms": ..., "actions": ...}, "live_vs_in_process_p99":
+...}, ...}``; problems, the date and the load average go to stderr.
 
     python benchmarks/strategies.py [--hands 300] [--live-hands 100] [--seed 1] [--games hunl,hulhe] [--only mfs,rh]
 """
@@ -59,8 +62,9 @@ def import_all() -> None:
             print(f"strategies.{info.name}: cannot import: {type(exc).__name__}: {exc}", file=sys.stderr)
 
 
-def play(spec: str, game_name: str, hands: int, seed: int) -> list[float]:
-    """Seconds of each ``act`` of ``spec`` over ``hands`` hands against random (seats swap every hand)."""
+def play(spec: str, game_name: str, hands: int, seed: int, cpu: list[float] | None = None) -> list[float]:
+    """Seconds of each ``act`` of ``spec`` over ``hands`` hands against random (seats swap every hand); ``cpu``
+    gets each one's processor time too (what a busy machine does not inflate by descheduling the process)."""
     game = load_game(game_name)
     n = game.num_players
     seats = [create(spec, game, seed), create("random", game, seed + 1)] + \
@@ -88,11 +92,13 @@ def play(spec: str, game_name: str, hands: int, seed: int) -> list[float]:
             pos = state.current_player
             seat = (pos + hand) % n
             view = worlds[seat].last
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             action = seats[seat].act(view, time.monotonic() + 7.0)
-            elapsed = time.perf_counter() - start
+            elapsed, elapsed_cpu = time.perf_counter() - start, time.process_time() - start_cpu
             if seat == 0:
                 times.append(elapsed)
+                if cpu is not None:
+                    cpu.append(elapsed_cpu)
             action, _ = state.fix(action)
             state.apply(action)
     for strategy in seats:
@@ -104,12 +110,13 @@ def measure(name: str, hands: int, seed: int, games: list[str]) -> dict | None:
     """The figures of one strategy in this process (None when it played no game)."""
     cls = available()[name]
     samples: list[float] = []
+    cpu: list[float] = []
     played = []
     for game_name in games:
         if cls.unsupported_reason(load_game(game_name)) is not None:
             continue
         try:
-            samples += play(name, game_name, hands, seed)
+            samples += play(name, game_name, hands, seed, cpu)
         except Exception as exc:  # noqa: BLE001 - report and go on with the others
             print(f"{name} in {game_name}: {type(exc).__name__}: {exc}", file=sys.stderr)
             continue
@@ -117,8 +124,11 @@ def measure(name: str, hands: int, seed: int, games: list[str]) -> dict | None:
     if not samples:
         return None
     ms = np.array(samples) * 1000
+    cpu_ms = np.array(cpu) * 1000
     return {"p50_ms": round(float(np.percentile(ms, 50)), 4), "p99_ms": round(float(np.percentile(ms, 99)), 4),
-            "max_ms": round(float(ms.max()), 3), "actions": len(samples), "games": played}
+            "max_ms": round(float(ms.max()), 3), "actions": len(samples), "games": played,
+            "cpu_p50_ms": round(float(np.percentile(cpu_ms, 50)), 4),
+            "cpu_p99_ms": round(float(np.percentile(cpu_ms, 99)), 4)}
 
 
 def live(spec: str, game_name: str, hands: int, seed: int, workdir: Path) -> list[float]:
