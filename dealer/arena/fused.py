@@ -21,7 +21,7 @@ from typing import Sequence
 from acpcbot.engine import CALL, ActionType
 from acpcbot.protocol import CardsText, format_betting
 
-from dealer.match import Match, MatchAborted
+from dealer.match import Match, MatchAborted, MatchResult
 from dealer.progress import finish_hand
 from dealer.seats import SeatChannel
 
@@ -42,15 +42,16 @@ class FusedMatch(Match):
     """A :class:`~dealer.match.Match` whose hands are played by the fused loop when :func:`fused_ready` holds.
 
     Each seat must be a lean :class:`~dealer.arena.memory.MemorySeat`
-    (``seat.client.decide_state``).  Otherwise, and for a hand whose reply
-    would need a warning, the general loop plays.
+    (``seat.client.decide_state``); otherwise the general loop plays.  A
+    reply that would need a warning (never from a client, which asks the
+    engine first) is judged by the general reading (``Match._ask``).
     """
 
     _fused = False
     _deciders: list = []
     _pending: list[str] = []
 
-    def run(self, seats: Sequence[SeatChannel]):  # type: ignore[no-untyped-def]
+    def run(self, seats: Sequence[SeatChannel]) -> MatchResult:
         """Play the match as :meth:`Match.run` does, with the fused loop when it applies."""
         self._fused = fused_ready(self, seats)
         self._pending = []
