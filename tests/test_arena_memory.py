@@ -6,7 +6,7 @@ from acpcbot.engine import ActionType, Action, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import parse_match_state
 from acpcbot.strategies.base import Strategy
-from acpcbot.strategies.registry import register
+from acpcbot.strategies.registration import _REGISTRY, register
 from dealer.config import MatchConfig
 from dealer.arena.memory import play_match
 
@@ -14,7 +14,6 @@ CHECKED: list[int] = []
 MISMATCHES: list[str] = []  # the client catches exceptions in observe, so failures are collected here
 
 
-@register
 class StateSpy(Strategy):
     """Plays at random and checks every view's state against a parse of its text."""
 
@@ -78,7 +77,6 @@ def test_a_strategy_that_only_acts_sees_its_turns_and_the_ends_of_hands(tmp_path
 ENDED: list[str] = []
 
 
-@register
 class EndSpy(Strategy):
     """Records that its match ended."""
 
@@ -100,3 +98,15 @@ def test_strategies_started_before_a_seat_that_fails_still_end_their_match(tmp_p
     with pytest.raises(Exception, match="nosuch"):
         play_match(config, [("a", "test-end-spy"), ("b", "nosuch")], tmp_path / "m.log")
     assert ENDED == ["test-end-spy"]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _spies_registered():
+    # registered for this module's tests only: the registry is the shipped list everywhere else
+    # (test_readme checks the README's strategies table against it, maybe in this same process)
+    spies = (StateSpy, EndSpy)
+    for cls in spies:
+        register(cls)
+    yield
+    for cls in spies:
+        _REGISTRY.pop(cls.name, None)
