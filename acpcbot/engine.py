@@ -458,6 +458,13 @@ class State(HandFacts):
         return result
 
     def _showdown_payoffs(self, values: Sequence[int]) -> list[float]:
+        spent = self.spent
+        if len(spent) == 2 and spent[0] == spent[1] > 0 and not (self.folded[0] or self.folded[1]):
+            # heads-up with the pot matched: what the general arithmetic gives, without building its pots
+            s = float(spent[0])
+            if values[0] == values[1]:
+                return [0.0, 0.0]
+            return [s, -s] if values[0] > values[1] else [-s, s]
         return [self._showdown_payoff(p, values) for p in range(self.game.num_players)]
 
     def _showdown_payoff(self, player: int, values: Sequence[int]) -> float:

@@ -293,3 +293,15 @@ def test_acting_order_starts_from_the_rounds_first_player():
     g = nl_game(3, "20000 300 20000", "50 100 0", "3 1 1 1")
     st = replay_betting("r1000cc/", g, State(g))
     assert st.is_all_in(1) and st.acting_order() == [0, 2]
+
+
+def test_the_heads_up_showdown_shortcut_is_the_general_arithmetic():
+    # the matched heads-up pot is paid without building side pots: the same floats as the reference's walk
+    game = load_game("hunl")
+    gen = random.Random(4)
+    for _ in range(300):
+        st = State(game, 0, [(0, 1), (2, 3)], [])
+        level = gen.choice([100, 250, 20000])
+        st.spent = [level, level]
+        values = [gen.randrange(3), gen.randrange(3)]
+        assert st._showdown_payoffs(values) == [st._showdown_payoff(p, values) for p in range(2)]
