@@ -12,6 +12,7 @@ import threading
 from typing import Sequence, TextIO
 
 from .client import EXIT_OK, EXIT_STRATEGY, KEEPALIVE_COUNT, KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, run
+from .direct import can_run_direct, run_direct
 from .gamedef import SHIPPED_GAMES, GameDefError, load_game
 from .strategies.base import Strategy, UnsupportedGame
 from .strategies.registry import StrategySpecError, available, create, default_spec, describe, with_absolute_paths
@@ -158,6 +159,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"acpcbot: error: cannot open history file {args.history}: {exc}", file=sys.stderr)
             return EXIT_USAGE
     try:
+        if can_run_direct(strategy):
+            # hooks of microseconds: a blocking socket, no event loop round per line
+            return run_direct(strategy, info, args.host, args.port, history=history, retry_for=args.retry,
+                              idle_timeout=args.idle_timeout)
         return asyncio.run(play_leavable(strategy, info, args.host, args.port, history, args.retry,
                                          args.idle_timeout))
     except KeyboardInterrupt:

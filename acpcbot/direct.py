@@ -1,0 +1,144 @@
+"""The client's blocking loop for strategies that declare ``inline``: a plain socket, no event loop.
+
+A strategy whose hooks take microseconds needs no worker thread and no
+deadline guard, so the match can be played with one blocking ``recv`` per
+wake and the reply written in the same pass that read its state: no
+``epoll`` round and no event-loop iteration per line.  Everything else is
+:func:`acpcbot.client.run`'s behaviour, line for line: the same handshake,
+replies, history, log messages and exit codes (the lines are handled by the
+same :class:`~acpcbot.client.Client`).
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import time
+from typing import TextIO
+
+from .client import Client
+from .connection import (EXIT_CONNECT, EXIT_DISCONNECTED, EXIT_OK, EXIT_PROTOCOL, EXIT_STRATEGY, MAX_LINE,
+                         ClientError, set_keepalive)
+from .protocol import VERSION_LINE
+from .strategies.base import Strategy
+from .world import MatchInfo
+
+log = logging.getLogger("acpcbot.client")
+
+
+def can_run_direct(strategy: Strategy) -> bool:
+    """Whether ``strategy`` may be played by :func:`run_direct`: it declares ``inline`` (and no ``leave`` hook)."""
+    return bool(strategy.inline) and not hasattr(strategy, "leave")
+
+
+def connect_blocking(host: str, port: int, retry_for: float = 5.0) -> socket.socket:
+    """A connected socket to the dealer, retrying refused attempts for ``retry_for`` seconds (as ``connect``)."""
+    give_up = time.monotonic() + retry_for
+    delay = 0.05
+    while True:
+        try:
+            return socket.create_connection((host, port))
+        except (ConnectionRefusedError, ConnectionResetError, TimeoutError) as exc:
+            if time.monotonic() + delay > give_up:
+                raise ClientError(f"cannot connect to the dealer at {host}:{port}: {exc.strerror or exc} "
+                                  f"(retried for {retry_for:g} s)", EXIT_CONNECT) from None
+        except OSError as exc:
+            raise ClientError(f"cannot connect to the dealer at {host}:{port}: {exc}", EXIT_CONNECT) from None
+        time.sleep(delay)
+        delay = min(0.5, delay * 2)
+
+
+def serve_direct(client: Client, sock: socket.socket, idle_timeout: float | None = None,
+                 limit: int = MAX_LINE) -> None:
+    """Play the match on a connected socket until the dealer closes it; ClientError on failure."""
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # one small reply per state: never held back
+    set_keepalive(sock)
+    sock.settimeout(idle_timeout)
+    recv, send, clock = sock.recv, sock.sendall, client.clock
+    handle, decode, spend = client.handle_line, client.decode_line, client.budget.spend
+    lost: OSError | None = None
+    buf = b""
+    try:
+        send(VERSION_LINE.encode("ascii"))
+        while True:
+            try:
+                data = recv(65536)
+            except socket.timeout:
+                raise ClientError(f"the dealer sent nothing for {idle_timeout:g} s (idle limit)",
+                                  EXIT_DISCONNECTED) from None
+            except OSError as exc:
+                lost = exc
+                break
+            if not data:
+                break
+            received = clock()
+            buf += data
+            start = 0
+            while True:
+                i = buf.find(b"\n", start)
+                if i < 0:
+                    break
+                if i + 1 - start > limit:
+                    raise _overlong(client, limit)
+                try:
+                    out = handle(decode(buf[start:i + 1]), received)
+                except ClientError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - reported as the asyncio client reports it
+                    log.exception("internal error while handling a line")
+                    raise ClientError(f"internal error: {type(exc).__name__}: {exc}", EXIT_PROTOCOL) from None
+                start = i + 1
+                if out is not None:
+                    try:
+                        send(out.encode("ascii"))
+                    except OSError as exc:
+                        lost = exc
+                        break
+                    spend(clock() - received)
+            if lost is not None:
+                break
+            buf = buf[start:]
+            if len(buf) > limit:
+                raise _overlong(client, limit)
+        if lost is not None:
+            if client.world.last is not None and not client.world.in_hand:
+                log.info("the connection ended between hands: %s", lost)
+            else:
+                raise client._gone(f"reading failed: {lost}")
+        elif buf:
+            # the dealer closed in the middle of a line: learn from it, but nobody reads a reply
+            client._observe_only(decode(buf))
+        client._check_end()
+    finally:
+        client._safe(client.strategy.end_match)
+
+
+def _overlong(client: Client, limit: int) -> ClientError:
+    return ClientError(f"line {client.lines + 1} from the dealer is longer than {limit} bytes", EXIT_PROTOCOL)
+
+
+def run_direct(strategy: Strategy, info: MatchInfo, host: str, port: int, *, history: TextIO | None = None,
+               retry_for: float = 5.0, idle_timeout: float | None = None) -> int:
+    """Play one match as :func:`acpcbot.client.run` does, on a blocking socket; return the exit code."""
+    client = Client(strategy, info, history)
+    try:
+        strategy.start_match(info)
+    except Exception as exc:  # noqa: BLE001
+        log.exception("strategy %s failed to start: %s", strategy.spec, exc)
+        return EXIT_STRATEGY
+    try:
+        sock = connect_blocking(host, port, retry_for)
+    except ClientError as exc:
+        log.error("%s", exc)
+        client._safe(strategy.end_match)
+        return exc.exit_code
+    log.info("connected to %s:%d as %s playing %s in %s", host, port, info.name, strategy.spec, info.game.name)
+    try:
+        serve_direct(client, sock, idle_timeout)
+    except ClientError as exc:
+        log.error("%s (after %s)", exc, client.summary())
+        return exc.exit_code
+    finally:
+        sock.close()
+    log.info("match over: %s", client.summary())
+    return EXIT_OK
