@@ -12,13 +12,18 @@ response beside it where the game is small enough (Kuhn, Leduc).
 seating (default 5,000: 10,000 hands in all; the target is 10 minutes on
 two cores); the peer in the same run is the plain duplicate match of
 adaptive against ``call`` on the same deals, which costs adaptive's own
-decisions and the match loop without LBR.
+decisions and the match loop without LBR.  Beside each wall-clock time
+(``*_s``) the processor time of this process and its workers (``*_cpu_s``):
+on a machine busier than its two cores the wall clock also counts the
+waits for one, and the processor time over two is the wall time it would
+take alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import tempfile
 import time
@@ -89,24 +94,32 @@ def table(hands: int | None, only: list[str]) -> dict[str, object]:
     return {"lbr": rows}
 
 
+def cpu_seconds() -> float:
+    """Processor time of this process and of its finished workers so far (user and system)."""
+    own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
 def speed(hands: int) -> dict[str, object]:
     """LBR against adaptive in hunl, and the plain adaptive-call match on the same deals."""
     from acpcbot.strategies.registry import resolve
 
     out: dict[str, object] = {"hands_per_seating": hands, "target_s": SPEED_TARGET_S}
     with tempfile.TemporaryDirectory() as tmp:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), cpu_seconds()
         plain = build_plan(name="peer", game="hunl", hands=hands, seed=1, duplicate=True, mode="play",
                            entries=make_entries([(None, "adaptive", None), (None, "call", None)]),
                            transport="memory", parallel=2)
         execute(plain, tmp)
         out["peer_adaptive_vs_call_s"] = round(time.perf_counter() - start, 1)
+        out["peer_adaptive_vs_call_cpu_s"] = round(cpu_seconds() - cpu, 1)
         if not resolve("adaptive")[0].has_policy:
             out["lbr"] = "adaptive does not expose its policy yet"
             return out
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), cpu_seconds()
         doc = execute(lbr_plan("adaptive", "hunl", hands, 1, "memory", jobs=2), tmp)
         out["lbr_s"] = round(time.perf_counter() - start, 1)
+        out["lbr_cpu_s"] = round(cpu_seconds() - cpu, 1)
         out["lbr_play_s"] = doc["seconds"]
         out["lbr"] = summary(doc, "adaptive", "hunl", hands)
         out["lbr_vs_peer"] = round(out["lbr_s"] / out["peer_adaptive_vs_call_s"], 2)
