@@ -121,6 +121,9 @@ def _play(game_name: str, opponent: str, hands: int, ask: bool, spec: str = "ada
 # hunl 25 hands in make test, hulhe past the cold hands in make soak.  A 60-hand hunl run passes alone and
 # after any of the suite's files tried, but failed twice inside make soak's first chunk (rows parted at hand 3
 # with no decision cut off): an open defect, not reproduced outside that run, left out until it is found.
+# A likely cause, since fixed: river rounds were kept process-wide keyed by the opponent's first raise only,
+# so a round built by an earlier search (another test's opponent, a policy asked) with other raise sizes over
+# our bet was handed on (test_adaptive_speed::test_a_river_round_is_never_built_with_another_policys_raises).
 @pytest.mark.parametrize("game_name,opponent,hands", [
     ("hunl", "random", 25), pytest.param("hulhe", "random", COLD_HANDS + 25, marks=pytest.mark.slow)])
 def test_asking_hypothetical_policies_changes_nothing_later(game_name, opponent, hands):
