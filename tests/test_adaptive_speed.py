@@ -160,16 +160,19 @@ def test_a_river_round_is_never_built_with_another_policys_raises():
     assert 5000.0 in stakes(big) and 5000.0 not in stakes(small)
 
 
-def test_a_model_policys_river_rounds_follow_its_raise_sizes():
-    stats = OpponentStats()
-    policy = ModelPolicy(stats, 0, HUNL)
-    before = policy.raise_signature()
-    grown = stats.copy()
+def test_a_river_round_is_handed_on_to_a_policy_that_raises_alike():
+    state = _river("MATCHSTATE:1:9:r300c/cc/cc/:|AsKd/2c7h9s/Jd/4h")
+    first = river_skeleton(state, 1, 0, _Raiser(900, 5000))
+    assert river_skeleton(state, 1, 0, _Raiser(900, 5000)) is first  # another object, the same raises: kept
+    assert river_skeleton(state, 1, 0, _Raiser(1200, 5000)) is not first  # another opening bet
+    assert river_skeleton(state, 1, 0, _Raiser(900, 5000)) is first  # the first is still kept beside it
+    grown = OpponentStats()
     bet = _river("MATCHSTATE:1:9:r300c/cc/cc/r600:|AsKd/2c7h9s/Jd/4h")
-    for _ in range(5):  # it raises big over bets after the flop
+    for _ in range(5):  # a model that learnt big raises over bets after the flop
         grown.observe(bet, raise_to(20000))
-    assert ModelPolicy(grown, 0, HUNL).raise_signature() != before
-    assert ModelPolicy(stats.copy(), 0, HUNL).raise_signature() == before  # the same sizes: shared
+    plain = river_skeleton(state, 1, 0, ModelPolicy(OpponentStats(), 0, HUNL))
+    assert river_skeleton(state, 1, 0, ModelPolicy(OpponentStats(), 0, HUNL)) is plain
+    assert river_skeleton(state, 1, 0, ModelPolicy(grown, 0, HUNL)) is not plain
 
 
 def test_river_rounds_kept_are_bounded(monkeypatch):
@@ -179,7 +182,10 @@ def test_river_rounds_kept_are_bounded(monkeypatch):
     for k in range(20):
         state = _river(f"MATCHSTATE:1:9:r300c/cc/r{400 + 50 * k}c/:|AsKd/2c7h9s/Jd/4h")
         river_skeleton(state, 1, 0, ModelPolicy(stats, 0, HUNL))
+        for over in range(2000, 2000 + 100 * adaptive_search.SKELETON_VARIANTS + 300, 100):
+            river_skeleton(state, 1, 0, _Raiser(900 + 50 * k, over))
     assert len(adaptive_search._SKELETONS) == 8
+    assert all(len(kept) <= adaptive_search.SKELETON_VARIANTS for kept in adaptive_search._SKELETONS.values())
 
 
 def test_a_spot_keyed_policy_is_asked_once_per_spot_on_the_rivers(monkeypatch):

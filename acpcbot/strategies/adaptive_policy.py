@@ -14,7 +14,7 @@ from ..engine import RAISE, Action, ActionType, State, raise_to
 from ..gamedef import GameDef
 from .adaptive_ranges import reference_percentiles, threshold_likelihoods
 from .adaptive_search import NUM_BINS, SHORT_BEHIND
-from .adaptive_stats import KINDS, OpponentStats, info_class, spot_of
+from .adaptive_stats import OpponentStats, info_class, spot_of
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
@@ -40,7 +40,6 @@ class ModelPolicy:
         self.game = game
         self._cache: dict[tuple, np.ndarray] = {}
         self._spots: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        self._signature: tuple | None = None
 
     def probs(self, state: State, hist: np.ndarray | None) -> np.ndarray:
         """(3, NUM_BINS) chances of fold, call, raise per strength bin where it acts in ``state``.
@@ -70,13 +69,6 @@ class ModelPolicy:
         out /= out.sum(axis=0, keepdims=True)
         self._cache[key] = out
         return out
-
-    def raise_signature(self) -> tuple:
-        """What its raises after the flop depend on besides the state: its typical size in each kind of spot."""
-        if self._signature is None:
-            self._signature = ("limit",) if self.game.is_limit else \
-                tuple(self.stats.raise_size(kind, 1) for kind in KINDS)
-        return self._signature
 
     def raise_to(self, state: State) -> Action:
         """Its typical raise where it acts in ``state``."""

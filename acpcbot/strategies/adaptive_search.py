@@ -64,11 +64,7 @@ class OpponentPolicy(Protocol):
         ``hist`` None depend on the state only through :func:`spot_key` says so by ``spot_keyed = True``."""
 
     def raise_to(self, state: State) -> Action:
-        """The raise it makes where it acts in ``state`` and raises.
-
-        A policy whose raises depend on something besides the state may say what in ``raise_signature()`` (a
-        hashable): the river rounds built with its raises are then kept for others with the same signature.
-        """
+        """The raise it makes where it acts in ``state`` and raises."""
 
 
 def spot_key(state: State, opp: int) -> tuple:
@@ -346,30 +342,35 @@ class Skeleton:
     shape: tuple = ()
     #: per node, where the opponent acts, what a spot-keyed policy's chances there depend on (``spot_key``)
     spots: tuple = ()
+    #: every (state, raise) of the opponent's it was built with, in building order
+    raises: tuple = ()
 
 
-#: river rounds kept (the least recently used dropped first): every one holds engine states, which Python's
-#: collector walks on each full collection, so they are kept few
-SKELETONS_KEPT = 1024
-_SKELETONS: dict[tuple, Skeleton] = {}
+#: river rounds kept: at most SKELETONS_KEPT starts (chips in, whose turn), the least recently used dropped first,
+#: and SKELETON_VARIANTS rounds a start (built with other raise sizes); every one holds engine states, which
+#: Python's collector walks on each full collection, so they are kept few
+SKELETONS_KEPT = 512
+SKELETON_VARIANTS = 4
+_SKELETONS: dict[tuple, list[Skeleton]] = {}
 
 
 def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skeleton:
-    """The river round from ``s`` (engine states all the way), cached by the chips in and what the opponent's raises
-    there depend on besides the state (its policy's ``raise_signature``; a policy without one: built afresh).
+    """The river round from ``s`` (engine states all the way), kept by its start and handed on only to a policy
+    that raises as the one it was built with at every node where the opponent may raise.
 
-    Keyed by every raise the opponent may make in the round, not only its first: a river round built with another
-    policy's raise sizes (a raise over our bet) is never handed to this one.
+    A round depends on the policy only through those raises (the tree above each is the same, and so the state
+    it is asked in): asking them again is a few lookups where building is a tree of engine states.  Checked at
+    every such node, not the first only: a round built with another policy's raise over our bet is never handed
+    on.
     """
-    signature = getattr(policy, "raise_signature", None)
-    key = None
-    if signature is not None:
-        key = (s.game, tuple(s.spent), s.current_player, me, tuple(s.actions[s.round]), opp, signature())
-        hit = _SKELETONS.pop(key, None)
-        if hit is not None:
-            _SKELETONS[key] = hit  # the most recently used last
-            return hit
+    key = (s.game, tuple(s.spent), s.current_player, me, tuple(s.actions[s.round]), opp)
+    kept = _SKELETONS.pop(key, None) or []
+    _SKELETONS[key] = kept  # the most recently used last
+    for skeleton in kept:
+        if all(policy.raise_to(state) == action for state, action in skeleton.raises):
+            return skeleton
     nodes: list[tuple[int, float, list, State | None]] = []
+    raises: list[tuple[State, Action]] = []
 
     def build(state: State) -> int:
         index = len(nodes)
@@ -394,8 +395,12 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
         for kind in (_F, _C, _R):
             if kind not in legal:
                 continue
+            action = (FOLD, CALL, None)[int(kind)]
+            if action is None:
+                action = policy.raise_to(state)
+                raises.append((state, action))
             child = state.copy()
-            child.apply_unchecked((FOLD, CALL, None)[int(kind)] or policy.raise_to(state))
+            child.apply_unchecked(action)
             pairs.append((int(kind), build(child)))
         nodes[index] = (THEIRS, 0.0, pairs, state)
         return index
@@ -404,11 +409,11 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
     shape = tuple((kind, tuple(c if isinstance(c, int) else tuple(c) for c in children))
                   for kind, _, children, _ in nodes)
     skeleton = Skeleton(nodes, shape, tuple(spot_key(state, opp) if kind == THEIRS else None
-                                            for kind, _, _, state in nodes))
-    if key is not None:
-        while len(_SKELETONS) >= SKELETONS_KEPT:
-            del _SKELETONS[next(iter(_SKELETONS))]
-        _SKELETONS[key] = skeleton
+                                            for kind, _, _, state in nodes), tuple(raises))
+    kept.insert(0, skeleton)
+    del kept[SKELETON_VARIANTS:]
+    while len(_SKELETONS) > SKELETONS_KEPT:
+        del _SKELETONS[next(iter(_SKELETONS))]
     return skeleton
 
 
