@@ -33,6 +33,7 @@ stays silent past the idle limit.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -211,8 +212,14 @@ class Client:
                 self._back_to_thread(self.clock() - started)
         if view.state.finished and self.world.last is view:  # a new end of hand (not a repeated final state)
             self._safe(strategy.end_hand, view)
-            self._write_history()
+            if not self.world.defer_records:
+                self._write_history()
         return action
+
+    def settle(self) -> None:
+        """Record the hands whose final states waited (``World.defer_records``), each written to the history."""
+        for _ in self.world.settle():
+            self._write_history()
 
     def decide_state(self, text: str, seen: State, position: int, betting: str) -> Action:
         """The (legal) action at its turn of a seat an in-process dealer asks for its turns only: no World update.
@@ -273,9 +280,6 @@ class Client:
             if took > self._slowest:
                 self._slowest = took
 
-    def _timed_safe(self, hook: Callable[..., Any], *args: Any) -> None:
-        self._timed(self._safe, hook, *args)
-
     async def handle_line_threaded(self, line: str, received: float) -> str | None:
         """Process one line with the strategy on its thread, cutting ``act`` at the deadline."""
         view = self.receive(line)
@@ -285,7 +289,7 @@ class Client:
         assert thread is not None
         strategy = self.strategy
         out = None
-        observe = self._timed_safe if self._probing else self._safe
+        observe = functools.partial(self._timed, self._safe) if self._probing else self._safe
         if view.is_my_turn:
             allowance = self.budget.allowance()
             hard = received + allowance
@@ -482,7 +486,7 @@ class Client:
                     thread.submit(self._safe, hook, view)
                 else:
                     self._safe(hook, view)
-        if self._is_new_final(view):
+        if self._is_new_final(view) and not self.world.defer_records:
             self._write_history()
 
     def _is_new_final(self, view: View) -> bool:

@@ -31,6 +31,24 @@ def can_run_direct(strategy: Strategy) -> bool:
     return bool(strategy.inline) and not hasattr(strategy, "leave")
 
 
+def records_after_replies(strategy: Strategy) -> bool:
+    """Whether a hand's record (its result, the history line) may wait until the replies of its read are sent.
+
+    So it may when nothing of the strategy's can see the difference: no
+    ``observe`` nor ``end_hand``, and ``reads_match = False`` declared in the
+    class that defines its ``act`` or below (it never reads ``view.match``).
+    """
+    kind = type(strategy)
+    if kind.observe is not Strategy.observe or kind.end_hand is not Strategy.end_hand:
+        return False
+    for k in kind.__mro__:
+        if "reads_match" in vars(k):
+            return vars(k)["reads_match"] is False
+        if "act" in vars(k):
+            return False
+    return False
+
+
 def connect_blocking(host: str, port: int, retry_for: float = 5.0) -> socket.socket:
     """A connected socket to the dealer, retrying refused attempts for ``retry_for`` seconds (as ``connect``)."""
     give_up = time.monotonic() + retry_for
@@ -58,6 +76,9 @@ def serve_direct(client: Client, sock: socket.socket, idle_timeout: float | None
     handle, decode, spend = client.handle_line, client.decode_line, client.budget.spend
     lost: OSError | None = None
     buf = b""
+    # answer first, book-keep after: a hand's end is recorded once the replies of the same read are out
+    world = client.world
+    world.defer_records = records_after_replies(client.strategy)
     try:
         send(VERSION_LINE.encode("ascii"))
         while True:
@@ -95,6 +116,8 @@ def serve_direct(client: Client, sock: socket.socket, idle_timeout: float | None
                         lost = exc
                         break
                     spend(clock() - received)
+            if world.unrecorded:
+                client.settle()
             if lost is not None:
                 break
             buf = buf[start:]
@@ -110,6 +133,7 @@ def serve_direct(client: Client, sock: socket.socket, idle_timeout: float | None
             client._observe_only(decode(buf))
         client._check_end()
     finally:
+        client.settle()
         client._safe(client.strategy.end_match)
 
 

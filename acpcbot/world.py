@@ -408,6 +408,9 @@ class World:
         self._cards: dict[tuple[str, int], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
         self._head = ""  # the current hand's "MATCHSTATE:<position>:<hand>:"
         self._cards_text: str | None = None  # the last line's cards field
+        #: when set, a final state's record waits in ``unrecorded`` for :meth:`settle` (a reply may leave first)
+        self.defer_records = False
+        self.unrecorded: list[View] = []
 
     @property
     def in_hand(self) -> bool:
@@ -453,8 +456,18 @@ class World:
         self._cards_text = text[len(self._head):].partition(":")[2] if text.startswith(self._head) else None
         self._hand_finished = view.state.finished
         if self._hand_finished:
-            self.match.add(self._record(view))
+            if self.defer_records:
+                self.unrecorded.append(view)
+            else:
+                self.match.add(self._record(view))
         return view
+
+    def settle(self) -> Iterator[View]:
+        """Record the final states left waiting (``defer_records``) in order, yielding each once it is recorded."""
+        while self.unrecorded:
+            view = self.unrecorded.pop(0)
+            self.match.add(self._record(view))
+            yield view
 
     def _first(self, text: str) -> MatchState | None:
         """A hand's first line (``MATCHSTATE:<p>:<h>::<cards>``, no betting yet) read directly; None for anything else.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 import random
 import re
@@ -147,3 +148,71 @@ def test_the_command_plays_declared_inline_strategies_on_the_blocking_loop(monke
     monkeypatch.setattr(cli, "play_leavable", lambda *a, **k: pytest.fail("the asyncio client was used"))
     assert cli.main(["127.0.0.1", "9", "--game", "hulhe", "--strategy", "call"]) == 0
     assert len(calls) == 1
+
+
+class _FakeSocket:
+    """A dealer's side given as reads; what the client sends goes to ``events``."""
+
+    def __init__(self, reads: list[bytes], events: list[str]) -> None:
+        self.reads = reads
+        self.events = events
+
+    def setsockopt(self, *args) -> None:  # noqa: D102
+        pass
+
+    def settimeout(self, timeout) -> None:  # noqa: D102
+        pass
+
+    def recv(self, n: int) -> bytes:  # noqa: D102
+        return self.reads.pop(0) if self.reads else b""
+
+    def sendall(self, data: bytes) -> None:  # noqa: D102
+        self.events.append("sent " + data.decode().strip())
+
+
+class _History(io.StringIO):
+    def __init__(self, events: list[str]) -> None:
+        super().__init__()
+        self.events = events
+
+    def write(self, text: str) -> int:  # noqa: D102
+        self.events.append("history hand %d" % json.loads(text)["hand"])
+        return super().write(text)
+
+
+@pytest.mark.parametrize("spec,deferred", [("call", True), ("random", True), ("readsmatch", False)])
+def test_a_lean_strategy_answers_the_next_hand_before_recording_the_last(spec, deferred):
+    from acpcbot.client import Client
+    from acpcbot.direct import serve_direct
+
+    game = load_game("hulhe")
+    events: list[str] = []
+    reads = [b"MATCHSTATE:0:0::TdAs|\r\n", b"MATCHSTATE:0:0:f:TdAs|\r\nMATCHSTATE:1:1::|9s8h\r\n",
+             b"MATCHSTATE:1:1:f:|9s8h\r\n"]
+    strategy = _Slow(game, random.Random(1)) if spec == "readsmatch" else create(spec, game, 1)
+    client = Client(strategy, MatchInfo(game, seed=1), _History(events))
+    serve_direct(client, _FakeSocket(reads, events))
+    reply = next(e for e in events if e.startswith("sent MATCHSTATE:1:1"))
+    if deferred:  # call and random declare reads_match = False and have no end_hand; _Slow may read view.match
+        assert events == ["sent VERSION:2.0.0", reply, "history hand 0", "history hand 1"]
+    else:
+        assert events == ["sent VERSION:2.0.0", "history hand 0", reply, "history hand 1"]
+    assert client.world.match.hands_played == 2 and not client.world.unrecorded
+    assert [h.value for h in client.world.match.hands] == [5.0, -5.0]
+
+
+def test_a_deferred_record_is_the_record_made_at_once():
+    from acpcbot.world import World
+
+    game = load_game("hulhe")
+    lines = ["MATCHSTATE:0:0::TdAs|", "MATCHSTATE:0:0:rrc/rc/crc/cc:TdAs|QhQd/2c8c3h/9c/Kh",
+             "MATCHSTATE:0:1::KdKs|", "MATCHSTATE:0:1:f:KdKs|"]
+    now, later = World(game), World(game)
+    later.defer_records = True
+    for line in lines:
+        now.update(line)
+        later.update(line)
+    assert later.match.hands_played == 0 and len(later.unrecorded) == 2
+    assert [v.hand_id for v in later.settle()] == [0, 1]
+    assert list(later.match.hands) == list(now.match.hands) and later.match.total == now.match.total
+    assert later.unrecorded == []
