@@ -12,8 +12,9 @@ the safe fallback (check when free, else fold).
 
 Where the strategy runs: a strategy that declares ``inline`` (its hooks
 take microseconds) runs on the connection's own callback, which answers a
-state the moment it arrives; a strategy a person plays (``time_limited``
-False) runs on a worker thread; any other strategy starts on the worker
+state the moment it arrives (the ``acpcbot`` command plays it on
+:mod:`acpcbot.direct`'s blocking socket instead); a strategy a person
+plays (``time_limited`` False) runs on a worker thread; any other strategy starts on the worker
 thread, which can abandon ``act`` at its deadline, and its first
 :data:`PROBE_DECISIONS` decisions are timed: if every state's hooks took
 at most :data:`INLINE_MAX_S` it moves inline, and back to the thread for
