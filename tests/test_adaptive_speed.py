@@ -209,3 +209,17 @@ def test_a_spot_keyed_policy_is_asked_once_per_spot_on_the_rivers(monkeypatch):
     plain = player._search(view, player.sync(view), 1, np.array([0])).action_values()[1]
     assert np.array_equal(keyed, plain)
     assert 0 < once < len(asked) / 2, (once, len(asked))
+
+
+def test_nobody_all_in_in_limit_so_no_all_in_runouts_are_ranked():
+    game = load_game("hulhe")
+    player = create("adaptive:blueprint=0", game, 1)
+    player.start_match(MatchInfo(game, name="me", opponents=("them",), seed=1, spec="adaptive:blueprint=0"))
+    view = View.parse("MATCHSTATE:0:3:rc/:AsKd|/2c7h9s", game)
+    player.act(view, 0.0)
+    played, allin = player.hand.runouts[3]
+    assert allin._ranks is None  # the many runouts an all-in would run out on: drawn, never ranked
+    assert np.array_equal(allin.ranks[:len(played.ranks)], played.ranks)  # asked for: made, the first shared
+    hunl = _started()
+    hunl.act(View.parse("MATCHSTATE:0:3:r300c/:AsKd|/2c7h9s", HUNL), 0.0)
+    assert hunl.hand.runouts[3][1]._ranks is not None  # in no-limit we can always shove

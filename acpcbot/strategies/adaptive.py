@@ -508,8 +508,10 @@ class AdaptiveStrategy(Strategy):
         pair = hand.runouts.get(len(board))
         if pair is None:  # on the turn: every river card
             seed = hash((hand.hand_id, board, 0x5EED)) & 0xFFFFFFFF
-            allin = Runouts(pair_ranks(runout_boards(board, FLOP_ALLIN_RUNOUTS, seed)))
-            pair = hand.runouts[len(board)] = (allin.head(self.runouts), allin)
+            boards = runout_boards(board, FLOP_ALLIN_RUNOUTS, seed)
+            played = Runouts(pair_ranks(boards[:self.runouts]))
+            # the all-in's ranks are made only if an all-in is valued (never in limit hold'em)
+            pair = hand.runouts[len(board)] = (played, Runouts(None, boards, played))
         return pair
 
     # ------------------------------------------------------------- multiway

@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..evaluator import NUM_PAIRS
+from ..evaluator import NUM_PAIRS, pair_ranks
 from .adaptive_ranges import SCORE_BINS
 
 NUM_BINS = SCORE_BINS
@@ -62,14 +62,40 @@ def signed_sums(q: np.ndarray) -> np.ndarray:
 class Runouts:
     """Sampled completions of the board: every pair's treys rank on each (0: not live); strength bins on demand."""
 
-    def __init__(self, ranks: np.ndarray) -> None:
-        self.ranks = ranks  # (R, 1326)
-        self.live = ranks > 0
+    def __init__(self, ranks: np.ndarray | None, boards: np.ndarray | None = None,
+                 first: "Runouts | None" = None) -> None:
+        """Runouts of these ``ranks`` (R, 1326); or of full ``boards`` (R, 5) whose ranks are made on first use,
+        those of ``first`` (runouts of the boards they begin with) reused: an all-in's many runouts cost
+        nothing in a game where nobody can be all-in."""
+        self._ranks = ranks
+        self._boards = boards
+        self._first = first
+        self._live: np.ndarray | None = None
         self._bins: np.ndarray | None = None
         self._cells: np.ndarray | None = None
         self._counts: np.ndarray | None = None
         self._move_cells: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._signs: dict[int, np.ndarray] = {}
+
+    @property
+    def ranks(self) -> np.ndarray:
+        """(R, 1326): every pair's treys rank on each runout, 0 where it is not live."""
+        if self._ranks is None:
+            assert self._boards is not None
+            done = 0 if self._first is None else len(self._first.ranks)
+            rest = self._boards[done:]
+            made = [self._first.ranks] if self._first is not None else []
+            if len(rest):
+                made.append(pair_ranks(rest))
+            self._ranks = made[0] if len(made) == 1 else np.concatenate(made)
+        return self._ranks
+
+    @property
+    def live(self) -> np.ndarray:
+        """(R, 1326): whether each pair is live on each runout."""
+        if self._live is None:
+            self._live = self.ranks > 0
+        return self._live
 
     @property
     def bins(self) -> np.ndarray:
@@ -133,10 +159,25 @@ class _Moves:
         self._w0 = w0
         self.ours = ours
         self._every = len(ours) == NUM_PAIRS and bool((ours == np.arange(NUM_PAIRS)).all())
-        self.our_live = runouts.live if self._every else runouts.live[:, ours]
-        self._count = runouts.counts if self._every else self.our_live.sum(axis=0)
+        self._live: np.ndarray | None = None
+        self._counts: np.ndarray | None = None
         self._showdown: np.ndarray | None = None
         self._moves: tuple | None = None
+
+    @property
+    def our_live(self) -> np.ndarray:
+        """(R, m): whether each of our rows is live on each runout (made on first use: the runouts' ranks are)."""
+        if self._live is None:
+            live = self._key[0].live
+            self._live = live if self._every else live[:, self.ours]
+        return self._live
+
+    @property
+    def _count(self) -> np.ndarray:
+        """(m,): the runouts each of our rows is live on."""
+        if self._counts is None:
+            self._counts = self._key[0].counts if self._every else self.our_live.sum(axis=0)
+        return self._counts
 
     def _tables(self) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
         """(move, factor, our river bins), made on first use (an all-in of one row needs none of them)."""
