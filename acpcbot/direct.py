@@ -20,7 +20,7 @@ from .client import Client
 from .connection import (EXIT_CONNECT, EXIT_DISCONNECTED, EXIT_OK, EXIT_PROTOCOL, EXIT_STRATEGY, MAX_LINE,
                          ClientError, set_keepalive)
 from .protocol import VERSION_LINE
-from .strategies.base import Strategy
+from .strategies.base import Strategy, reads_turns_only
 from .world import MatchInfo
 
 log = logging.getLogger("acpcbot.client")
@@ -38,15 +38,7 @@ def records_after_replies(strategy: Strategy) -> bool:
     ``observe`` nor ``end_hand``, and ``reads_match = False`` declared in the
     class that defines its ``act`` or below (it never reads ``view.match``).
     """
-    kind = type(strategy)
-    if kind.observe is not Strategy.observe or kind.end_hand is not Strategy.end_hand:
-        return False
-    for k in kind.__mro__:
-        if "reads_match" in vars(k):
-            return vars(k)["reads_match"] is False
-        if "act" in vars(k):
-            return False
-    return False
+    return reads_turns_only(strategy)
 
 
 def connect_blocking(host: str, port: int, retry_for: float = 5.0) -> socket.socket:

@@ -141,6 +141,22 @@ class ActionPolicy:
         return self.probs[holding_index(self.game, cards)]
 
 
+def reads_turns_only(strategy: "Strategy") -> bool:
+    """Whether nothing but its own turns changes what ``strategy`` does: no ``observe`` nor ``end_hand`` of its
+    own, and ``reads_match = False`` declared in the class that defines its ``act`` or below (a subclass with an
+    ``act`` of its own says so again).  Such a seat may be shown its turns only, and the record of a hand may
+    wait until its replies are sent."""
+    kind = type(strategy)
+    if kind.observe is not Strategy.observe or kind.end_hand is not Strategy.end_hand:
+        return False
+    for k in kind.__mro__:
+        if "reads_match" in vars(k):
+            return vars(k)["reads_match"] is False
+        if "act" in vars(k):
+            return False
+    return False
+
+
 def holding_free_policy(game: GameDef, actions: Sequence[Action], row: Sequence[float],
                         kinds: np.ndarray | None = None, sizes: np.ndarray | None = None) -> ActionPolicy:
     """A policy whose rows do not depend on the holding: one row broadcast (read-only) over every holding.

@@ -23,7 +23,7 @@ from acpcbot.client import Client, ClientError
 from acpcbot.gamedef import load_game
 from acpcbot.engine import Action, State
 from acpcbot.protocol import VERSION_LINE, MatchState
-from acpcbot.strategies.base import Strategy
+from acpcbot.strategies.base import Strategy, reads_turns_only
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
 
@@ -51,16 +51,7 @@ def is_lean(client: Client) -> bool:
     so again), and no history file is kept: nothing but its turns then
     changes what it does.
     """
-    kind = type(client.strategy)
-    if not client.strategy.inline or client.history is not None or kind.observe is not Strategy.observe \
-            or kind.end_hand is not Strategy.end_hand:
-        return False
-    for k in kind.__mro__:
-        if "reads_match" in vars(k):
-            return vars(k)["reads_match"] is False
-        if "act" in vars(k):
-            return False
-    return False
+    return bool(client.strategy.inline) and client.history is None and reads_turns_only(client.strategy)
 
 
 class MemorySeat(SeatChannel):
