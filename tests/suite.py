@@ -11,7 +11,8 @@ missing (a fresh checkout, as in CI) or the machine is busy.  A file's
 weight is the time it took last run with the same mark expression
 (``make test``'s in ``.pytest_cache/acpcbot-durations.json``, another
 expression's in a file named after it, so that ``make soak``'s long
-matches never weigh in ``make test``; written by every run; a file never
+matches never weigh in ``make test``; written by every run; without them,
+as in a fresh clone, the copies in ``tests/durations/``; a file never
 timed counts as the median).  Each chunk's output goes to stdout in one
 piece when it ends, with its time; the exit status is 0 when every chunk
 passed (a chunk whose files hold no selected test passes), else the first
@@ -36,6 +37,8 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 CACHE = ROOT / ".pytest_cache"
+#: the times of a run on a 2-core machine, kept with the tests: a fresh clone deals its files out by them
+SHIPPED = TESTS / "durations"
 QUICK = "not slow"  # make test's mark expression: its times keep the file name they always had
 NO_TESTS = 5  # pytest's exit status when nothing was collected
 
@@ -49,14 +52,17 @@ def durations_file(marks: str | None) -> Path:
 
 
 def load_durations(marks: str | None) -> dict[str, float]:
-    """Seconds per test file from the last run with ``marks`` (empty when there was none or it is unreadable)."""
-    try:
-        data = json.loads(durations_file(marks).read_text())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {str(k): float(v) for k, v in data.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    """Seconds per test file from the last run with ``marks``; without one (a fresh clone, as in CI) the times
+    shipped in ``tests/durations/`` for ``make test`` and ``make soak``; empty when neither is readable."""
+    for path in (durations_file(marks), SHIPPED / durations_file(marks).name):
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            return {str(k): float(v) for k, v in data.items()
+                    if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    return {}
 
 
 def save_durations(marks: str | None, durations: dict[str, float]) -> None:

@@ -8,6 +8,7 @@ import suite
 def test_each_mark_expression_keeps_its_own_times(tmp_path, monkeypatch):
     # make soak (-m slow) times a file by its 2,000-hand matches; make test must not deal by those times
     monkeypatch.setattr(suite, "CACHE", tmp_path)
+    monkeypatch.setattr(suite, "SHIPPED", tmp_path / "shipped")
     assert suite.durations_file("not slow") == tmp_path / "acpcbot-durations.json"  # make test's, as before
     assert suite.durations_file("slow") != suite.durations_file("not slow")
     assert suite.durations_file(None) not in (suite.durations_file("slow"), suite.durations_file("not slow"))
@@ -20,10 +21,24 @@ def test_each_mark_expression_keeps_its_own_times(tmp_path, monkeypatch):
 
 def test_unreadable_times_count_as_none(tmp_path, monkeypatch):
     monkeypatch.setattr(suite, "CACHE", tmp_path)
+    monkeypatch.setattr(suite, "SHIPPED", tmp_path / "shipped")
     suite.durations_file("not slow").write_text("{not json")
     assert suite.load_durations("not slow") == {}
     suite.durations_file("not slow").write_text('{"tests/test_a.py": "x", "tests/test_b.py": 1}')
     assert suite.load_durations("not slow") == {"tests/test_b.py": 1.0}
+
+
+def test_a_fresh_clone_deals_by_the_shipped_times(tmp_path, monkeypatch):
+    # CI runs a clean clone: no cache, so the times kept in tests/durations/ deal the files out
+    monkeypatch.setattr(suite, "CACHE", tmp_path / "none")
+    for marks in ("not slow", "slow"):
+        shipped = suite.load_durations(marks)
+        assert "tests/test_adaptive_play.py" in shipped and all(v >= 0 for v in shipped.values()), marks
+    assert suite.load_durations("not slow") != suite.load_durations("slow")
+    # a run's own times take over once there are some
+    monkeypatch.setattr(suite, "CACHE", tmp_path)
+    suite.save_durations("not slow", {"tests/test_a.py": 2.0})
+    assert suite.load_durations("not slow") == {"tests/test_a.py": 2.0}
 
 
 def test_a_file_never_timed_weighs_the_median():
