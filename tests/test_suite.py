@@ -59,3 +59,18 @@ def test_heavy_files_run_alone_and_light_ones_together_heaviest_first():
     # no times at all (a fresh checkout, as in CI): the files are still spread over several chunks
     fresh = suite.chunks([f"tests/t{i:02d}.py" for i in range(40)], {}, 2)
     assert len(fresh) >= 4 and sorted(f for p in fresh for f in p) == [f"tests/t{i:02d}.py" for i in range(40)]
+
+
+def test_a_file_without_selected_tests_weighs_nothing_next_time(tmp_path):
+    # make soak selects a few files' tests: the rest must weigh 0, not the median, or the two longest files
+    # (test_blind_br, test_adaptive_play) were packed into one chunk and one worker carried both (290 s)
+    report = tmp_path / "chunk.xml"
+    report.write_text('<testsuites><testsuite><testcase classname="tests.test_a" name="t" time="40.5"/>'
+                      '</testsuite></testsuites>')
+    assert suite.chunk_times(report, ["tests/test_a.py", "tests/test_b.py"]) == \
+        {"tests/test_a.py": 40.5, "tests/test_b.py": 0.0}
+    report.write_text("<testsuites/>")  # nothing selected at all
+    assert suite.chunk_times(report, ["tests/test_b.py"]) == {"tests/test_b.py": 0.0}
+    report.write_text("<cut short")  # a crashed run says nothing
+    assert suite.chunk_times(report, ["tests/test_b.py"]) == {}
+    assert suite.chunk_times(tmp_path / "missing.xml", ["tests/test_b.py"]) == {}
