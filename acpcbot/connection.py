@@ -203,21 +203,46 @@ def set_keepalive(sock: socket.socket) -> None:
         pass  # not a TCP socket, or the system refuses: the match goes on without
 
 
+class Retries:
+    """When to try the dealer again: a refused attempt is retried after a doubling delay (0.05 s up to 0.5 s)
+    until ``retry_for`` seconds have passed; anything else, or a refusal past that, is a ClientError naming it."""
+
+    def __init__(self, host: str, port: int, retry_for: float) -> None:
+        self.host, self.port, self.retry_for = host, port, retry_for
+        self.give_up = time.monotonic() + retry_for
+        self.delay = 0.05
+
+    def wait_after(self, exc: OSError) -> float:
+        """The seconds to wait before the next attempt after the failed one ``exc``; ClientError when none."""
+        where = f"cannot connect to the dealer at {self.host}:{self.port}"
+        if not isinstance(exc, (ConnectionRefusedError, ConnectionResetError, TimeoutError)):
+            raise ClientError(f"{where}: {exc}", EXIT_CONNECT) from None
+        if time.monotonic() + self.delay > self.give_up:
+            raise ClientError(f"{where}: {exc.strerror or exc} (retried for {self.retry_for:g} s)",
+                              EXIT_CONNECT) from None
+        delay = self.delay
+        self.delay = min(0.5, delay * 2)
+        return delay
+
+
 async def retrying(open_once: Callable[[], Any], host: str, port: int, retry_for: float) -> Any:
     """``open_once()`` until it connects, retrying refused attempts for ``retry_for`` seconds while a dealer starts."""
-    give_up = time.monotonic() + retry_for
-    delay = 0.05
+    retries = Retries(host, port, retry_for)
     while True:
         try:
             return await open_once()
-        except (ConnectionRefusedError, ConnectionResetError, TimeoutError) as exc:
-            if time.monotonic() + delay > give_up:
-                raise ClientError(f"cannot connect to the dealer at {host}:{port}: {exc.strerror or exc} "
-                                  f"(retried for {retry_for:g} s)", EXIT_CONNECT) from None
         except OSError as exc:
-            raise ClientError(f"cannot connect to the dealer at {host}:{port}: {exc}", EXIT_CONNECT) from None
-        await asyncio.sleep(delay)
-        delay = min(0.5, delay * 2)
+            await asyncio.sleep(retries.wait_after(exc))
+
+
+def connect_blocking(host: str, port: int, retry_for: float = 5.0) -> socket.socket:
+    """A connected blocking socket to the dealer, retrying refused attempts as :func:`connect` does."""
+    retries = Retries(host, port, retry_for)
+    while True:
+        try:
+            return socket.create_connection((host, port))
+        except OSError as exc:
+            time.sleep(retries.wait_after(exc))
 
 
 async def connect(host: str, port: int, retry_for: float = 5.0,

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import logging
 import socket
-import time
 from typing import TextIO
 
 from .client import Client
-from .connection import (EXIT_CONNECT, EXIT_DISCONNECTED, EXIT_OK, EXIT_PROTOCOL, EXIT_STRATEGY, MAX_LINE,
-                         ClientError, set_keepalive)
+from .connection import (EXIT_DISCONNECTED, EXIT_OK, EXIT_PROTOCOL, EXIT_STRATEGY, MAX_LINE,
+                         ClientError, connect_blocking, set_keepalive)
 from .protocol import VERSION_LINE
 from .strategies.base import Strategy, reads_turns_only
 from .world import MatchInfo
@@ -31,33 +30,6 @@ def can_run_direct(strategy: Strategy) -> bool:
     return bool(strategy.inline) and not hasattr(strategy, "leave")
 
 
-def records_after_replies(strategy: Strategy) -> bool:
-    """Whether a hand's record (its result, the history line) may wait until the replies of its read are sent.
-
-    So it may when nothing of the strategy's can see the difference: no
-    ``observe`` nor ``end_hand``, and ``reads_match = False`` declared in the
-    class that defines its ``act`` or below (it never reads ``view.match``).
-    """
-    return reads_turns_only(strategy)
-
-
-def connect_blocking(host: str, port: int, retry_for: float = 5.0) -> socket.socket:
-    """A connected socket to the dealer, retrying refused attempts for ``retry_for`` seconds (as ``connect``)."""
-    give_up = time.monotonic() + retry_for
-    delay = 0.05
-    while True:
-        try:
-            return socket.create_connection((host, port))
-        except (ConnectionRefusedError, ConnectionResetError, TimeoutError) as exc:
-            if time.monotonic() + delay > give_up:
-                raise ClientError(f"cannot connect to the dealer at {host}:{port}: {exc.strerror or exc} "
-                                  f"(retried for {retry_for:g} s)", EXIT_CONNECT) from None
-        except OSError as exc:
-            raise ClientError(f"cannot connect to the dealer at {host}:{port}: {exc}", EXIT_CONNECT) from None
-        time.sleep(delay)
-        delay = min(0.5, delay * 2)
-
-
 def serve_direct(client: Client, sock: socket.socket, idle_timeout: float | None = None,
                  limit: int = MAX_LINE) -> None:
     """Play the match on a connected socket until the dealer closes it; ClientError on failure."""
@@ -68,9 +40,10 @@ def serve_direct(client: Client, sock: socket.socket, idle_timeout: float | None
     handle, decode, spend = client.handle_line, client.decode_line, client.budget.spend
     lost: OSError | None = None
     buf = b""
-    # answer first, book-keep after: a hand's end is recorded once the replies of the same read are out
+    # answer first, book-keep after: a hand's end is recorded once the replies of the same read are out, when
+    # nothing of the strategy's can see the difference (it is shown its turns only)
     world = client.world
-    world.defer_records = records_after_replies(client.strategy)
+    world.defer_records = reads_turns_only(client.strategy)
     try:
         send(VERSION_LINE.encode("ascii"))
         while True:
