@@ -246,10 +246,7 @@ class Match:
         tr = self.transcript
         send_all = None if tr.quiet else tr.sent_all
         received = None if tr.quiet else tr.received
-        rotation = self._rotations.get(h % n)
-        if rotation is None:
-            rotation = self._rotations[h % n] = self._rotation(h)
-        pos_of_seat, seat_of_pos, takes_states, others = rotation
+        pos_of_seat, seat_of_pos, takes_states, others = self._rotation(h)
         heads = [f"MATCHSTATE:{pos_of_seat[s]}:{h}:" for s in range(n)]
         text = CardsText(state)
         boards = text.boards
@@ -354,15 +351,20 @@ class Match:
 
     def _rotation(self, hand_id: int) -> tuple[list[int], list[int], list[bool], list[list[int]]]:
         """Each seat's position and each position's seat in ``hand_id``, which seats take states, and the seats
-        each acting seat's state also goes to (not in-process players that only act): the same every N hands."""
-        config = self.config
+        each acting seat's state also goes to (not in-process players that only act): the same every N hands,
+        so kept by the hand number modulo N."""
         seats = self._seats
         n = len(seats)
+        got = self._rotations.get(hand_id % n)
+        if got is not None:
+            return got
+        config = self.config
         takes_states = [channel.takes_states for channel in seats]
         others = [[t for t in range(n) if t != s and (seats[t].wants_every_state or not takes_states[t])]
                   for s in range(n)]
-        return ([config.position_of(hand_id, s) for s in range(n)], [config.seat_of(hand_id, p) for p in range(n)],
-                takes_states, others)
+        got = self._rotations[hand_id % n] = ([config.position_of(hand_id, s) for s in range(n)],
+                                               [config.seat_of(hand_id, p) for p in range(n)], takes_states, others)
+        return got
 
     # -------------------------------------------------------------- views held back
 

@@ -79,10 +79,7 @@ class FusedMatch(Match):
         n = game.num_players
         h = state.hand_id
         seats = self._seats
-        rotation = self._rotations.get(h % n)
-        if rotation is None:
-            rotation = self._rotations[h % n] = self._rotation(h)
-        seat_of_pos = rotation[1]
+        seat_of_pos = self._rotation(h)[1]
         deciders = self._deciders
         decide = [deciders[s] for s in seat_of_pos]
         text = CardsText(state)
