@@ -21,18 +21,12 @@ def _random_actions(kinds: tuple[ActionType, ...],
     """The actions of random's policy (the kinds in order, a no-limit raise as every raise-to of ``bounds``:
     a :class:`RaiseSpan`, made one action at a time when asked), with their types and sizes as arrays."""
     plain = {_F: FOLD, _C: CALL, _R: RAISE}
-    if bounds is not None and kinds and kinds[-1] == _R:
-        span = RaiseSpan([plain[k] for k in kinds[:-1]], bounds[0], bounds[1])
+    if bounds is not None and _R in kinds:
+        # the engine lists the legal types in order, the raise last
+        span = RaiseSpan([plain[k] for k in kinds if k != _R], bounds[0], bounds[1])
         return (span, *span.arrays())
-    out: list[Action] = []
-    for kind in kinds:
-        if kind == _R and bounds is not None:  # raise listed before another type: every size spelt out
-            out.extend(raise_to(size) for size in range(bounds[0], bounds[1] + 1))
-        else:
-            out.append(plain[kind])
-    actions = tuple(out)
-    return (actions, np.array([int(a[0]) for a in actions], dtype=np.int64),
-            np.array([int(a[1]) for a in actions], dtype=np.int64))
+    return (tuple(plain[k] for k in kinds), np.array([int(k) for k in kinds], dtype=np.int64),
+            np.zeros(len(kinds), dtype=np.int64))
 
 
 @register
