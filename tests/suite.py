@@ -105,12 +105,13 @@ def chunks(files: list[str], durations: dict[str, float], jobs: int) -> list[lis
     return sorted(out, key=lambda chunk: -sum(weight[f] for f in chunk))
 
 
-def file_times(report: Path) -> dict[str, float]:
-    """Seconds per test file from a JUnit XML report (collection and fixtures included with the tests)."""
+def file_times(report: Path) -> dict[str, float] | None:
+    """Seconds per test file from a JUnit XML report (collection and fixtures included with the tests); None when
+    there is no readable report (the chunk's pytest did not get to write one)."""
     try:
         tree = ElementTree.parse(report)
     except (OSError, ElementTree.ParseError):
-        return {}
+        return None
     times: dict[str, float] = {}
     for case in tree.iter("testcase"):
         name = case.get("classname", "").split(".")
@@ -126,18 +127,11 @@ def chunk_times(report: Path, part: list[str]) -> dict[str, float]:
     """The times of one chunk's files: from its report, and 0 for a file the report shows no test of (it holds
     none the mark expression selects), so that such a file weighs nothing next time instead of the median."""
     times = file_times(report)
-    if report.exists() and (times or _report_readable(report)):
-        for f in part:
-            times.setdefault(f, 0.0)
+    if times is None:
+        return {}
+    for f in part:
+        times.setdefault(f, 0.0)
     return times
-
-
-def _report_readable(report: Path) -> bool:
-    try:
-        ElementTree.parse(report)
-    except (OSError, ElementTree.ParseError):
-        return False
-    return True
 
 
 def main(argv: list[str] | None = None) -> int:
