@@ -23,7 +23,7 @@ import pytest
 
 from acpcbot.client import EXIT_OK, Client, run
 from acpcbot.engine import Action
-from acpcbot.gamedef import load_game
+from acpcbot.gamedef import GameDef, load_game
 from acpcbot.matchlog import LoggedHand, read_match_log
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import create
@@ -56,6 +56,13 @@ class PlayResult:
     def seat_results(self, seat: int) -> list[float]:
         """One seat's chips per hand."""
         return [row[seat] for row in self.per_hand]
+
+
+def started(spec: str, game: GameDef, seed: int = 1, opponents: tuple[str, ...] = ("them",)) -> Strategy:
+    """A strategy made from ``spec`` for ``game``, told its match has begun (as "me", against ``opponents``)."""
+    player = create(spec, game, seed)
+    player.start_match(MatchInfo(game, name="me", opponents=opponents, seed=seed, spec=spec))
+    return player
 
 
 def make_seats(game_name: str, specs: list[str], seed: int, names: list[str] | None = None,

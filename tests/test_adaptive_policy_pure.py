@@ -26,7 +26,7 @@ from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo, View
 from dealer.arena.aivat import _policy_kind
 from dealer.arena.recipes import strategy_seed
-from playkit import play_memory
+from playkit import play_memory, started
 
 
 def _raises(state: State) -> list:
@@ -142,8 +142,7 @@ def test_asking_hypothetical_policies_changes_nothing_later(game_name, opponent,
 
 def test_a_policy_asked_of_a_hypothetical_state_counts_nothing():
     game = load_game("hunl")
-    player = create("adaptive", game, 3)
-    player.start_match(MatchInfo(game, name="me", opponents=("them",), seed=3, spec="adaptive"))
+    player = started("adaptive", game, 3)
     real = View.parse("MATCHSTATE:0:7:r300:KsKd|", game)
     player.act(real, 0.0)
     before = {k: s.to_json() for k, s in player.stats.items()}
@@ -251,8 +250,7 @@ def test_a_heads_up_policy_in_a_three_player_hand_counts_nobody():
     # 3pnl: the first player raised, then folded to the reraise; heads-up now, the policy narrows the folded player's
     # raise too, on a copy: nobody's statistics move
     game = load_game("3pnl")
-    player = create("adaptive", game, 3)
-    player.start_match(MatchInfo(game, name="me", opponents=("a", "b"), seed=3, spec="adaptive"))
+    player = started("adaptive", game, 3, opponents=("a", "b"))
     view = View.parse("MATCHSTATE:0:4:r300r900r2700f:AsKd||", game)
     assert view.is_my_turn
     assert len(view.opponents) == 1

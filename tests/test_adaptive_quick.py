@@ -11,17 +11,11 @@ from acpcbot.engine import CALL, FOLD, RAISE, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.strategies.adaptive import COLD_HANDS, DEVIATION_BB
 from acpcbot.strategies.registry import create
-from acpcbot.world import MatchInfo, View
-from playkit import play_memory
+from acpcbot.world import View
+from playkit import play_memory, started
 
 HUNL = load_game("hunl")
 HULHE = load_game("hulhe")
-
-
-def _started(spec: str, game, seed: int = 1):
-    player = create(spec, game, seed)
-    player.start_match(MatchInfo(game, name="me", opponents=("them",), seed=seed, spec=spec))
-    return player
 
 
 @pytest.mark.parametrize("line,expected", [
@@ -39,7 +33,7 @@ def _started(spec: str, game, seed: int = 1):
     ("MATCHSTATE:0:6:r200c/cc/cc/cr400:AsAh|/AdAc2s/7h/9d", raise_to(1200)),
 ])
 def test_no_limit_quick_raises_are_pot_sized(line, expected):
-    player = _started("adaptive", HUNL)
+    player = started("adaptive", HUNL)
     view = View.parse(line, HUNL)
     action = player.quick_action(view)
     assert view.is_legal(action)
@@ -52,7 +46,7 @@ def test_no_limit_quick_raises_are_pot_sized(line, expected):
     "MATCHSTATE:0:8:rrc/rrrr:Tc9c|/Ts8d2c",
 ])
 def test_on_the_limit_floor_the_quick_answer_is_the_blueprints_most_likely_action(line):
-    player = _started("adaptive", HULHE)
+    player = started("adaptive", HULHE)
     assert player.floor is not None
     view = View.parse(line, HULHE)
     probs = player.floor.probabilities(view.state)
@@ -65,16 +59,16 @@ def test_on_the_limit_floor_the_quick_answer_is_the_blueprints_most_likely_actio
 def test_the_limit_floor_quick_answer_differs_from_the_equity_rule():
     # 7-2 offsuit as the big blind facing the small blind's raise: 35% against a random hand beats the 25% the
     # pot odds ask (the equity rule calls); the blueprint folds it
-    player = _started("adaptive", HULHE)
+    player = started("adaptive", HULHE)
     view = View.parse("MATCHSTATE:0:1:r:7c2d|", HULHE)
     assert player.quick_action(view) == FOLD
-    assert _started("adaptive:blueprint=0", HULHE).quick_action(view) == CALL
+    assert started("adaptive:blueprint=0", HULHE).quick_action(view) == CALL
 
 
 # ------------------------------------------------------------------ cold: exactly the blueprint
 
 def test_a_cold_model_plays_exactly_the_blueprints_rows_and_deviates_only_past_the_bar():
-    player = _started("adaptive", HULHE, seed=4)
+    player = started("adaptive", HULHE, seed=4)
     # before COLD_HANDS hands against this opponent: the policy is the blueprint's rows, every holding
     seen = []
     for line in ("MATCHSTATE:1:0::|9h8h", "MATCHSTATE:0:0:r:7c2d|", "MATCHSTATE:0:0:rc/cr:KhJs|/Ks8d2c"):

@@ -25,19 +25,13 @@ from acpcbot.protocol import format_match_state
 from acpcbot.strategies.adaptive_runouts import signed_sums, strength_bins
 from acpcbot.strategies.adaptive_search import RAISE_CAP
 from acpcbot.strategies.registry import create
-from acpcbot.world import MatchInfo, View
+from acpcbot.world import View
 from dealer.arena.memory import play_match as arena_match
 from dealer.config import MatchConfig
-from playkit import play_memory, slow
+from playkit import play_memory, slow, started
 
 HUNL = load_game("hunl")
 HULHE = load_game("hulhe")
-
-
-def _started(spec: str, game=HUNL, seed: int = 1):
-    player = create(spec, game, seed)
-    player.start_match(MatchInfo(game, name="me", opponents=("them",), seed=seed, spec=spec))
-    return player
 
 
 # ----------------------------------------------------------------- the pieces
@@ -65,7 +59,7 @@ def test_calls_a_known_jammer_exactly_when_the_equity_pays():
     # The big blind facing a 200-big-blind shove from a card-blind jammer: calling wins
     # 20000 x (2 eq - 1) against folding's -100, eq its exact equity against a random hand.
     # Over a spread of hands the search's choices earn the best response's gain over folding.
-    player = _started("adaptive:opponent=probe:kind=jam")
+    player = started("adaptive:opponent=probe:kind=jam", HUNL)
     gen = random.Random(3)
     br_gain = gain = 0.0
     for k in range(40):
@@ -132,7 +126,7 @@ def test_calls_a_learnt_jammer_with_the_hands_the_variance_penalty_folded():
 
 
 def test_the_quick_answer_never_folds_what_beats_the_pot_odds():
-    player = _started("adaptive")
+    player = started("adaptive", HUNL)
     for line in ("MATCHSTATE:0:1:r20000:AsAd|", "MATCHSTATE:0:2:r300:KsKd|", "MATCHSTATE:1:3::|7c2d",
                  "MATCHSTATE:1:4:cc/cc/cc/r300:|AhAd/AcKd8c/4s/2h"):
         view = View.parse(line, HUNL)
@@ -144,7 +138,7 @@ def test_the_quick_answer_never_folds_what_beats_the_pot_odds():
 
 
 def test_policy_rows_are_the_decisions_of_every_holding():
-    player = _started("adaptive")
+    player = started("adaptive", HUNL)
     view = View.parse("MATCHSTATE:0:7:r300:KsKd|", HUNL)
     policy = player.policy(view)
     assert policy.probs.shape == (1326, len(policy.actions))

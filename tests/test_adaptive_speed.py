@@ -26,16 +26,10 @@ from acpcbot.strategies.adaptive_ranges import preflop_bins
 from acpcbot.strategies.adaptive_runouts import NUM_BINS, Runouts, _Moves, _move, runout_boards, strength_bins
 from acpcbot.strategies.adaptive_search import SHOWDOWN, river_skeleton
 from acpcbot.strategies.adaptive_stats import OpponentStats
-from acpcbot.strategies.registry import create
-from acpcbot.world import MatchInfo, View
+from acpcbot.world import View
+from playkit import started
 
 HUNL = load_game("hunl")
-
-
-def _started(seed: int = 1):
-    player = create("adaptive", HUNL, seed)
-    player.start_match(MatchInfo(HUNL, name="me", opponents=("them",), seed=seed, spec="adaptive"))
-    return player
 
 
 # ----------------------------------------------------------------- the sums, plain and fast
@@ -93,11 +87,11 @@ def test_a_policys_all_ins_after_the_flop_are_the_showdown_tables(monkeypatch):
     # a policy's rows value the all-ins all ends at once (reach x runouts); the showdown table per row and bin,
     # dotted with each end's reach, is the plain form of the same sums
     line = "MATCHSTATE:0:3:r300c/:AsKd|/2c7h9s"
-    fast = _flop_search(_started(), line)
+    fast = _flop_search(started("adaptive", HUNL), line)
     actions, values = fast.action_values()
     assert fast.allin.deferred and fast._allins  # the all-ins were valued the fast way
     monkeypatch.setattr(adaptive_runouts._Moves, "deferred", property(lambda self: False))
-    plain_actions, plain = _flop_search(_started(), line).action_values()
+    plain_actions, plain = _flop_search(started("adaptive", HUNL), line).action_values()
     assert actions == plain_actions
     assert np.allclose(values, plain, rtol=1e-9, atol=1e-6)
 
@@ -105,7 +99,7 @@ def test_a_policys_all_ins_after_the_flop_are_the_showdown_tables(monkeypatch):
 # ----------------------------------------------------------------- what is kept, and what is never handed on
 
 def test_a_policy_leaves_the_hands_runouts_to_act():
-    player = _started()
+    player = started("adaptive", HUNL)
     view = View.parse("MATCHSTATE:0:3:r300c/:AsKd|/2c7h9s", HUNL)
     player.sync(view)
     player.policy(view)  # asked on a copy of the tracker: the runouts it drew are the hand's, act need not redraw
@@ -118,7 +112,7 @@ def test_a_policy_leaves_the_hands_runouts_to_act():
 def test_the_tables_before_the_flop_are_made_at_the_start_of_a_match(monkeypatch):
     adaptive_runouts._UNIFORM_SHOWDOWNS.clear()
     adaptive_runouts._UNIFORM_MOVES.clear()
-    player = _started()
+    player = started("adaptive", HUNL)
     made = []
     real = adaptive_runouts._showdown_sums
     monkeypatch.setattr(adaptive_runouts, "_showdown_sums", lambda *a: made.append(1) or real(*a))
@@ -199,13 +193,13 @@ def test_a_spot_keyed_policy_is_asked_once_per_spot_on_the_rivers(monkeypatch):
 
     monkeypatch.setattr(ModelPolicy, "probs", counting)
     line = "MATCHSTATE:0:3:r300c/:AsKd|/2c7h9s"
-    player = _started()
+    player = started("adaptive", HUNL)
     view = View.parse(line, HUNL)
     keyed = player._search(view, player.sync(view), 1, np.array([0])).action_values()[1]
     once = len(asked)
     monkeypatch.setattr(ModelPolicy, "spot_keyed", False)
     asked.clear()
-    player = _started()
+    player = started("adaptive", HUNL)
     plain = player._search(view, player.sync(view), 1, np.array([0])).action_values()[1]
     assert np.array_equal(keyed, plain)
     assert 0 < once < len(asked) / 2, (once, len(asked))
@@ -213,13 +207,12 @@ def test_a_spot_keyed_policy_is_asked_once_per_spot_on_the_rivers(monkeypatch):
 
 def test_nobody_all_in_in_limit_so_no_all_in_runouts_are_ranked():
     game = load_game("hulhe")
-    player = create("adaptive:blueprint=0", game, 1)
-    player.start_match(MatchInfo(game, name="me", opponents=("them",), seed=1, spec="adaptive:blueprint=0"))
+    player = started("adaptive:blueprint=0", game)
     view = View.parse("MATCHSTATE:0:3:rc/:AsKd|/2c7h9s", game)
     player.act(view, 0.0)
     played, allin = player.hand.runouts[3]
     assert allin._ranks is None  # the many runouts an all-in would run out on: drawn, never ranked
     assert np.array_equal(allin.ranks[:len(played.ranks)], played.ranks)  # asked for: made, the first shared
-    hunl = _started()
+    hunl = started("adaptive", HUNL)
     hunl.act(View.parse("MATCHSTATE:0:3:r300c/:AsKd|/2c7h9s", HUNL), 0.0)
     assert hunl.hand.runouts[3][1]._ranks is not None  # in no-limit we can always shove
