@@ -51,6 +51,7 @@ from ..world import MatchInfo, View
 from .adaptive_ranges import (Event, HandTracker, action_likelihood, pair_of, pairs_with, preflop_bins, quick_equity,
                               range_histogram, reference_percentiles, size_likelihoods, threshold_likelihoods)
 from .adaptive_policy import ModelPolicy
+from .adaptive_portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows  # noqa: F401 (re-exported)
 from .adaptive_runouts import Runouts, runout_boards, signed_sums, warm_uniform
 from .adaptive_search import NUM_BINS, OpponentPolicy, Search, our_raises, quick_raise
 from .base import ActionPolicy, NoPolicy, Param, Strategy, parse_bool
@@ -87,11 +88,6 @@ FLOP_ALLIN_RUNOUTS = 100
 PREFLOP_REFRESH = 16
 #: the quick answer raises (pot-sized in no-limit) from this equity against the range, and calls from the pot odds
 QUICK_RAISE_EQUITY = 0.7
-#: heads-up limit hold'em on the shipped blueprint: hands against an opponent before adaptive deviates from it
-COLD_HANDS = 50
-#: the gain over the blueprint's play (big blinds, by the model) a deviation must show at COLD_HANDS hands; the
-#: bar falls as the square root of the hands seen, so a well-read opponent is exploited fully
-DEVIATION_BB = 0.3
 #: save the model file every this many hands (and at the end of the match)
 SAVE_EVERY = 1000
 MODEL_KIND, MODEL_VERSION = "adaptive", 3  # 2: a fifth bet-size bucket (over three pots); 3: raise size classes
@@ -153,6 +149,7 @@ class AdaptiveStrategy(Strategy):
         self.last: Choice | None = None
         #: the blueprint adaptive stands on (heads-up limit hold'em), set at the start of the match
         self.floor: Blueprint | None = None
+        self.portfolio = Portfolio()  # on the floor: how far to lean on the model, by its deviation's results
         #: how long a decision's search has been taking (seconds, a running mean)
         self._search_s = 0.01
         #: the searches before the flop, per (opponent, position, betting history): (hands of the snapshot, table)
@@ -204,6 +201,8 @@ class AdaptiveStrategy(Strategy):
                 stats.hands += 1
                 if result is not None and self.game.num_players == 2:
                     stats.add_result(result / self.big_blind)
+                    if self.floor is not None:
+                        self.portfolio.end_hand(key, view, result / self.big_blind)
                 self.saver.changed(key)
         self.saver.hand_done()
 
@@ -470,18 +469,16 @@ class AdaptiveStrategy(Strategy):
 
     def _rows(self, view: View, opp: int, actions: list[Action], values: np.ndarray, mass: float,
               floor: np.ndarray | None) -> np.ndarray:
-        """Our probabilities per row: the best response (one-hot), or the blueprint's row unless the model's
-        gain over it passes the bar (DEVIATION_BB big blinds at COLD_HANDS hands, falling as 1/sqrt(hands))."""
-        best = np.zeros(values.shape)
-        best[np.arange(len(values)), np.argmax(values, axis=1)] = 1.0
+        """Our probabilities per row: the best response (one-hot); on the floor the portfolio's mixture of the
+        blueprint's row and the deviation (the best response where the model's gain over the blueprint passes the
+        bar, DEVIATION_BB big blinds at COLD_HANDS hands falling as 1/sqrt(hands); the blueprint's row elsewhere)."""
         if floor is None:
+            best = np.zeros(values.shape)
+            best[np.arange(len(values)), np.argmax(values, axis=1)] = 1.0
             return best
-        hands = self.opponent_stats(view, opp).hands
-        if hands < COLD_HANDS or mass <= 0:
-            return floor
-        bar = DEVIATION_BB * self.big_blind * (COLD_HANDS / hands) ** 0.5
-        gain = (values.max(axis=1) - (floor * values).sum(axis=1)) / mass
-        return np.where((gain > bar)[:, None], best, floor)
+        deviation = deviation_rows(values, floor, mass, self.opponent_stats(view, opp).hands, self.big_blind)
+        ours = 0 if len(floor) == 1 else pair_of(view.hole) if len(view.hole) == 2 else None
+        return self.portfolio.mix(self.key(view, opp), view, actions, floor, deviation, ours)
 
     def _search(self, view: View, hand: HandTracker, opp: int, ours: np.ndarray) -> Search:
         """The search of one heads-up decision for our rows ``ours`` (pair indices)."""

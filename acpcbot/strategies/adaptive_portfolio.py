@@ -1,0 +1,226 @@
+"""How far adaptive leans on its model in heads-up limit hold'em: judged by results, not by the model.
+
+adaptive has two members: the blueprint (the floor) and the model's
+deviation (its best response where the model's gain passes the bar, the
+floor elsewhere).  The model is biased, so its own estimate of the gain
+cannot decide between them.  Instead (after Bard, Johanson, Burch &
+Bowling, "Online implicit agent modelling", AAMAS 2013) each hand is played
+by one member, the deviation with probability ``p``, and every hand is an
+importance-sampled sample of both members' values: with F and D the
+products over OUR decisions of each member's probability of the action
+played (the opponent's and chance's terms are the same under both and
+cancel), the hand was played with probability ``(1 - p) F + p D`` and
+``payoff x (D - F) / ((1 - p) F + p D)`` is an unbiased estimate of the
+deviation's gain over the floor, whatever the model believes: zero where
+the members agree, and never past ``payoff / min(p, 1 - p)``.
+
+A whole hand per member keeps each member's lines whole (mixing per
+decision bluffs with one and gives up with the other, and measured 2026-11-26
+lost half the deviation's loss at a tenth of its weight) and makes the
+value of the mixture exactly linear in ``p``.  The member is never drawn:
+each decision plays the member's rows weighted by how likely each member
+was to have played the hand so far with the holding (its posterior), which
+is the same distribution; so ``policy`` is a pure function of what is known
+and ``act`` plays it.  The posterior of every holding needs every holding's
+rows at our earlier decisions: ``policy`` keeps them when asked at each of
+our decisions in order (as AIVAT and LBR ask); asked cold in the middle of
+a hand it skips the decisions it was not asked at (the one inexact case).
+
+The weight ``p`` follows the t-statistic of the gain's mean over recent
+hands (discounted: the model learns and opponents adapt): P_MIN while the
+gain is not shown, rising to P_MAX as it becomes significant.  P_MIN keeps
+the deviation measurable at a bounded cost (P_MIN x its loss); P_MAX keeps
+the floor measured.  ``p`` moves only between hands.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine import Action, State
+from ..world import View
+
+#: hands against an opponent before the deviation leaves the blueprint anywhere (until then adaptive plays the floor)
+COLD_HANDS = 50
+#: the gain over the blueprint's play (big blinds, by the model) a row's deviation must show at COLD_HANDS hands;
+#: the bar falls as the square root of the hands seen
+DEVIATION_BB = 0.3
+#: the deviation's least and greatest weight: support for both members' actions, so both stay measured
+P_MIN, P_MAX = 0.1, 0.9
+#: the weight is P_MIN + (P_MAX - P_MIN) * Phi(t - Z_BAR), t the gain's t-statistic: at t = 0 it is P_MIN + 2%
+Z_BAR = 2.0
+#: the record forgets with this half-life in hands (the model learns and opponents adapt)
+HALF_LIFE = 3000
+#: hands (discounted) before the t-statistic is read at all: a handful of samples gives no variance
+MIN_HANDS = 100
+
+
+@dataclass
+class GainRecord:
+    """Discounted sums of the per-hand gain estimates (big blinds) against one opponent."""
+
+    hands: float = 0.0
+    total: float = 0.0
+    squares: float = 0.0
+
+    def add(self, gain: float) -> None:
+        """Count one hand's estimate of the deviation's gain over the floor."""
+        keep = 0.5 ** (1.0 / HALF_LIFE)
+        self.hands = keep * self.hands + 1.0
+        self.total = keep * self.total + gain
+        self.squares = keep * self.squares + gain * gain
+
+    def t_statistic(self) -> float:
+        """The mean gain over its standard error (0 before MIN_HANDS hands or without spread)."""
+        if self.hands < MIN_HANDS:
+            return 0.0
+        mean = self.total / self.hands
+        var = max(self.squares / self.hands - mean * mean, 0.0)
+        if var <= 0.0:
+            return 0.0
+        return mean / math.sqrt(var / self.hands)
+
+    def weight(self) -> float:
+        """The deviation's weight in the mixture played."""
+        phi = 0.5 * (1.0 + math.erf((self.t_statistic() - Z_BAR) / math.sqrt(2.0)))
+        return P_MIN + (P_MAX - P_MIN) * phi
+
+
+def deviation_rows(values: np.ndarray, floor: np.ndarray, mass: float, hands: int, big_blind: float) -> np.ndarray:
+    """The deviation's rows: the best response (one-hot) where the model's gain over the floor's row passes the bar
+    (DEVIATION_BB big blinds at COLD_HANDS hands, falling as 1/sqrt(hands)), the floor's row elsewhere and while
+    the model is cold.  ``values`` are the search's (rows, actions), unnormalised by the range's weight ``mass``."""
+    if hands < COLD_HANDS or mass <= 0:
+        return floor
+    best = np.zeros(values.shape)
+    best[np.arange(len(values)), np.argmax(values, axis=1)] = 1.0
+    bar = DEVIATION_BB * big_blind * (COLD_HANDS / hands) ** 0.5
+    gain = (values.max(axis=1) - (floor * values).sum(axis=1)) / mass
+    return np.where((gain > bar)[:, None], best, floor)
+
+
+def history(state: State) -> tuple[Action, ...]:
+    """Every action of the hand so far, in order: the key of a decision within its hand."""
+    return tuple(a for r in state.actions for a in r)
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Both members' rows at one decision (one per holding, or our holding's alone) over the action ``types``."""
+
+    types: tuple[int, ...]
+    floor: np.ndarray
+    deviation: np.ndarray
+
+    def played(self, action: Action) -> tuple[np.ndarray, np.ndarray] | None:
+        """Each member's probability of ``action`` per row (None: neither has it among its actions)."""
+        kind = int(action[0])
+        if kind not in self.types:
+            return None
+        i = self.types.index(kind)
+        return self.floor[:, i], self.deviation[:, i]
+
+
+def conditional(p: float, floor_prefix: np.ndarray, deviation_prefix: np.ndarray, floor: np.ndarray,
+                deviation: np.ndarray) -> np.ndarray:
+    """The rows a hand played by the deviation with probability ``p`` plays here: each member's row weighted by
+    its chance of having played our actions so far with the row's holding (``*_prefix``, one per row); the
+    row of the only member that could have come here, the prior mixture where neither could."""
+    wf = ((1.0 - p) * floor_prefix)[:, None]
+    wd = (p * deviation_prefix)[:, None]
+    total = wf + wd
+    prior = floor + p * (deviation - floor)
+    mixed = np.divide(wf * floor + wd * deviation, total, out=prior.copy(), where=total > 0)
+    # exactly one member's row where only it could have come here or the two agree (a one-hot row stays one-hot)
+    mixed = np.where((wf > 0) & (wd == 0), floor, np.where((wd > 0) & (wf == 0), deviation, mixed))
+    same = np.all(floor == deviation, axis=1, keepdims=True)
+    return np.where(same, floor, mixed)
+
+
+def gain_estimate(result: float, floor_prob: float, deviation_prob: float, p: float) -> float:
+    """A hand's unbiased estimate of the deviation's gain over the floor: ``result`` times the difference of
+    the members' chances of our actions over the chance of the mixture that played them."""
+    played = (1.0 - p) * floor_prob + p * deviation_prob
+    return result * (deviation_prob - floor_prob) / played if played > 0 else 0.0
+
+
+class Portfolio:
+    """Per opponent, the record of the deviation's measured gain; within a hand, both members' rows at each of
+    our decisions (our holding's, and every holding's when ``policy`` was asked)."""
+
+    def __init__(self) -> None:
+        self.records: dict[str, GainRecord] = {}
+        #: (hand, position, our cards, history) -> our holding's rows, as act or policy computed them this hand
+        self._ours: dict[tuple, Rows] = {}
+        #: (hand, position, history) -> every holding's rows, as policy computed them this hand
+        self._every: dict[tuple, Rows] = {}
+
+    def weight(self, key: str) -> float:
+        """The deviation's weight against the opponent ``key`` (from the hands over)."""
+        record = self.records.get(key)
+        return record.weight() if record is not None else GainRecord().weight()
+
+    def mix(self, key: str, view: View, actions: list[Action], floor: np.ndarray, deviation: np.ndarray,
+            ours: int | None) -> np.ndarray:
+        """The rows played against ``key`` at ``view`` (see ``conditional``): ``floor`` and ``deviation`` hold our
+        holding's row alone (act: ``ours`` is 0) or every holding's (policy: ``ours`` is our holding's row, None
+        when the view has no cards); the rows are kept for the later decisions and the hand's estimate."""
+        p = self.weight(key)
+        types = tuple(int(a[0]) for a in actions)
+        here = history(view.state)
+        every = len(floor) > 1
+        if every:
+            self._every[(view.hand_id, view.position, here)] = Rows(types, floor, deviation)
+        if ours is not None:
+            self._ours[(view.hand_id, view.position, pair_key(view), here)] = \
+                Rows(types, floor[ours:ours + 1].copy(), deviation[ours:ours + 1].copy())
+        f, d = self._prefix(view, every, len(floor))
+        return conditional(p, f, d, floor, deviation)
+
+    def _prefix(self, view: View, every: bool, rows: int) -> tuple[np.ndarray, np.ndarray]:
+        """Each member's chance of our actions so far this hand, per row (a decision not kept counts as 1 in
+        both: its rows were never asked for)."""
+        f, d = np.ones(rows), np.ones(rows)
+        me = view.position
+        for step in view.state.steps():
+            if step.player != me:
+                continue
+            at = history(step.before)
+            kept = self._every.get((view.hand_id, me, at)) if every else \
+                self._ours.get((view.hand_id, me, pair_key(view), at))
+            probs = kept.played(step.action) if kept is not None else None
+            if probs is not None:
+                f, d = f * probs[0], d * probs[1]
+        return f, d
+
+    def end_hand(self, key: str, view: View, result_bb: float) -> float | None:
+        """Count the hand just over: its estimate of the deviation's gain (big blinds), or None when one of our
+        decisions has no rows kept (a quick answer under time pressure: not a draw from the mixture)."""
+        me = view.position
+        ours = pair_key(view)
+        f = d = 1.0
+        try:
+            for step in view.state.steps():
+                if step.player != me:
+                    continue
+                kept = self._ours.get((view.hand_id, me, ours, history(step.before)))
+                probs = kept.played(step.action) if kept is not None else None
+                if probs is None:
+                    return None
+                f, d = f * float(probs[0][0]), d * float(probs[1][0])
+            if f == 0.0 and d == 0.0:
+                return None  # an action neither member plays: not a draw from the mixture
+        finally:
+            self._ours.clear()
+            self._every.clear()
+        gain = gain_estimate(result_bb, f, d, self.weight(key))
+        self.records.setdefault(key, GainRecord()).add(gain)
+        return gain
+
+
+def pair_key(view: View) -> tuple[int, ...]:
+    """Our hole cards, sorted: the holding a decision's rows were kept for."""
+    return tuple(sorted(view.hole))

@@ -1,0 +1,232 @@
+"""adaptive's portfolio on the heads-up limit floor: the deviation is judged by its importance-sampled results.
+
+Golden: a hand worked by hand (the ratios of our own actions only, the
+payoff the dealer's); seeded properties: the estimate of the deviation's
+gain is unbiased on a toy tree whose values are known exactly, the weight
+follows the evidence, and a fresh copy fed the match as AIVAT feeds it
+(``policy``, never ``act``) keeps the very same record as the player.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from acpcbot.engine import CALL, FOLD, RAISE
+from acpcbot.gamedef import load_game
+from acpcbot.strategies.adaptive_portfolio import (P_MAX, P_MIN, Z_BAR, GainRecord, Portfolio, conditional,
+                                                   deviation_rows, gain_estimate)
+from acpcbot.strategies.base import Strategy
+from acpcbot.strategies.registry import create
+from acpcbot.world import MatchInfo, View
+from playkit import play_memory
+
+HULHE = load_game("hulhe")
+ACTIONS = [FOLD, CALL, RAISE]
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+# ------------------------------------------------------------------ a hand worked by hand
+
+# we (position 1, the small blind) raise, are called, and check it down; AsKs makes the wheel: we lose 20 chips
+DECISIONS = ["MATCHSTATE:1:5::|9h8h", "MATCHSTATE:1:5:rc/c:|9h8h/2c3d4s", "MATCHSTATE:1:5:rc/cc/c:|9h8h/2c3d4s/5h",
+             "MATCHSTATE:1:5:rc/cc/cc/c:|9h8h/2c3d4s/5h/Td"]
+FINAL = "MATCHSTATE:1:5:rc/cc/cc/cc:AsKs|9h8h/2c3d4s/5h/Td"
+#: per decision, (floor, deviation) over fold, call, raise: before the flop the floor raises 0.6, the deviation
+#: always; on the flop the floor checks or bets half and half, the deviation checks; later they agree
+ROWS = [([0.0, 0.4, 0.6], [0.0, 0.0, 1.0]), ([0.0, 0.5, 0.5], [0.0, 1.0, 0.0]),
+        ([0.0, 0.5, 0.5], [0.0, 0.5, 0.5]), ([0.0, 0.3, 0.7], [0.0, 0.3, 0.7])]
+
+
+def _keep_rows(portfolio: Portfolio, count: int = 4) -> list[np.ndarray]:
+    """Our rows at the first ``count`` decisions, as act asks them (our holding's row alone); the rows played."""
+    played = []
+    for line, (floor, deviation) in zip(DECISIONS[:count], ROWS):
+        view = View.parse(line, HULHE)
+        played.append(portfolio.mix("them", view, ACTIONS, np.array([floor]), np.array([deviation]), 0)[0])
+    return played
+
+
+def test_a_hand_worked_by_hand():
+    portfolio = Portfolio()
+    p = portfolio.weight("them")
+    assert p == pytest.approx(P_MIN + (P_MAX - P_MIN) * _phi(-Z_BAR))  # no record yet: t = 0
+    played = _keep_rows(portfolio)
+    # the first decision: the prior mixture
+    assert played[0] == pytest.approx([0.0, 0.4 * (1 - p), 0.6 * (1 - p) + p])
+    # on the flop, after our raise: the deviation had it with chance 1, the floor 0.6; posterior weight of the
+    # deviation p / (0.6 (1 - p) + p)
+    q = p / (0.6 * (1 - p) + p)
+    assert played[1] == pytest.approx([0.0, (1 - q) * 0.5 + q, (1 - q) * 0.5])
+    # where the members agree: the floor's row, exactly
+    assert np.array_equal(played[2], ROWS[2][0]) and np.array_equal(played[3], ROWS[3][0])
+    final = View.parse(FINAL, HULHE)
+    assert final.result == -20.0  # two big blinds of 10
+    gain = portfolio.end_hand("them", final, -2.0)
+    # our raise then check: the floor played them with 0.6 x 0.5 (x 0.5 x 0.3 later, both), the deviation with
+    # 1 x 1 (x the same): gain = -2 (1 - 0.3) / ((1 - p) 0.3 + p)
+    assert gain == pytest.approx(-2.0 * 0.7 / (0.3 * (1 - p) + p))
+    record = portfolio.records["them"]
+    assert record.hands == 1.0 and record.total == pytest.approx(gain)
+
+
+def test_every_holdings_rows_follow_each_holdings_posterior():
+    # policy's rows (every holding at once): holding 0 as above; holding 1 the floor never raises with it
+    portfolio = Portfolio()
+    p = portfolio.weight("them")
+    first = View.parse(DECISIONS[0], HULHE)
+    floor = np.array([[0.0, 0.4, 0.6], [0.0, 1.0, 0.0]])
+    deviation = np.array([[0.0, 0.0, 1.0], [0.0, 0.0, 1.0]])
+    portfolio.mix("them", first, ACTIONS, floor, deviation, None)
+    flop = View.parse(DECISIONS[1], HULHE)
+    rows = portfolio.mix("them", flop, ACTIONS, np.array([[0.0, 0.5, 0.5]] * 2), np.array([[0.0, 1.0, 0.0]] * 2), None)
+    q = p / (0.6 * (1 - p) + p)
+    assert rows[0] == pytest.approx([0.0, (1 - q) * 0.5 + q, (1 - q) * 0.5])
+    assert rows[1] == pytest.approx([0.0, 1.0, 0.0])  # only the deviation raises it: it is the deviation's hand
+
+
+def test_a_hand_with_a_decision_not_kept_is_not_counted():
+    # the river's rows are missing (a quick answer under time pressure plays no draw from the mixture)
+    portfolio = Portfolio()
+    _keep_rows(portfolio, 3)
+    assert portfolio.end_hand("them", View.parse(FINAL, HULHE), -2.0) is None
+    assert "them" not in portfolio.records
+    # and the rows kept are dropped with the hand: the next hand starts clean
+    _keep_rows(portfolio)
+    assert portfolio.end_hand("them", View.parse(FINAL, HULHE), -2.0) is not None
+
+
+def test_conditional_rows():
+    floor = np.array([[0.0, 0.4, 0.6], [1.0, 0.0, 0.0], [0.0, 0.5, 0.5]])
+    deviation = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    rows = conditional(0.2, np.array([1.0, 0.3, 0.0]), np.array([0.0, 0.9, 0.0]), floor, deviation)
+    assert np.array_equal(rows[0], floor[0])  # only the floor could have come here
+    assert rows[1].tolist() == [1.0, 0.0, 0.0]  # the members agree: exactly one-hot (act plays it without a draw)
+    assert rows[2] == pytest.approx(0.8 * floor[2] + 0.2 * deviation[2])  # neither: the prior mixture
+    assert np.allclose(rows.sum(axis=1), 1.0)
+
+
+# ------------------------------------------------------------------ unbiased on a toy tree
+
+def test_the_gain_estimate_is_unbiased_on_a_toy_tree():
+    # two of our decisions with chance between: decision 1 picks a or b, chance deals x or y (0.3 / 0.7), then
+    # decision 2 picks c or d; payoffs fixed per leaf.  The floor mixes, the deviation is one-hot where it
+    # departs.  Played as act plays (each decision from the conditional rows, no member drawn), the hands must
+    # be the p-mixture of the two members' hands and the estimates' mean the exact difference of their values,
+    # however small p (here 0.1: estimates up to 10 x the payoff).
+    rng = np.random.default_rng(7)
+    payoff = {("a", "x", "c"): 3.0, ("a", "x", "d"): -1.0, ("a", "y", "c"): -2.0, ("a", "y", "d"): 4.0,
+              ("b", "x", "c"): 1.0, ("b", "x", "d"): 0.5, ("b", "y", "c"): -6.0, ("b", "y", "d"): 2.0}
+    floor1, dev1 = np.array([[0.7, 0.3]]), np.array([[0.0, 1.0]])
+    floor2 = {"x": np.array([[0.5, 0.5]]), "y": np.array([[0.2, 0.8]])}
+    dev2 = {"x": np.array([[1.0, 0.0]]), "y": np.array([[0.2, 0.8]])}  # agrees after y
+    chance = {"x": 0.3, "y": 0.7}
+
+    def value(first: np.ndarray, second: dict) -> float:
+        return sum(first[0, i] * chance[c] * second[c][0, j] * payoff[(a, c, b)]
+                   for i, a in enumerate("ab") for c in chance for j, b in enumerate("cd"))
+
+    exact = value(dev1, dev2) - value(floor1, floor2)
+    p = 0.1
+    one = np.ones(1)
+    gains, leaves = [], {}
+    for _ in range(40_000):
+        row = conditional(p, one, one, floor1, dev1)[0]
+        i = int(rng.random() >= row[0])
+        c = "x" if rng.random() < chance["x"] else "y"
+        f, d = floor1[0, i] * one, dev1[0, i] * one
+        row = conditional(p, f, d, floor2[c], dev2[c])[0]
+        j = int(rng.random() >= row[0])
+        f, d = float(f[0] * floor2[c][0, j]), float(d[0] * dev2[c][0, j])
+        leaf = ("ab"[i], c, "cd"[j])
+        leaves[leaf] = leaves.get(leaf, 0) + 1
+        gains.append(gain_estimate(payoff[leaf], f, d, p))
+    # the leaves' frequencies are the mixture's: (1 - p) floor + p deviation, whole hands
+    for leaf, n in leaves.items():
+        i, j = "ab".index(leaf[0]), "cd".index(leaf[2])
+        q = chance[leaf[1]] * ((1 - p) * floor1[0, i] * floor2[leaf[1]][0, j] + p * dev1[0, i] * dev2[leaf[1]][0, j])
+        assert abs(n / 40_000 - q) < 4 * math.sqrt(q * (1 - q) / 40_000), leaf
+    gains = np.array(gains)
+    se = gains.std() / math.sqrt(len(gains))
+    assert abs(gains.mean() - exact) < 4 * se, (gains.mean(), exact, se)
+    assert abs(exact) > 10 * se  # and the test can tell a wrong estimate from a right one
+
+
+# ------------------------------------------------------------------ the weight follows the evidence
+
+@pytest.mark.parametrize("mean,low,high", [(0.5, P_MAX - 0.01, P_MAX), (-0.5, P_MIN, P_MIN + 0.01),
+                                          (0.0, P_MIN, P_MIN + 0.15)])
+def test_the_weight_follows_the_measured_gain(mean, low, high):
+    # 3,000 hands of gains with spread 5 big blinds: a mean of +0.5 is some 7 standard errors: the deviation's
+    # weight; -0.5 the floor's; no gain stays near the least weight (the bar Z_BAR standard errors above 0)
+    rng = np.random.default_rng(3)
+    record = GainRecord()
+    for g in rng.normal(mean, 5.0, 3000):
+        record.add(float(g))
+    assert low <= record.weight() <= high, record.weight()
+
+
+def test_few_hands_say_nothing():
+    record = GainRecord()
+    for _ in range(50):
+        record.add(10.0)  # however large, 50 hands of one value: no spread to judge by
+    assert record.t_statistic() == 0.0
+    assert P_MIN < record.weight() < P_MIN + 0.05
+
+
+def test_the_deviation_is_the_floor_while_cold_and_below_the_bar():
+    floor = np.array([[0.0, 0.5, 0.5], [0.2, 0.3, 0.5]])
+    values = np.array([[0.0, 1.0, 1.0], [0.0, 0.0, 40.0]])  # row 1: the raise gains 2 chips a weight over the floor
+    assert deviation_rows(values, floor, 10.0, 49, 10.0) is floor  # cold
+    rows = deviation_rows(values, floor, 10.0, 50, 10.0)  # bar 3 chips; gains 0 and (40 - 20) / 10 = 2: below it
+    assert np.array_equal(rows, floor)
+    rows = deviation_rows(values, floor, 10.0, 50 * 9, 10.0)  # bar 1 chip: row 1 deviates to its best
+    assert np.array_equal(rows, np.array([[0.0, 0.5, 0.5], [0.0, 0.0, 1.0]]))
+
+
+# ------------------------------------------------------------------ in adaptive: act, policy, and AIVAT's copy
+
+class Copied(Strategy):
+    """Seats adaptive; a fresh copy is fed the match as AIVAT's replay feeds it (``policy`` where the seat acts,
+    never ``act``)."""
+
+    name = "copied"
+
+    def __init__(self, spec: str, seed: int) -> None:
+        super().__init__(HULHE, create(spec, HULHE, seed).rng)
+        self.target, self.copy = create(spec, HULHE, seed), create(spec, HULHE, seed)
+
+    def start_match(self, match: MatchInfo) -> None:
+        self.target.start_match(match)
+        self.copy.start_match(match)
+
+    def observe(self, view: View) -> None:
+        self.target.observe(view)
+        self.copy.observe(view)
+
+    def act(self, view: View, deadline: float) -> object:
+        self.copy.policy(view)
+        return self.target.act(view, 0.0)
+
+    def end_hand(self, view: View) -> None:
+        self.target.end_hand(view)
+        self.copy.end_hand(view)
+
+
+def test_a_copy_fed_only_policies_keeps_the_players_record():
+    from acpcbot.strategies.adaptive import COLD_HANDS
+    hands = COLD_HANDS + 40
+    seat = Copied("adaptive", 21)
+    result = play_memory("hulhe", ["adaptive", "maniac"], hands, 3, names=["me", "them"], time_per_hand=1e6,
+                         strategies=[seat, create("maniac", HULHE, 22)])
+    assert all(c.fallbacks == 0 for c in result.clients)
+    target, copy = seat.target.portfolio.records, seat.copy.portfolio.records
+    assert set(target) == {"them"}
+    assert target["them"].hands == pytest.approx(sum(0.5 ** (i / 3000) for i in range(hands)))  # every hand
+    assert target["them"].total != 0.0  # past the cold hands the deviation departed and was measured
+    assert vars(copy["them"]) == vars(target["them"])
