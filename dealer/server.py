@@ -153,6 +153,22 @@ class TcpSeat(SeatChannel):
 
     def read_line(self, deadline: float, idle: Idle | None = None) -> bytes:
         """The next line, blocking until ``deadline``; a partial line at end of file is dropped."""
+        if not (self._lines or self._buf or self._out or self._eof):
+            # the usual case, a player answering its turn: one wait, and one read holding exactly one reply
+            self._wait(deadline, idle, _IN)
+            try:
+                data = self.sock.recv(RECV_SIZE)
+            except (BlockingIOError, InterruptedError):
+                data = None
+            except OSError:
+                self._eof = self._gone = True  # reset by the peer
+                data = None
+            if data:
+                if len(data) <= MAX_LINE and data.find(b"\n") == len(data) - 1:
+                    return data
+                self._buf += data
+            elif data is not None:
+                self._eof = True
         while True:
             line = self.take_line()
             if line is not None:
