@@ -58,6 +58,22 @@ def test_lines_are_split_like_the_reference_4096_byte_buffer():
     player.close()
 
 
+def test_a_first_read_is_split_like_any_other_at_the_line_and_size_limits():
+    # a seat with nothing buffered takes a read holding exactly one reply as it came: the limits still hold
+    deadline = time.monotonic() + 5
+    for sent, lines in ((b"x" * (MAX_LINE - 1) + b"\n", [b"x" * (MAX_LINE - 1) + b"\n"]),
+                        (b"x" * MAX_LINE + b"\n", [b"x" * MAX_LINE, b"\n"]),
+                        (b"a:c\r\nb:", [b"a:c\r\n"]),
+                        (b"a\nb\n", [b"a\n", b"b\n"])):
+        seat, player = _pair()
+        player.sendall(sent)
+        time.sleep(0.01)  # all of it in the seat's one read
+        assert [seat.read_line(deadline) for _ in lines] == lines, sent[-12:]
+        assert seat.take_line() is None
+        seat.close()
+        player.close()
+
+
 def test_a_flooding_player_is_held_back_by_tcp_and_read_only_as_lines_are_wanted():
     seat, player = _pair()
     player.setblocking(False)
