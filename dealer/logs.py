@@ -164,13 +164,16 @@ class Transcript:
     as the reference's ``-q``.  The match flushes it before every wait for a
     player and at the end of every hand, so a reader of the stream never
     lags behind a slow player; ``max_buffer`` bounds what is held meanwhile.
+    The ``TO`` and ``FROM`` lines are kept as their parts and formatted when
+    written out: they are most of a match's work between two replies.
     """
 
     def __init__(self, stream: BinaryIO, quiet: bool = False, max_buffer: int = 1 << 16,
                  name: str = "the transcript") -> None:
         self._sink = LineSink(stream, name)
         self.quiet = quiet
-        self._parts: list[bytes] = []
+        # text as bytes, or the parts of TO lines (stamp, lines) and of a FROM line (stamp, seat, line)
+        self._parts: list[bytes | tuple] = []
         self._size = 0
         self._max = max_buffer
 
@@ -196,15 +199,18 @@ class Transcript:
     def sent(self, seat: int, line: bytes, stamp_us: int) -> None:
         """``TO <seat 1-based> at <stamp> <line>`` for a line sent (CRLF included)."""
         if not self.quiet:
-            sec, usec = divmod(stamp_us, 1_000_000)
-            self._add(b"TO %d at %d.%06d %s" % (seat + 1, sec, usec, line))
+            self.sent_all([line if s == seat else b"" for s in range(seat + 1)], stamp_us)
 
     def sent_all(self, lines: list[bytes], stamp_us: int) -> None:
-        """The ``TO`` lines of one line to each seat (``lines[seat]``), all sent at ``stamp_us``."""
+        """The ``TO`` lines of one line to each seat (``lines[seat]``; none where empty), all sent at ``stamp_us``.
+
+        ``lines`` is kept until the transcript is written out: the caller must not change it.
+        """
         if not self.quiet:
-            sec, usec = divmod(stamp_us, 1_000_000)
-            at = b"%d.%06d " % (sec, usec)
-            self._add(b"".join([b"TO %d at %s%s" % (s + 1, at, line) for s, line in enumerate(lines)]))
+            self._parts.append((stamp_us, lines))
+            self._size += _HELD_SIZE
+            if self._size >= self._max:
+                self.flush()
 
     def received(self, seat: int, line: bytes, stamp_us: int) -> None:
         """``FROM <seat 1-based> at <stamp> <line>`` for a line read, as received.
@@ -213,9 +219,10 @@ class Transcript:
         the next transcript line starts on a line of its own.
         """
         if not self.quiet:
-            sec, usec = divmod(stamp_us, 1_000_000)
-            end = b"" if line.endswith(b"\n") else b"\n"
-            self._add(b"FROM %d at %d.%06d %s%s" % (seat + 1, sec, usec, line, end))
+            self._parts.append((stamp_us, seat, line))
+            self._size += _HELD_SIZE + len(line)
+            if self._size >= self._max:
+                self.flush()
 
     @property
     def failed(self) -> str | None:
@@ -239,10 +246,32 @@ class Transcript:
     def flush(self) -> None:
         """Write out everything held so far."""
         if self._parts:
-            data = b"".join(self._parts)
+            data = b"".join(_rendered(self._parts))
             self._parts.clear()
             self._size = 0
             self._sink.write(data)  # a failure is recorded there: it must not stop the match or lose the log
+
+
+#: what a held TO or FROM line counts towards the transcript's ``max_buffer`` (besides a FROM line's own bytes)
+_HELD_SIZE = 96
+
+
+def _rendered(parts: list[bytes | tuple]) -> list[bytes]:
+    """The transcript's held parts as the bytes written: text as it is, TO and FROM lines formatted."""
+    out: list[bytes] = []
+    for part in parts:
+        if part.__class__ is bytes:
+            out.append(part)
+        elif len(part) == 2:
+            stamp_us, lines = part
+            at = b"%d.%06d " % divmod(stamp_us, 1_000_000)
+            out += [b"TO %d at %s%s" % (s + 1, at, line) for s, line in enumerate(lines) if line]
+        else:
+            stamp_us, seat, line = part
+            sec, usec = divmod(stamp_us, 1_000_000)
+            out.append(b"FROM %d at %d.%06d %s%s" % (seat + 1, sec, usec, line,
+                                                      b"" if line.endswith(b"\n") else b"\n"))
+    return out
 
 
 def _open_for_lines(path: Path, append: bool) -> int:
