@@ -68,8 +68,8 @@ def test_a_hand_worked_by_hand():
     final = View.parse(FINAL, HULHE)
     assert final.result == -20.0  # two big blinds of 10
     gain = portfolio.end_hand("them", final, -2.0)
-    # our raise then check: the floor played them with 0.6 x 0.5 (x 0.5 x 0.3 later, both), the deviation with
-    # 1 x 1 (x the same): gain = -2 (1 - 0.3) / ((1 - p) 0.3 + p)
+    # no values kept: plain importance sampling.  Our raise then check: the floor played them with 0.6 x 0.5
+    # (x 0.5 x 0.3 later, both), the deviation with 1 x 1 (x the same): gain = -2 (1 - 0.3) / ((1 - p) 0.3 + p)
     assert gain == pytest.approx(-2.0 * 0.7 / (0.3 * (1 - p) + p))
     record = portfolio.records["them"]
     assert record.hands == 1.0 and record.total == pytest.approx(gain)
@@ -113,48 +113,68 @@ def test_conditional_rows():
 
 # ------------------------------------------------------------------ unbiased on a toy tree
 
-def test_the_gain_estimate_is_unbiased_on_a_toy_tree():
-    # two of our decisions with chance between: decision 1 picks a or b, chance deals x or y (0.3 / 0.7), then
-    # decision 2 picks c or d; payoffs fixed per leaf.  The floor mixes, the deviation is one-hot where it
-    # departs.  Played as act plays (each decision from the conditional rows, no member drawn), the hands must
-    # be the p-mixture of the two members' hands and the estimates' mean the exact difference of their values,
-    # however small p (here 0.1: estimates up to 10 x the payoff).
-    rng = np.random.default_rng(7)
-    payoff = {("a", "x", "c"): 3.0, ("a", "x", "d"): -1.0, ("a", "y", "c"): -2.0, ("a", "y", "d"): 4.0,
-              ("b", "x", "c"): 1.0, ("b", "x", "d"): 0.5, ("b", "y", "c"): -6.0, ("b", "y", "d"): 2.0}
-    floor1, dev1 = np.array([[0.7, 0.3]]), np.array([[0.0, 1.0]])
-    floor2 = {"x": np.array([[0.5, 0.5]]), "y": np.array([[0.2, 0.8]])}
-    dev2 = {"x": np.array([[1.0, 0.0]]), "y": np.array([[0.2, 0.8]])}  # agrees after y
-    chance = {"x": 0.3, "y": 0.7}
+# two of our decisions with chance between: decision 1 picks a or b, chance deals x or y (0.3 / 0.7), then
+# decision 2 picks c or d; payoffs fixed per leaf.  The floor mixes, the deviation is one-hot where it departs.
+PAYOFF = {("a", "x", "c"): 3.0, ("a", "x", "d"): -1.0, ("a", "y", "c"): -2.0, ("a", "y", "d"): 4.0,
+          ("b", "x", "c"): 1.0, ("b", "x", "d"): 0.5, ("b", "y", "c"): -6.0, ("b", "y", "d"): 2.0}
+FLOOR1, DEV1 = np.array([[0.7, 0.3]]), np.array([[0.0, 1.0]])
+FLOOR2 = {"x": np.array([[0.5, 0.5]]), "y": np.array([[0.2, 0.8]])}
+DEV2 = {"x": np.array([[1.0, 0.0]]), "y": np.array([[0.2, 0.8]])}  # agrees after y
+CHANCE = {"x": 0.3, "y": 0.7}
+#: the deviation's own values of each action (what a perfect model would give), and a model off by a lot
+GOOD1 = np.array([0.3 * 3.0 + 0.7 * (0.2 * -2.0 + 0.8 * 4.0), 0.3 * 1.0 + 0.7 * (0.2 * -6.0 + 0.8 * 2.0)])
+GOOD2 = {"x": {"a": np.array([3.0, -1.0]), "b": np.array([1.0, 0.5])},
+         "y": {"a": np.array([-2.0, 4.0]), "b": np.array([-6.0, 2.0])}}
 
-    def value(first: np.ndarray, second: dict) -> float:
-        return sum(first[0, i] * chance[c] * second[c][0, j] * payoff[(a, c, b)]
-                   for i, a in enumerate("ab") for c in chance for j, b in enumerate("cd"))
 
-    exact = value(dev1, dev2) - value(floor1, floor2)
-    p = 0.1
+def _value(first: np.ndarray, second: dict) -> float:
+    return sum(first[0, i] * CHANCE[c] * second[c][0, j] * PAYOFF[(a, c, b)]
+               for i, a in enumerate("ab") for c in CHANCE for j, b in enumerate("cd"))
+
+
+def _play_toy(p: float, hands: int, model: str, seed: int = 7) -> tuple[np.ndarray, dict]:
+    """Hands played as act plays them (each decision from the conditional rows, no member drawn); each hand's
+    gain estimate with the model's values as controls (``model``: none, good, or bad), and the leaves' counts."""
+    rng = np.random.default_rng(seed)
     one = np.ones(1)
     gains, leaves = [], {}
-    for _ in range(40_000):
-        row = conditional(p, one, one, floor1, dev1)[0]
+    for _ in range(hands):
+        row = conditional(p, one, one, FLOOR1, DEV1)[0]
         i = int(rng.random() >= row[0])
-        c = "x" if rng.random() < chance["x"] else "y"
-        f, d = floor1[0, i] * one, dev1[0, i] * one
-        row = conditional(p, f, d, floor2[c], dev2[c])[0]
+        c = "x" if rng.random() < CHANCE["x"] else "y"
+        f, d = FLOOR1[0, i] * one, DEV1[0, i] * one
+        row = conditional(p, f, d, FLOOR2[c], DEV2[c])[0]
         j = int(rng.random() >= row[0])
-        f, d = float(f[0] * floor2[c][0, j]), float(d[0] * dev2[c][0, j])
         leaf = ("ab"[i], c, "cd"[j])
         leaves[leaf] = leaves.get(leaf, 0) + 1
-        gains.append(gain_estimate(payoff[leaf], f, d, p))
-    # the leaves' frequencies are the mixture's: (1 - p) floor + p deviation, whole hands
+        v1 = {"none": None, "good": GOOD1, "bad": np.array([40.0, -25.0])}[model]
+        v2 = {"none": None, "good": GOOD2[c]["ab"[i]], "bad": np.array([-9.0, 17.0])}[model]
+        steps = [(FLOOR1[0], DEV1[0], v1, i), (FLOOR2[c][0], DEV2[c][0], v2, j)]
+        gains.append(gain_estimate(PAYOFF[leaf], steps, p))
+    return np.array(gains), leaves
+
+
+@pytest.mark.parametrize("model", ["none", "good", "bad"])
+def test_the_gain_estimate_is_unbiased_on_a_toy_tree(model):
+    # however small p (here 0.1: ratios up to 10) and however wrong the model's values, the estimates' mean is the
+    # exact difference of the members' values, and the hands are the p-mixture of the members' whole hands
+    p, hands = 0.1, 40_000
+    exact = _value(DEV1, DEV2) - _value(FLOOR1, FLOOR2)
+    gains, leaves = _play_toy(p, hands, model)
     for leaf, n in leaves.items():
         i, j = "ab".index(leaf[0]), "cd".index(leaf[2])
-        q = chance[leaf[1]] * ((1 - p) * floor1[0, i] * floor2[leaf[1]][0, j] + p * dev1[0, i] * dev2[leaf[1]][0, j])
-        assert abs(n / 40_000 - q) < 4 * math.sqrt(q * (1 - q) / 40_000), leaf
-    gains = np.array(gains)
+        q = CHANCE[leaf[1]] * ((1 - p) * FLOOR1[0, i] * FLOOR2[leaf[1]][0, j] + p * DEV1[0, i] * DEV2[leaf[1]][0, j])
+        assert abs(n / hands - q) < 4 * math.sqrt(q * (1 - q) / hands), leaf
     se = gains.std() / math.sqrt(len(gains))
     assert abs(gains.mean() - exact) < 4 * se, (gains.mean(), exact, se)
-    assert abs(exact) > 10 * se  # and the test can tell a wrong estimate from a right one
+    assert abs(exact) > 8 * se  # and the test can tell a wrong estimate from a right one
+
+
+def test_good_values_take_noise_out():
+    # the deviation's exact values as controls: the estimate's spread falls well below plain importance sampling
+    plain, _ = _play_toy(0.1, 20_000, "none", seed=3)
+    good, _ = _play_toy(0.1, 20_000, "good", seed=3)
+    assert good.std() < 0.7 * plain.std(), (good.std(), plain.std())
 
 
 # ------------------------------------------------------------------ the weight follows the evidence

@@ -478,7 +478,8 @@ class AdaptiveStrategy(Strategy):
             return best
         deviation = deviation_rows(values, floor, mass, self.opponent_stats(view, opp).hands, self.big_blind)
         ours = 0 if len(floor) == 1 else pair_of(view.hole) if len(view.hole) == 2 else None
-        return self.portfolio.mix(self.key(view, opp), view, actions, floor, deviation, ours)
+        model = values / (mass * self.big_blind) if mass > 0 else None  # the estimate's control variates
+        return self.portfolio.mix(self.key(view, opp), view, actions, floor, deviation, ours, model)
 
     def _search(self, view: View, hand: HandTracker, opp: int, ours: np.ndarray) -> Search:
         """The search of one heads-up decision for our rows ``ours`` (pair indices)."""
