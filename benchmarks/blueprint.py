@@ -27,13 +27,12 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from treys import Evaluator  # noqa: E402
 
 from acpcbot.cards import TREYS_INT  # noqa: E402
+import numpy as np  # noqa: E402 - after acpcbot, which gives numpy's BLAS one thread (see its __init__)
 from acpcbot.engine import CALL, FOLD, RAISE, State  # noqa: E402
 from acpcbot.evaluator import PAIR_INDEX  # noqa: E402
 from acpcbot.gamedef import load_game  # noqa: E402

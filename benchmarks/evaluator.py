@@ -18,13 +18,12 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from treys import Evaluator  # noqa: E402
 
-from acpcbot import evaluator as ev  # noqa: E402
+from acpcbot import evaluator as ev  # noqa: E402 - acpcbot before numpy: one BLAS thread (see its __init__)
+import numpy as np  # noqa: E402
 from acpcbot.cards import TREYS_INT  # noqa: E402
 
 

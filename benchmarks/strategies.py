@@ -40,11 +40,10 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import acpcbot.strategies as strategies_pkg  # noqa: E402
+import numpy as np  # noqa: E402 - after acpcbot, which gives numpy's BLAS one thread (see its __init__)
 from acpcbot.engine import State  # noqa: E402
 from acpcbot.gamedef import load_game  # noqa: E402
 from acpcbot.protocol import format_match_state  # noqa: E402
