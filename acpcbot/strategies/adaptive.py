@@ -21,6 +21,10 @@ the cards have told us most) and never bluffed, a rock's raise narrows its
 range to strong hands (so we fold), a card-blind maniac's raise narrows
 nothing (so we call it down).
 
+In heads-up limit hold'em it stands on the shipped blueprint: each hand is played by the blueprint or by the
+model's deviation from it, the deviation's weight set by its importance-sampled results, never by the model's own
+estimate of its gain (``adaptive_portfolio``).
+
 An answer is always ready: :meth:`AdaptiveStrategy.quick_action` (on the
 blueprint floor its most likely action, else equity against the range and
 pot odds, within a millisecond) is what ``act`` plays when the search would
@@ -121,8 +125,8 @@ class AdaptiveStrategy(Strategy):
                        folder_exists, "its folder must exist"),
         "runouts": Param(int, RUNOUTS, "runouts sampled to play the later streets out (more: slower, finer)",
                          lambda v: 1 <= v <= 200, "must be in 1..200"),
-        "blueprint": Param(parse_bool, True, "in heads-up limit hold'em stand on the shipped blueprint, deviating "
-                                             "as far as the model justifies (0: the model's best response only)"),
+        "blueprint": Param(parse_bool, True, "in heads-up limit hold'em stand on the shipped blueprint, deviating as "
+                                             "far as its measured results justify (0: the model's best response only)"),
         "opponent": Param(str, "", "the opponent's exact policy when known (probe:kind=K): the best response to it "
                                    "instead of the model (for measurement; empty: the model)",
                           lambda v: v == "" or v.startswith("probe:kind=") and v.split("=", 1)[1] in PROBE_KINDS,
@@ -410,7 +414,7 @@ class AdaptiveStrategy(Strategy):
     def decide_headsup(self, view: View, hand: HandTracker, opp: int) -> Choice:
         """The best response, for our holding, to the opponent's modelled policy over the rest of the hand.
 
-        On the blueprint (heads-up limit): its row, unless the model shows a gain big enough to deviate.
+        On the blueprint (heads-up limit): the portfolio's row (adaptive_portfolio: blueprint or deviation by results).
         """
         row = pair_of(view.hole)
         if view.state.round == 0:
