@@ -85,7 +85,10 @@ def test_a_cold_model_plays_exactly_the_blueprints_rows_and_deviates_only_past_t
     first = View.parse("MATCHSTATE:1:0::|9h8h", HULHE)
     assert player.opponent_stats(first, first.opponents[0]).hands >= COLD_HANDS
     deviated = 0
-    for line in ("MATCHSTATE:0:1:r:7c2d|", "MATCHSTATE:0:1:rc/cr:KhJs|/Ks8d2c", "MATCHSTATE:0:1:rc/crc/cr:Qd4c|/Ks8d2c/3h"):
+    # each line its own hand: a policy asked at our earlier decision of the same hand would move the members'
+    # weights by their chances of our action there (the posterior: test_adaptive_portfolio)
+    for line in ("MATCHSTATE:0:1:r:7c2d|", "MATCHSTATE:0:2:rc/cr:KhJs|/Ks8d2c",
+                 "MATCHSTATE:0:3:rc/crc/cr:Qd4c|/Ks8d2c/3h"):
         view = View.parse(line, HULHE)
         hand = player.sync(view)
         opp = view.opponents[0]
