@@ -21,9 +21,8 @@ the cards have told us most) and never bluffed, a rock's raise narrows its
 range to strong hands (so we fold), a card-blind maniac's raise narrows
 nothing (so we call it down).
 
-In heads-up limit hold'em it stands on the shipped blueprint: each hand is played by the blueprint or by the
-model's deviation from it, the deviation's weight set by its importance-sampled results, never by the model's own
-estimate of its gain (``adaptive_portfolio``).
+In heads-up limit hold'em it stands on the shipped blueprint: each hand is played by the blueprint or the model's
+deviation, weighed by the deviation's importance-sampled results, not the model's own estimate (adaptive_portfolio).
 
 An answer is always ready: :meth:`AdaptiveStrategy.quick_action` (on the
 blueprint floor its most likely action, else equity against the range and
@@ -55,7 +54,7 @@ from ..world import MatchInfo, View
 from .adaptive_ranges import (Event, HandTracker, action_likelihood, pair_of, pairs_with, preflop_bins, quick_equity,
                               range_histogram, reference_percentiles, size_likelihoods, threshold_likelihoods)
 from .adaptive_policy import ModelPolicy
-from .adaptive_portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows  # noqa: F401 (re-exported)
+from .adaptive_portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows, widened  # noqa: F401
 from .adaptive_runouts import Runouts, runout_boards, signed_sums, warm_uniform
 from .adaptive_search import NUM_BINS, OpponentPolicy, Search, our_raises, quick_raise
 from .base import ActionPolicy, NoPolicy, Param, Strategy, parse_bool
@@ -404,7 +403,7 @@ class AdaptiveStrategy(Strategy):
                 search = self._search(view, hand, opponents[0], ALL_PAIRS)
                 actions, values = search.action_values()
                 mass = search.mass.sum()
-            probs = self._rows(view, opponents[0], actions, values, mass, self.floor_rows(view, actions, one=False))
+            actions, probs = self._rows(view, opponents[0], actions, values, mass, one=False)
         finally:
             self.hand, self.stats = saved_hand, saved_stats
         return ActionPolicy(tuple(actions), probs, self.game)
@@ -426,7 +425,7 @@ class AdaptiveStrategy(Strategy):
             actions, values = search.action_values()
             mass = search.mass.sum()
             equity = 0.5 + 0.5 * float(signed_sums(search.mass)[search.our_bins[0]] / mass) if mass > 0 else 0.5
-        rows = self._rows(view, opp, actions, values, mass, self.floor_rows(view, actions, one=True))
+        actions, rows = self._rows(view, opp, actions, values, mass, one=True)
         row = rows[0]
         best = int(np.argmax(row)) if row.max() >= 1.0 else int(np.searchsorted(np.cumsum(row), self.rng.random()))
         return Choice(actions[min(best, len(actions) - 1)], {a: float(v) for a, v in zip(actions, values[0])},
@@ -472,18 +471,20 @@ class AdaptiveStrategy(Strategy):
         return np.divide(out, total, out=np.full(out.shape, 1.0 / len(actions)), where=total > 0)
 
     def _rows(self, view: View, opp: int, actions: list[Action], values: np.ndarray, mass: float,
-              floor: np.ndarray | None) -> np.ndarray:
-        """Our probabilities per row: the best response (one-hot); on the floor the portfolio's mixture of the
-        blueprint's row and the deviation (the best response where the model's gain over the blueprint passes the
-        bar, DEVIATION_BB big blinds at COLD_HANDS hands falling as 1/sqrt(hands); the blueprint's row elsewhere)."""
-        if floor is None:
+              one: bool) -> tuple[list[Action], np.ndarray]:
+        """Our actions and probabilities per row (our holding's alone if ``one``): the best response (one-hot); on
+        the floor the portfolio's mixture of the blueprint's row (over every action it plays: ``widened``) and the
+        deviation (adaptive_portfolio.deviation_rows)."""
+        if self.floor is None:
             best = np.zeros(values.shape)
             best[np.arange(len(values)), np.argmax(values, axis=1)] = 1.0
-            return best
+            return actions, best
+        actions, values = widened(view.state, actions, values)
+        floor = self.floor_rows(view, actions, one)
         deviation = deviation_rows(values, floor, mass, self.opponent_stats(view, opp).hands, self.big_blind)
-        ours = 0 if len(floor) == 1 else pair_of(view.hole) if len(view.hole) == 2 else None
+        ours = 0 if one else pair_of(view.hole) if len(view.hole) == 2 else None
         model = values / (mass * self.big_blind) if mass > 0 else None  # the estimate's control variates
-        return self.portfolio.mix(self.key(view, opp), view, actions, floor, deviation, ours, model)
+        return actions, self.portfolio.mix(self.key(view, opp), view, actions, floor, deviation, ours, model)
 
     def _search(self, view: View, hand: HandTracker, opp: int, ours: np.ndarray) -> Search:
         """The search of one heads-up decision for our rows ``ours`` (pair indices)."""
