@@ -176,6 +176,33 @@ def format_betting(state: State) -> str:
 
 # ----------------------------------------------------------------------- cards
 
+def _short_cards() -> dict[str, tuple[int, ...]]:
+    """The cards of every text of at most two cards (two different ones): what most groups of a cards field are."""
+    one = {cards_to_text((c,)): c for c in range(52)}
+    out: dict[str, tuple[int, ...]] = {"": ()}
+    for a, x in one.items():
+        out[a] = (x,)
+        for b, y in one.items():
+            if x != y:
+                out[a + b] = (x, y)
+    return out
+
+
+#: the cards of a text of at most two (different) cards, looked up (:func:`parse_cards` reads the rest)
+_SHORT_CARDS = _short_cards()
+#: the cards of a deck of so many ranks and suits, by (ranks, suits)
+_DECKS: dict[tuple[int, int], frozenset[int]] = {}
+
+
+def _deck_of(game: GameDef) -> frozenset[int]:
+    key = (game.num_ranks, game.num_suits)
+    cards = _DECKS.get(key)
+    if cards is None:
+        low_rank, low_suit = 13 - game.num_ranks, 4 - game.num_suits
+        cards = _DECKS[key] = frozenset(c for c in range(52) if (c >> 2) >= low_rank and (c & 3) >= low_suit)
+    return cards
+
+
 def parse_cards_field(text: str, game: GameDef, round_: int, what: str) -> tuple[list[tuple[int, ...]], list[int]]:
     """Hole cards per position and the board from ``h0|h1|...[/b1/b2...]``.
 
@@ -193,37 +220,47 @@ def parse_cards_field(text: str, game: GameDef, round_: int, what: str) -> tuple
         raise ProtocolError(f"{what}: {len(groups) - 1} board groups in {clip(text)}, "
                             f"expected {round_} for round {round_ + 1}")
     k = game.num_hole_cards
-    first_board = game.num_board_cards[0]
+    counts = game.num_board_cards
+    first_board = counts[0]
     hole: list[tuple[int, ...]] = []
     per_round: list[tuple[int, ...]] = [()]
+    short = _SHORT_CARDS.get
     try:
         for p, t in enumerate(holes_text):
-            cards = parse_cards(t, allow_duplicates=True)
+            cards = short(t)
+            if cards is None:
+                cards = parse_cards(t, allow_duplicates=True)
             if p == n - 1 and first_board:
                 # the first round's board closes the last group, whether that position's cards are shown or not
                 if len(cards) < first_board:
                     raise ProtocolError(f"{what}: round 1 shows {len(cards)} board cards, "
                                         f"the game deals {first_board}")
                 cards, per_round[0] = cards[:len(cards) - first_board], cards[len(cards) - first_board:]
-            if len(cards) not in (0, k):
+            if len(cards) != k and cards:
                 raise ProtocolError(f"{what}: position {p} shows {len(cards)} hole cards, the game deals {k}")
             hole.append(cards)
-        per_round += [parse_cards(t, allow_duplicates=True) for t in groups[1:]]
+        for t in groups[1:]:
+            cards = short(t)
+            if cards is None:
+                # a flop: two short texts, or whatever parse_cards makes of it
+                a, b = short(t[:4]), short(t[4:])
+                cards = a + b if a is not None and b is not None and len(t) == 6 else parse_cards(t, True)
+            per_round.append(cards)
     except CardError as exc:
         raise ProtocolError(f"{what}: {exc}") from None
+    board: list[int] = []
     for r, cards in enumerate(per_round):
-        if len(cards) != game.num_board_cards[r]:
+        if len(cards) != counts[r]:
             raise ProtocolError(f"{what}: round {r + 1} shows {len(cards)} board cards, "
-                                f"the game deals {game.num_board_cards[r]}")
-    board = [c for cards in per_round for c in cards]
+                                f"the game deals {counts[r]}")
+        board += cards
     seen = [c for h in hole for c in h] + board
     if len(set(seen)) != len(seen):
         raise ProtocolError(f"{what}: a card appears twice in {clip(text)}")
-    lowest_rank = 13 - game.num_ranks
-    lowest_suit = 4 - game.num_suits
-    for c in seen:
-        if (c >> 2) < lowest_rank or (c & 3) < lowest_suit:
-            raise ProtocolError(f"{what}: card {cards_to_text([c])} is not in this game's deck")
+    deck = _deck_of(game)
+    if not deck.issuperset(seen):
+        c = next(c for c in seen if c not in deck)
+        raise ProtocolError(f"{what}: card {cards_to_text([c])} is not in this game's deck")
     return hole, board
 
 

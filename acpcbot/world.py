@@ -5,7 +5,8 @@ the rules engine; nothing re-derives a rule.  A :class:`View` is built for
 every state line (cheap: the costly parts are computed on first use), and
 the :class:`World` threads the views of one match together, recording each
 hand's result when its final state arrives.  A line that continues the
-hand of the line before is read by replaying only the actions it adds.
+hand of the line before is read by replaying only the actions it adds
+(:class:`acpcbot.reading.HandReader`).
 
 The history of the match keeps its running figures (hands played, total)
 and the last :data:`KEEP_HANDS` hand records: a match of any length holds
@@ -21,10 +22,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterator, NamedTuple
 
-from .cards import CardError, cards_to_text, parse_cards
-from .engine import CALL, FOLD, RAISE, Action, ActionType, IllegalAction, State
+from .cards import cards_to_text
+from .engine import CALL, Action, ActionType, State
 from .gamedef import GameDef
-from .protocol import MatchState, ProtocolError, parse_cards_field, parse_match_state, replay_betting
+from .protocol import MatchState, parse_match_state
+from .reading import HandReader
 
 log = logging.getLogger(__name__)
 
@@ -135,25 +137,7 @@ class MatchHistory:
             self.total += record.value
 
 
-_F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
-
-
-def _one_action(added: str, nolimit: bool) -> Action | None:
-    """The action of betting text holding exactly one action (then only '/'s), else None."""
-    body = added.rstrip("/")
-    if body == "c":
-        return CALL
-    if body == "f":
-        return FOLD
-    if body[:1] != "r":
-        return None
-    if not nolimit:
-        return RAISE if body == "r" else None
-    digits = body[1:]
-    # a size as the betting writes it: digits only, at most nine (so below 2**31)
-    if 0 < len(digits) <= 9 and digits.isdigit() and digits.isascii():
-        return Action(_R, int(digits))
-    return None
+_F, _R = ActionType.FOLD, ActionType.RAISE
 
 
 class View:
@@ -404,10 +388,7 @@ class World:
         #: whether the latest view started a new hand
         self.new_hand = False
         self._hand_finished = True
-        # cards fields of the current hand already read, by (text, round)
-        self._cards: dict[tuple[str, int], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
-        self._head = ""  # the current hand's "MATCHSTATE:<position>:<hand>:"
-        self._cards_text: str | None = None  # the last line's cards field
+        self._reader = HandReader(game)
         #: when set, a final state's record waits in ``unrecorded`` for :meth:`settle` (a reply may leave first)
         self.defer_records = False
         self.unrecorded: list[View] = []
@@ -425,11 +406,20 @@ class World:
         """
         text = line.rstrip("\r\n")
         last = self.last
+        reader = self._reader
         if parsed is None:
             if last is not None and not self._hand_finished:
-                parsed = self._continue(text, last)
+                parsed = reader.step(text, last.match_state)
+                if parsed is not None:
+                    # the usual line: the last one plus one action (no check below can fail)
+                    view = self.last = View(text, parsed, self.match, self.info)
+                    self.new_hand = False
+                    if parsed.state.finished:
+                        self._finish(view)
+                    return view
+                parsed = reader.extend(text, last.match_state)
             else:
-                parsed = self._first(text)
+                parsed = reader.first(text)
             if parsed is None:
                 previous = last.match_state if last is not None and not self._hand_finished else None
                 parsed = parse_match_state(text, self.game, previous)
@@ -444,23 +434,26 @@ class World:
                     return view
                 log.warning("hand number %d is used again (the protocol promises unique numbers)", view.hand_id)
             self.new_hand = True
-            self._cards = {}
+            reader.start(view.head)
         else:
             self.new_hand = False
             if view.position != last.position or not view.betting.startswith(last.betting):
                 log.warning("state %r does not follow %r in the same hand", text, last.text)
         self.last = view
-        if self.new_hand:
-            self._head = view.head
-        # the line's cards field, which the next line of the hand most often repeats
-        self._cards_text = text[len(self._head):].partition(":")[2] if text.startswith(self._head) else None
-        self._hand_finished = view.state.finished
-        if self._hand_finished:
-            if self.defer_records:
-                self.unrecorded.append(view)
-            else:
-                self.match.add(self._record(view))
+        reader.read(text)
+        if view.state.finished:
+            self._finish(view)
+        else:
+            self._hand_finished = False
         return view
+
+    def _finish(self, view: View) -> None:
+        """The hand of ``view`` is over: record it, or keep it for :meth:`settle`."""
+        self._hand_finished = True
+        if self.defer_records:
+            self.unrecorded.append(view)
+        else:
+            self.match.add(self._record(view))
 
     def settle(self) -> Iterator[View]:
         """Record the final states left waiting (``defer_records``) in order, yielding each once it is recorded."""
@@ -468,111 +461,6 @@ class World:
             view = self.unrecorded.pop(0)
             self.match.add(self._record(view))
             yield view
-
-    def _first(self, text: str) -> MatchState | None:
-        """A hand's first line (``MATCHSTATE:<p>:<h>::<cards>``, no betting yet) read directly; None for anything else.
-
-        The result is what ``parse_match_state`` gives; anything unusual is
-        left to it (and to its error messages).
-        """
-        parts = text.split(":")
-        if len(parts) != 5 or parts[3] or parts[0] != "MATCHSTATE":
-            return None
-        p, h = parts[1], parts[2]
-        if not (0 < len(p) <= 2 and 0 < len(h) <= 9 and p.isdigit() and h.isdigit() and (p + h).isascii()):
-            return None
-        game = self.game
-        position, hand_id = int(p), int(h)
-        if position >= game.num_players:
-            return None
-        state = State(game, hand_id)
-        if state.round != 0:
-            return None  # a hand that starts past its first round: the full parse judges it
-        try:
-            hole, board = parse_cards_field(parts[4], game, 0, f"hand {hand_id}")
-        except ProtocolError:
-            return None
-        if not hole[position]:
-            return None
-        state.hole = list(hole)
-        state.board = list(board)
-        return MatchState(position, hand_id, state, "")
-
-    def _continue(self, text: str, last: View) -> MatchState | None:
-        """``text`` read as ``last``'s line plus the actions it adds; None when it is not that (the full parse decides).
-
-        The result is what ``parse_match_state`` gives: the same position and
-        hand, the previous state with the new actions replayed, the cards of
-        the line.
-        """
-        head = self._head
-        if not text.startswith(head):
-            return None
-        betting, sep, cards = text[len(head):].partition(":")
-        before = last.match_state.betting
-        if not sep or ":" in cards or before is None or not betting.startswith(before):
-            return None
-        added = betting[len(before):]
-        if not added or added[0].isdigit():
-            return None  # the same betting (a repeated state), or a raise size that grew
-        game = self.game
-        state = last.state.copy()
-        first_round = state.round
-        try:
-            action = _one_action(added, game.is_nolimit)
-            if action is not None and not state.finished:
-                # the usual line: one action more, and the '/'s of the rounds it ends
-                state.apply(action)
-                rounds = len(added) - len(added.rstrip("/"))
-                if state.round != first_round + rounds or first_round + rounds >= game.num_rounds:
-                    return None
-            else:
-                replay_betting(added, game, state, before.count("/"))
-            known = self._cards_text
-            if cards != known or state.round != first_round:
-                dealt = self._dealt(cards, known, first_round, state) if state.round > first_round else None
-                if dealt is not None:
-                    state.board.extend(dealt)
-                else:
-                    got = self._cards.get((cards, state.round))
-                    if got is None:
-                        hole, board = parse_cards_field(cards, game, state.round, f"hand {last.hand_id}")
-                        got = self._cards[(cards, state.round)] = (tuple(hole), tuple(board))
-                    if not got[0][last.position]:
-                        return None
-                    state.hole = list(got[0])
-                    state.board = list(got[1])
-        except (ProtocolError, IllegalAction, CardError):
-            return None  # the full parse says what is wrong with the whole line
-        return MatchState(last.position, last.hand_id, state, betting)
-
-    def _dealt(self, cards: str, known: str, first_round: int, state: State) -> list[int] | None:
-        """The board cards a line adds when its cards field is the last one plus the new rounds' groups, else None.
-
-        They are checked as the full parse checks them: each round's count,
-        cards of the game's deck, none seen before in the hand.
-        """
-        if not cards.startswith(known) or cards[len(known):len(known) + 1] != "/":
-            return None
-        groups = cards[len(known) + 1:].split("/")
-        if len(groups) != state.round - first_round:
-            return None
-        game = self.game
-        counts = game.num_board_cards
-        new: list[int] = []
-        for k, text in enumerate(groups):
-            if len(text) != 2 * counts[first_round + 1 + k]:
-                return None
-            new += parse_cards(text, allow_duplicates=True)
-        low_rank, low_suit = 13 - game.num_ranks, 4 - game.num_suits
-        seen = set(state.board)
-        for hole in state.hole:
-            seen.update(hole)
-        for c in new:
-            if c in seen or (c >> 2) < low_rank or (c & 3) < low_suit:
-                return None
-            seen.add(c)
-        return new
 
     def _record(self, view: View) -> HandRecord:
         return HandRecord(index=self.match.hands_played, hand_id=view.hand_id, position=view.position,

@@ -1,0 +1,265 @@
+"""Reading one seat's MATCHSTATE lines a hand at a time: each line of a hand from the state of the line before.
+
+A seat's lines within a hand grow: the next one is most often the last one
+plus one action, with the same cards, or with the new rounds' board cards
+after them, or (at a showdown) with other positions' hole cards shown.
+:class:`HandReader` reads such a line by applying what it adds to the last
+state, and a hand's first line directly; anything else it leaves to
+:func:`~acpcbot.protocol.parse_match_state` (and to its error messages).
+Whatever it reads is what that full parse gives: the tests compare them
+line by line, malformed lines included.
+"""
+
+from __future__ import annotations
+
+from .cards import CardError, parse_cards
+from .engine import CALL, FOLD, RAISE, Action, ActionType, IllegalAction, State
+from .gamedef import GameDef
+from .protocol import _SHORT_CARDS, MatchState, ProtocolError, _deck_of, parse_cards_field, replay_betting
+
+_R = ActionType.RAISE
+
+
+def _one_action(added: str, nolimit: bool) -> Action | None:
+    """The action of betting text holding exactly one action (then only '/'s), else None."""
+    body = added.rstrip("/")
+    if body == "c":
+        return CALL
+    if body == "f":
+        return FOLD
+    if body[:1] != "r":
+        return None
+    if not nolimit:
+        return RAISE if body == "r" else None
+    digits = body[1:]
+    # a size as the betting writes it: digits only, at most nine (so below 2**31)
+    if 0 < len(digits) <= 9 and digits.isdigit() and digits.isascii():
+        return Action(_R, int(digits))
+    return None
+
+
+class HandReader:
+    """What the lines of the current hand said, to read the next line by what it adds.
+
+    :meth:`start` and :meth:`read` tell it each line read otherwise (by the
+    full parse); :meth:`step` and :meth:`extend` read a line that continues
+    the last one, :meth:`first` a hand's first line; each returns None for a
+    line it leaves to the full parse.
+    """
+
+    __slots__ = ("game", "head", "prefix", "cards_text", "cards", "_start")
+
+    def __init__(self, game: GameDef) -> None:
+        self.game = game
+        self.head = ""  # the current hand's "MATCHSTATE:<position>:<hand>:"
+        #: the last line without its ':' and cards field (None: not read that way)
+        self.prefix: str | None = None
+        self.cards_text: str | None = None  # the last line's cards field
+        # cards fields of the current hand already read, by (text, round)
+        self.cards: dict[tuple[str, int], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
+        self._start: State | None = None  # a hand's state before its first action (hand 0)
+
+    def start(self, head: str) -> None:
+        """A hand starts with lines beginning with ``head``."""
+        self.head = head
+        self.cards = {}
+
+    def read(self, text: str) -> None:
+        """The line just read (without its line end), when the full parse or :meth:`first` read it."""
+        head = self.head
+        if text.startswith(head):
+            # the line's cards field, which the next line of the hand most often repeats
+            self.cards_text = cards = text[len(head):].partition(":")[2]
+            self.prefix = text[:len(text) - len(cards) - 1]
+        else:
+            self.cards_text = self.prefix = None
+
+    def first(self, text: str) -> MatchState | None:
+        """A hand's first line (``MATCHSTATE:<p>:<h>::<cards>``, no betting yet) read directly; None for anything else."""
+        parts = text.split(":")
+        if len(parts) != 5 or parts[3] or parts[0] != "MATCHSTATE":
+            return None
+        p, h = parts[1], parts[2]
+        if not (0 < len(p) <= 2 and 0 < len(h) <= 9 and p.isdigit() and h.isdigit() and (p + h).isascii()):
+            return None
+        game = self.game
+        position, hand_id = int(p), int(h)
+        if position >= game.num_players:
+            return None
+        start = self._start
+        if start is None:
+            start = self._start = State(game, 0)
+        if start.round != 0:
+            return None  # a hand that starts past its first round: the full parse judges it
+        try:
+            hole, board = parse_cards_field(parts[4], game, 0, f"hand {hand_id}")
+        except ProtocolError:
+            return None
+        if not hole[position]:
+            return None
+        state = start.copy()
+        state.hand_id = hand_id
+        state.hole = hole
+        state.board = board
+        return MatchState(position, hand_id, state, "")
+
+    def step(self, text: str, last: MatchState) -> MatchState | None:
+        """The usual line of a hand in progress (the last one plus one action); None for anything else.
+
+        The action is in the same round with the same cards, or ends rounds
+        with their new board cards after the last cards field, or ends the
+        hand with other positions' hole cards shown.
+        """
+        prefix = self.prefix  # the last line up to the end of its betting
+        if prefix is None or not text.startswith(prefix):
+            return None
+        colon = text.find(":", len(prefix))
+        if colon < 0 or text.find(":", colon + 1) >= 0:
+            return None
+        added = text[len(prefix):colon]
+        action = _one_action(added, self.game.is_nolimit)
+        state = last.state
+        if action is None or state.finished:
+            return None
+        state = state.copy()
+        r = state.round
+        try:
+            state.apply(action)
+        except IllegalAction:
+            return None
+        rounds = len(added) - len(added.rstrip("/"))
+        if state.round != r + rounds or r + rounds >= self.game.num_rounds:
+            return None  # a round over without its '/', or a '/' too many: the full parse says so
+        cards = text[colon + 1:]
+        known = self.cards_text
+        if cards != known:
+            if rounds:
+                dealt = self._dealt(cards, known, r, state)  # type: ignore[arg-type]
+                if dealt is None:
+                    return None
+                state.board.extend(dealt)
+            elif state.finished:
+                shown = self._shown(cards, known, last.position, state)  # type: ignore[arg-type]
+                if shown is None:
+                    return None
+                state.hole = shown
+            else:
+                return None
+            self.cards_text = cards
+        elif rounds:
+            return None  # new rounds without their board cards
+        self.prefix = text[:colon]
+        return MatchState(last.position, last.hand_id, state, text[len(self.head):colon])
+
+    def extend(self, text: str, last: MatchState) -> MatchState | None:
+        """``text`` read as ``last``'s line plus the actions it adds; None when it is not that (the full parse decides).
+
+        The result is what ``parse_match_state`` gives: the same position and
+        hand, the previous state with the new actions replayed, the cards of
+        the line.
+        """
+        head = self.head
+        if not text.startswith(head):
+            return None
+        betting, sep, cards = text[len(head):].partition(":")
+        before = last.betting
+        if not sep or ":" in cards or before is None or not betting.startswith(before):
+            return None
+        added = betting[len(before):]
+        if not added or added[0].isdigit():
+            return None  # the same betting (a repeated state), or a raise size that grew
+        game = self.game
+        state = last.state.copy()
+        first_round = state.round
+        try:
+            action = _one_action(added, game.is_nolimit)
+            if action is not None and not state.finished:
+                # the usual line: one action more, and the '/'s of the rounds it ends
+                state.apply(action)
+                rounds = len(added) - len(added.rstrip("/"))
+                if state.round != first_round + rounds or first_round + rounds >= game.num_rounds:
+                    return None
+            else:
+                replay_betting(added, game, state, before.count("/"))
+            known = self.cards_text
+            if cards != known or state.round != first_round:
+                dealt = self._dealt(cards, known, first_round, state) if state.round > first_round else None
+                if dealt is not None:
+                    state.board.extend(dealt)
+                else:
+                    got = self.cards.get((cards, state.round))
+                    if got is None:
+                        hole, board = parse_cards_field(cards, game, state.round, f"hand {last.hand_id}")
+                        got = self.cards[(cards, state.round)] = (tuple(hole), tuple(board))
+                    if not got[0][last.position]:
+                        return None
+                    state.hole = list(got[0])
+                    state.board = list(got[1])
+        except (ProtocolError, IllegalAction, CardError):
+            return None  # the full parse says what is wrong with the whole line
+        return MatchState(last.position, last.hand_id, state, betting)
+
+    def _dealt(self, cards: str, known: str | None, first_round: int, state: State) -> list[int] | None:
+        """The board cards a line adds when its cards field is the last one plus the new rounds' groups, else None.
+
+        They are checked as the full parse checks them: each round's count,
+        cards of the game's deck, none seen before in the hand.
+        """
+        if known is None or not cards.startswith(known) or cards[len(known):len(known) + 1] != "/":
+            return None
+        groups = cards[len(known) + 1:].split("/")
+        if len(groups) != state.round - first_round:
+            return None
+        game = self.game
+        counts = game.num_board_cards
+        short = _SHORT_CARDS.get
+        new: list[int] = []
+        for k, text in enumerate(groups):
+            if len(text) != 2 * counts[first_round + 1 + k]:
+                return None
+            got = short(text)
+            if got is None:
+                try:
+                    got = parse_cards(text, allow_duplicates=True)
+                except CardError:
+                    return None
+            new += got
+        return new if _fresh(new, state) else None
+
+    def _shown(self, cards: str, known: str, position: int, state: State) -> list[tuple[int, ...]] | None:
+        """The hole cards of a final line whose cards field is the last one with other positions' cards shown, else None.
+
+        They are checked as the full parse checks them: whole groups of the
+        game's deck, none seen before.
+        """
+        game = self.game
+        if game.num_board_cards[0]:
+            return None  # the first round's board shares the last group: the full parse reads it
+        cut = known.find("/")
+        board = known[cut:] if cut >= 0 else ""
+        if not cards.endswith(board):
+            return None
+        groups = cards[:len(cards) - len(board)].split("|")
+        before = known[:len(known) - len(board)].split("|")
+        if len(groups) != len(before) or "/" in groups[-1]:
+            return None
+        hole = state.hole[:]
+        new: list[int] = []
+        short = _SHORT_CARDS.get
+        k = game.num_hole_cards
+        for p, t in enumerate(groups):
+            if t != before[p]:
+                got = short(t)
+                if before[p] or got is None or len(got) != k:
+                    return None
+                hole[p] = got
+                new += got
+        return hole if _fresh(new, state) else None
+
+
+def _fresh(new: list[int], state: State) -> bool:
+    """Whether cards new to a hand are all different, of the game's deck and none of those ``state`` knows."""
+    seen = set(state.board)
+    for hole in state.hole:
+        seen.update(hole)
+    return seen.isdisjoint(new) and len(set(new)) == len(new) and _deck_of(state.game).issuperset(new)

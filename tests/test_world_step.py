@@ -1,0 +1,86 @@
+"""The world's quick reading of the usual line (one action more: the same cards, a new board, hole cards shown at
+the end) gives what the full parse gives, and leaves every other line, however close, to the full parse."""
+
+import copy
+import random
+
+import pytest
+
+from acpcbot.gamedef import SHIPPED_GAMES, load_game
+from acpcbot.protocol import ProtocolError, parse_match_state
+from acpcbot.world import MatchHistory, World
+from test_world_continue import _hands, _mutations, _same
+
+
+def _probe(world: World) -> World:
+    """A world in the same place as ``world`` whose updates leave ``world`` as it is."""
+    probe = copy.copy(world)
+    probe.match = MatchHistory()
+    probe._reader = copy.copy(world._reader)
+    probe._reader.cards = dict(world._reader.cards)
+    probe.unrecorded = []
+    return probe
+
+
+def _card_mutations(text, rng):
+    """Lines near ``text`` in its cards field: a card swapped for a card of the line or of the deck, a group moved."""
+    head, betting, cards = text.rsplit(":", 2)
+    seen = [cards[i:i + 2] for i in range(len(cards) - 1) if cards[i] in "23456789TJQKA" and cards[i + 1] in "cdhs"]
+    for _ in range(4):
+        if seen:
+            old, new = rng.choice(seen), rng.choice(seen + ["As", "2c", "Kd", "Xx", "", "AsKd"])
+            yield f"{head}:{betting}:{cards.replace(old, new, 1)}"
+        i = rng.randrange(len(cards) + 1)
+        yield f"{head}:{betting}:{cards[:i]}{rng.choice(['|', '/', '||', ''])}{cards[i:]}"
+
+
+def _check(world, bad, game):
+    previous = world.last.match_state if world.in_hand else None
+    try:
+        expected = parse_match_state(bad, game, previous)
+    except ProtocolError:
+        expected = None
+    probe = _probe(world)
+    try:
+        got = probe.update(bad)
+    except ProtocolError:
+        got = None
+    assert (got is None) == (expected is None), bad
+    if got is not None:
+        assert _same(got.state, expected.state), bad
+        assert got.betting == expected.betting and got.match_state.betting == expected.betting, bad
+        assert probe.in_hand == (not expected.state.finished)
+        # the next line is read from where this one left the world: as from a full parse of this one
+        again = _probe(probe)
+        assert again.last is got
+
+
+@pytest.mark.parametrize("game_name", SHIPPED_GAMES)
+def test_the_usual_lines_and_lines_close_to_them_read_as_the_full_parse(game_name):
+    game = load_game(game_name)
+    rng = random.Random(game_name)
+    world = World(game)
+    checked = 0
+    for text in _hands(game, 11, 40):
+        for bad in [*_mutations(text, rng), *_card_mutations(text, rng)]:
+            _check(world, bad, game)
+            checked += 1
+        view = world.update(text)
+        assert _same(view.state, parse_match_state(text, game).state), text
+    assert checked > 300
+
+
+@pytest.mark.parametrize("game_name", ["hunl", "kuhn3p", "3pnl", "hulhe", "leduc"])
+def test_a_whole_match_reads_as_full_parses_line_by_line(game_name):
+    game = load_game(game_name)
+    world, plain = World(game), World(game)
+    for text in _hands(game, 3, 300):
+        view = world.update(text)
+        # a world that never continues a hand: every line parsed from scratch
+        plain._reader.prefix = plain._reader.cards_text = None
+        plain._reader.head = "-"
+        expected = plain.update(text)
+        assert _same(view.state, expected.state), text
+        assert view.betting == expected.betting
+    assert [h._replace() for h in world.match.hands] == [h._replace() for h in plain.match.hands]
+    assert world.match.total == plain.match.total
