@@ -37,7 +37,6 @@ import asyncio
 import functools
 import json
 import logging
-import os
 import time
 from typing import Any, Callable, TextIO
 
@@ -45,6 +44,7 @@ from .connection import (EXIT_CONNECT, EXIT_DISCONNECTED, EXIT_OK, EXIT_PROTOCOL
                          KEEPALIVE_COUNT, KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, MAX_LINE, ClientError, Connection,
                          connect, open_connection, set_keepalive)
 from .engine import CALL, Action, ActionType, State
+from .historyfile import abandon_file, file_position
 from .pacing import StrategyThread, TimeBudget, strategy_deadline  # noqa: F401  (part of the client's API)
 from .protocol import VERSION_LINE, MatchState, ProtocolError, format_reply
 from .strategies.base import Strategy
@@ -92,12 +92,13 @@ class Client:
         self._probed = 0
         self._lean_hand = -1  # the hand of the last decide_state, and its allowance
         self._lean_allowance = 0.0
+        self._answered: Action | None = None  # the action of the reply handle_line made last (for prepare)
         self._slowest = 0.0
         self._observes = self.needs_every_state
         #: whether the strategy offers a quick answer for the fallback (it overrides ``quick_action``)
         self._offers_quick = type(strategy).quick_action is not Strategy.quick_action
         # the history file's length after its last whole record (where a failed write is cut back to)
-        self._history_good = _position(history) if history is not None else None
+        self._history_good = file_position(history) if history is not None else None
 
     # ------------------------------------------------------------- lines and decisions
 
@@ -189,7 +190,14 @@ class Client:
         action = self.decide(line, received, parsed)
         if action is None:
             return None
+        self._answered = action
         return format_reply(self.world.last.text, action, self.game)  # type: ignore[union-attr]
+
+    def prepare(self) -> None:
+        """The reply to the latest state is sent: make the state after it now, while the dealer reads it."""
+        if self._answered is not None:
+            self.world.prepare(self.world.last, self._answered)  # type: ignore[arg-type]
+            self._answered = None
 
     def decide(self, line: str, received: float | None = None, parsed: MatchState | None = None) -> Action | None:
         """Process one line on the calling thread: the (legal) action to answer with, or None when not asked.
@@ -356,12 +364,12 @@ class Client:
         try:
             history.write(json.dumps(record.to_json(self.world.match.total)) + "\n")
             history.flush()
-            self._history_good = _position(history)
+            self._history_good = file_position(history)
         except (OSError, ValueError) as exc:
             self.history = None
             log.error("cannot write the history file: %s; history stops at hand %d", exc,
                       self.world.match.hands_played - 1)
-            _abandon(history, self._history_good)
+            abandon_file(history, self._history_good)
 
     # ------------------------------------------------------------- the match
 
@@ -519,39 +527,6 @@ class Client:
         mbb = 1000.0 * match.total / bb / match.hands_played if match.hands_played else 0.0
         return (f"{match.hands_played} hands, {match.total:+g} chips ({mbb:+.1f} mbb/hand), {self.replies} actions"
                 f", {self.corrections} corrected, {self.fallbacks} fallbacks")
-
-
-def _position(stream: Any) -> int | None:
-    """Where a file stands (its length, for an append-only file), or None when it cannot say."""
-    try:
-        return int(stream.tell())
-    except (AttributeError, OSError, ValueError):
-        return None
-
-
-def _abandon(stream: Any, good: int | None) -> None:
-    """Close a history file whose write failed, cut back to its last whole record when it is a file.
-
-    Closing here (the buffered rest is lost with the failure) keeps the
-    owner's own close from failing again on the same unwritable data.
-    """
-    try:
-        fd = os.dup(stream.fileno())
-    except (AttributeError, OSError, ValueError):
-        fd = None
-    try:
-        stream.close()
-    except (OSError, ValueError):
-        pass  # the buffered rest could not be written either; the file is closed all the same
-    if fd is None:
-        return
-    try:
-        if good is not None:
-            os.ftruncate(fd, good)
-    except OSError:
-        pass  # not a regular file: nothing to cut
-    finally:
-        os.close(fd)
 
 
 def _log_late(fut: asyncio.Future[Any]) -> None:

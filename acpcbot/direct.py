@@ -37,7 +37,7 @@ def serve_direct(client: Client, sock: socket.socket, idle_timeout: float | None
     set_keepalive(sock)
     sock.settimeout(idle_timeout)
     recv, send, clock = sock.recv, sock.sendall, client.clock
-    handle, decode, spend = client.handle_line, client.decode_line, client.budget.spend
+    handle, decode, spend, prepare = client.handle_line, client.decode_line, client.budget.spend, client.prepare
     lost: OSError | None = None
     buf = b""
     # answer first, book-keep after: a hand's end is recorded once the replies of the same read are out, when
@@ -81,6 +81,7 @@ def serve_direct(client: Client, sock: socket.socket, idle_timeout: float | None
                         lost = exc
                         break
                     spend(clock() - received)
+                    prepare()  # while the dealer reads the reply
             if world.unrecorded:
                 client.settle()
             if lost is not None:

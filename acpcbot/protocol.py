@@ -409,4 +409,7 @@ def format_match_state(state: State, viewer: int) -> str:
 
 def format_reply(state_text: str, action: Action, game: GameDef) -> str:
     """The client's reply line: the exact state text received, ``:``, the action and CRLF."""
-    return f"{state_text.rstrip(chr(13) + chr(10))}:{format_action(action, game)}\r\n"
+    return f"{state_text.rstrip(_LINE_END)}:{format_action(action, game)}\r\n"
+
+
+_LINE_END = "\r\n"

@@ -47,7 +47,7 @@ class HandReader:
     line it leaves to the full parse.
     """
 
-    __slots__ = ("game", "head", "prefix", "cards_text", "cards", "_start")
+    __slots__ = ("game", "head", "prefix", "cards_text", "cards", "_start", "_ahead")
 
     def __init__(self, game: GameDef) -> None:
         self.game = game
@@ -58,6 +58,8 @@ class HandReader:
         # cards fields of the current hand already read, by (text, round)
         self.cards: dict[tuple[str, int], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
         self._start: State | None = None  # a hand's state before its first action (hand 0)
+        # (state, action, the state after the action) made by :meth:`prepare`
+        self._ahead: tuple[MatchState, Action, State] | None = None
 
     def start(self, head: str) -> None:
         """A hand starts with lines beginning with ``head``."""
@@ -121,12 +123,17 @@ class HandReader:
         state = last.state
         if action is None or state.finished:
             return None
-        state = state.copy()
         r = state.round
-        try:
-            state.apply(action)
-        except IllegalAction:
-            return None
+        ahead = self._ahead
+        if ahead is not None and ahead[0] is last and ahead[1] == action:
+            state = ahead[2]  # this seat's own action, applied while the dealer read it
+            self._ahead = None
+        else:
+            state = state.copy()
+            try:
+                state.apply(action)
+            except IllegalAction:
+                return None
         rounds = len(added) - len(added.rstrip("/"))
         if state.round != r + rounds or r + rounds >= self.game.num_rounds:
             return None  # a round over without its '/', or a '/' too many: the full parse says so
@@ -150,6 +157,20 @@ class HandReader:
             return None  # new rounds without their board cards
         self.prefix = text[:colon]
         return MatchState(last.position, last.hand_id, state, text[len(self.head):colon])
+
+    def prepare(self, last: MatchState, action: Action) -> None:
+        """This seat answered ``last`` with ``action`` (legal): apply it now, for the line that will show it.
+
+        Called once the reply is sent, while the dealer reads it, so that
+        :meth:`step` finds the state of that line made.
+        """
+        state = last.state.copy()
+        try:
+            state.apply(action)
+        except IllegalAction:
+            self._ahead = None
+            return
+        self._ahead = (last, action, state)
 
     def extend(self, text: str, last: MatchState) -> MatchState | None:
         """``text`` read as ``last``'s line plus the actions it adds; None when it is not that (the full parse decides).

@@ -19,8 +19,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Callable, Generic, Iterator, NamedTuple, TypeVar
 
 from .cards import cards_to_text
 from .engine import CALL, Action, ActionType, State
@@ -138,6 +137,25 @@ class MatchHistory:
 
 
 _F, _R = ActionType.FOLD, ActionType.RAISE
+_T = TypeVar("_T")
+
+
+class cached_property(Generic[_T]):  # noqa: N801 - named as the functools one it stands for
+    """``functools.cached_property`` without its lock: computed on first use, then an attribute of the instance.
+
+    (Python 3.11's takes one lock for every instance of the class, around each first computation; 3.12 dropped it.)
+    """
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.attrname = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.attrname] = self.func(instance)
+        return value
 
 
 class View:
@@ -447,6 +465,12 @@ class World:
             self._hand_finished = False
         return view
 
+    def prepare(self, view: View, action: Action) -> None:
+        """This seat answered the latest state, ``view``, with ``action``: the state after it is made now (call once
+        the reply is sent), for the line showing the action (:meth:`HandReader.prepare`)."""
+        if view is self.last and not self._hand_finished:
+            self._reader.prepare(view.match_state, action)
+
     def _finish(self, view: View) -> None:
         """The hand of ``view`` is over: record it, or keep it for :meth:`settle`."""
         self._hand_finished = True
@@ -463,6 +487,7 @@ class World:
             yield view
 
     def _record(self, view: View) -> HandRecord:
-        return HandRecord(index=self.match.hands_played, hand_id=view.hand_id, position=view.position,
-                          hole=view.hole, board=view.board, betting=view.betting, shown=view.shown,
-                          value=view.result, text=view.text)
+        position = view.position
+        hole = view.state.hole
+        return HandRecord(self.match.hands_played, view.hand_id, position, hole[position], view.board, view.betting,
+                          {p: tuple(h) for p, h in enumerate(hole) if h and p != position}, view.result, view.text)

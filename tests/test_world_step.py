@@ -84,3 +84,59 @@ def test_a_whole_match_reads_as_full_parses_line_by_line(game_name):
         assert view.betting == expected.betting
     assert [h._replace() for h in world.match.hands] == [h._replace() for h in plain.match.hands]
     assert world.match.total == plain.match.total
+
+
+def _hands_with_actions(game, seed, count):
+    """(line, the action that follows it or None) over ``count`` random hands, the position rotating."""
+    lines = list(_hands(game, seed, count))
+    for text, after in zip(lines, lines[1:] + [None]):
+        yield text, after
+
+
+@pytest.mark.parametrize("game_name", ["hunl", "kuhn3p", "3pnl", "hulhe", "leduc"])
+def test_a_state_prepared_for_the_seats_own_action_reads_as_the_full_parse(game_name):
+    game = load_game(game_name)
+    rng = random.Random(7)
+    world, plain = World(game), World(game)
+    used = 0
+    for text, after in _hands_with_actions(game, 4, 200):
+        view = world.update(text)
+        expected = plain.update(text)
+        assert _same(view.state, expected.state), text
+        if view.is_my_turn and after is not None:
+            # the action the next line shows (when it continues this hand), or another legal one
+            nxt = parse_match_state(after, game)
+            shown = nxt.state.actions[view.round][len(view.state.actions[view.round]):] \
+                if nxt.hand_id == view.hand_id and nxt.state.round >= view.round else []
+            choice = shown[0] if shown and rng.random() < 0.8 else view.state.fold_or_check()
+            reader_before = world._reader._ahead
+            world.prepare(view, choice)
+            assert world._reader._ahead is not reader_before
+            used += bool(shown) and choice == shown[0]
+    assert used > 100
+    assert [h for h in world.match.hands] == [h for h in plain.match.hands]
+
+
+def test_a_prepared_state_is_used_once_and_only_for_its_line():
+    game = load_game("hunl")
+    world = World(game)
+    view = world.update("MATCHSTATE:0:3::AhKh|")
+    assert not view.is_my_turn
+    view = world.update("MATCHSTATE:0:3:r300:AhKh|")
+    assert view.is_my_turn
+    world.prepare(view, parse_match_state("MATCHSTATE:0:3:r300c/:AhKh|/2c3c4c", game).state.actions[0][1])
+    prepared = world._reader._ahead[2]
+    nxt = world.update("MATCHSTATE:0:3:r300c/:AhKh|/2c3c4c")
+    assert nxt.state is prepared and world._reader._ahead is None
+    assert _same(nxt.state, parse_match_state("MATCHSTATE:0:3:r300c/:AhKh|/2c3c4c", game).state)
+    # prepared for a call, the line shows a fold: read as usual
+    view = world.update("MATCHSTATE:0:3:r300c/r600:AhKh|/2c3c4c")
+    world.prepare(view, parse_match_state("MATCHSTATE:0:3:r300c/r600c/:AhKh|/2c3c4c/5d", game).state.actions[1][1])
+    stale = world._reader._ahead
+    fold = world.update("MATCHSTATE:0:3:r300c/r600f:AhKh|/2c3c4c")
+    assert fold.state.finished and fold.state is not stale[2]
+    assert _same(fold.state, parse_match_state("MATCHSTATE:0:3:r300c/r600f:AhKh|/2c3c4c", game).state)
+    # a view that is not the latest state, or a hand over: nothing is prepared
+    world.prepare(view, stale[1])
+    world.prepare(fold, stale[1])
+    assert world._reader._ahead is stale

@@ -1,0 +1,44 @@
+"""The client's history file (``acpcbot --history FILE``): where it stands, and how a failed write leaves it.
+
+The client appends one JSON record per finished hand and keeps the file's
+length after its last whole record; when a write fails it closes the file,
+cut back to that length, so that the file holds whole records only.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+
+def file_position(stream: Any) -> int | None:
+    """Where a file stands (its length, for an append-only file), or None when it cannot say."""
+    try:
+        return int(stream.tell())
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def abandon_file(stream: Any, good: int | None) -> None:
+    """Close a history file whose write failed, cut back to its last whole record when it is a file.
+
+    Closing here (the buffered rest is lost with the failure) keeps the
+    owner's own close from failing again on the same unwritable data.
+    """
+    try:
+        fd = os.dup(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        fd = None
+    try:
+        stream.close()
+    except (OSError, ValueError):
+        pass  # the buffered rest could not be written either; the file is closed all the same
+    if fd is None:
+        return
+    try:
+        if good is not None:
+            os.ftruncate(fd, good)
+    except OSError:
+        pass  # not a regular file: nothing to cut
+    finally:
+        os.close(fd)
