@@ -15,7 +15,8 @@ from __future__ import annotations
 from .cards import CardError, parse_cards
 from .engine import CALL, FOLD, RAISE, Action, ActionType, IllegalAction, State
 from .gamedef import GameDef
-from .protocol import _SHORT_CARDS, MatchState, ProtocolError, _deck_of, parse_cards_field, replay_betting
+from .protocol import (_SHORT_CARDS, MatchState, ProtocolError, _deck_of, format_action, parse_cards_field,
+                       replay_betting)
 
 _R = ActionType.RAISE
 
@@ -47,7 +48,8 @@ class HandReader:
     line it leaves to the full parse.
     """
 
-    __slots__ = ("game", "head", "prefix", "cards_text", "cards", "_start", "_ahead")
+    __slots__ = ("game", "head", "prefix", "cards_text", "cards", "_start", "_ahead", "_expected", "_tokens",
+                 "_nolimit", "_rounds")
 
     def __init__(self, game: GameDef) -> None:
         self.game = game
@@ -58,13 +60,20 @@ class HandReader:
         # cards fields of the current hand already read, by (text, round)
         self.cards: dict[tuple[str, int], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
         self._start: State | None = None  # a hand's state before its first action (hand 0)
-        # (state, action, the state after the action) made by :meth:`prepare`
+        # (state, action, the state after the action) made by :meth:`prepare`, and the line it expects when the
+        # action leaves the round and the cards as they are, with its state
         self._ahead: tuple[MatchState, Action, State] | None = None
+        self._expected: tuple[str, MatchState] | None = None
+        # what betting text adding one action reads as: (the action, the rounds it ends), or None
+        self._tokens: dict[str, tuple[Action, int] | None] = {}
+        self._nolimit = game.is_nolimit
+        self._rounds = game.num_rounds
 
     def start(self, head: str) -> None:
         """A hand starts with lines beginning with ``head``."""
         self.head = head
         self.cards = {}
+        self._ahead = self._expected = None
 
     def read(self, text: str) -> None:
         """The line just read (without its line end), when the full parse or :meth:`first` read it."""
@@ -112,6 +121,14 @@ class HandReader:
         with their new board cards after the last cards field, or ends the
         hand with other positions' hole cards shown.
         """
+        expected = self._expected
+        if expected is not None:
+            self._expected = None
+            if text == expected[0] and self._ahead is not None and self._ahead[0] is last:
+                # this seat's own action, the round going on: the line prepare expected
+                self._ahead = None
+                self.prefix = text[:len(text) - len(self.cards_text) - 1]  # type: ignore[arg-type]
+                return expected[1]
         prefix = self.prefix  # the last line up to the end of its betting
         if prefix is None or not text.startswith(prefix):
             return None
@@ -119,10 +136,18 @@ class HandReader:
         if colon < 0 or text.find(":", colon + 1) >= 0:
             return None
         added = text[len(prefix):colon]
-        action = _one_action(added, self.game.is_nolimit)
+        tokens = self._tokens
+        if added in tokens:
+            token = tokens[added]
+        else:
+            action = _one_action(added, self._nolimit)
+            token = None if action is None else (action, len(added) - len(added.rstrip("/")))
+            if len(tokens) < 4096:
+                tokens[added] = token
         state = last.state
-        if action is None or state.finished:
+        if token is None or state.finished:
             return None
+        action, rounds = token
         r = state.round
         ahead = self._ahead
         if ahead is not None and ahead[0] is last and ahead[1] == action:
@@ -134,8 +159,7 @@ class HandReader:
                 state.apply(action)
             except IllegalAction:
                 return None
-        rounds = len(added) - len(added.rstrip("/"))
-        if state.round != r + rounds or r + rounds >= self.game.num_rounds:
+        if state.round != r + rounds or r + rounds >= self._rounds:
             return None  # a round over without its '/', or a '/' too many: the full parse says so
         cards = text[colon + 1:]
         known = self.cards_text
@@ -164,13 +188,20 @@ class HandReader:
         Called once the reply is sent, while the dealer reads it, so that
         :meth:`step` finds the state of that line made.
         """
+        self._ahead = self._expected = None
         state = last.state.copy()
         try:
             state.apply(action)
         except IllegalAction:
-            self._ahead = None
             return
         self._ahead = (last, action, state)
+        known = self.cards_text
+        if state.round == last.state.round and not state.finished and self.prefix is not None and known is not None \
+                and last.betting is not None:
+            # the line showing the action, as step would read it: the same cards, one action more in the round
+            text = format_action(action, self.game)
+            self._expected = (f"{self.prefix}{text}:{known}",
+                              MatchState(last.position, last.hand_id, state, last.betting + text))
 
     def extend(self, text: str, last: MatchState) -> MatchState | None:
         """``text`` read as ``last``'s line plus the actions it adds; None when it is not that (the full parse decides).

@@ -140,3 +140,26 @@ def test_a_prepared_state_is_used_once_and_only_for_its_line():
     world.prepare(view, stale[1])
     world.prepare(fold, stale[1])
     assert world._reader._ahead is stale
+
+
+def test_the_line_expected_after_the_seats_own_action_is_only_taken_when_it_is_that_line():
+    game = load_game("hunl")
+    world = World(game)
+    world.update("MATCHSTATE:1:8::|9s9h")
+    view = world.update("MATCHSTATE:1:8:r250:|9s9h")
+    world.prepare(view, parse_match_state("MATCHSTATE:1:8:r250r750:|9s9h", game).state.actions[0][1])
+    assert world._reader._expected[0] == "MATCHSTATE:1:8:r250r750:|9s9h"
+    # a different line (a bigger raise): read as usual, and the expectation is gone
+    other = world.update("MATCHSTATE:1:8:r250r7500:|9s9h")
+    assert other.state.max_spent == 7500 and world._reader._expected is None
+    assert _same(other.state, parse_match_state("MATCHSTATE:1:8:r250r7500:|9s9h", game).state)
+    again = world.update("MATCHSTATE:1:8:r250r7500c/:|9s9h/2c3c4c")
+    assert _same(again.state, parse_match_state("MATCHSTATE:1:8:r250r7500c/:|9s9h/2c3c4c", game).state)
+    world.prepare(again, again.state.raise_or_call(9000))
+    expected = world._reader._expected
+    assert expected[0] == "MATCHSTATE:1:8:r250r7500c/r9000:|9s9h/2c3c4c"
+    got = world.update(expected[0])
+    assert got.match_state is expected[1] and got.betting == "r250r7500c/r9000"
+    assert _same(got.state, parse_match_state(expected[0], game).state)
+    follow = world.update("MATCHSTATE:1:8:r250r7500c/r9000c/:|9s9h/2c3c4c/Kd")
+    assert _same(follow.state, parse_match_state("MATCHSTATE:1:8:r250r7500c/r9000c/:|9s9h/2c3c4c/Kd", game).state)
