@@ -93,6 +93,7 @@ class Client:
         self._lean_hand = -1  # the hand of the last decide_state, and its allowance
         self._lean_allowance = 0.0
         self._answered: Action | None = None  # the action of the reply handle_line made last (for prepare)
+        self._reply_ends: dict[int, str] = {}
         self._slowest = 0.0
         self._observes = self.needs_every_state
         #: whether the strategy offers a quick answer for the fallback (it overrides ``quick_action``)
@@ -191,7 +192,15 @@ class Client:
         if action is None:
             return None
         self._answered = action
-        return format_reply(self.world.last.text, action, self.game)  # type: ignore[union-attr]
+        # the reply's ':<action>\r\n' by action (the state text is the line's, its line end stripped)
+        kind, size = action
+        key = size if kind == ActionType.RAISE else -1 - kind
+        end = self._reply_ends.get(key)
+        if end is None:
+            end = format_reply("", action, self.game)
+            if len(self._reply_ends) < 1024:
+                self._reply_ends[key] = end
+        return self.world.last.text + end  # type: ignore[union-attr]
 
     def prepare(self) -> None:
         """The reply to the latest state is sent: make the state after it now, while the dealer reads it."""
@@ -262,7 +271,8 @@ class Client:
             self.fallbacks += 1
             # inline, the same thread: nothing runs beside the quick answer
             action = fallback_action(view, self._quick_answer(view))
-        action = self.correct(view, action)
+        if action.__class__ is not Action or not view.state.is_legal(action):
+            action = self.correct(view, action)
         done = clock()
         spent = done - received
         if spent > allowance and strategy.time_limited:
