@@ -52,9 +52,9 @@ COLD_HANDS = 50
 #: the gain over the blueprint's play (big blinds, by the model) a row's deviation must show at COLD_HANDS hands;
 #: the bar falls as the square root of the hands seen
 DEVIATION_BB = 0.3
-#: the deviation's least and greatest weight: support for both members' actions, so both stay measured.  What the
-#: floor gives up to a player the deviation loses to is about P_MIN x that loss: at 0.1 adaptive lost 19 +- 12
-#: mbb/hand to the blueprint (AIVAT, 20,000-hand duplicate, 2026-11-26), so 0.05
+#: the deviation's least and greatest weight: support for both members' actions, so both stay measured.  Against
+#: a player the deviation loses to, adaptive gives up about P_MIN x that loss: to the blueprint -7.8 +- 10.1
+#: mbb/hand at 0.05 (AIVAT, 20,000-hand duplicate, seed 1, 2026-11-26; the deviation alone loses ~150)
 P_MIN, P_MAX = 0.05, 0.9
 #: the weight is P_MIN + (P_MAX - P_MIN) * Phi(t - Z_BAR), t the gain's t-statistic: at t = 0 it is P_MIN + 2%
 Z_BAR = 2.0
