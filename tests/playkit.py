@@ -94,6 +94,39 @@ def _hook_act(seat: int, strategy: Strategy, on_act: OnAct) -> None:
     strategy.act = hooked  # type: ignore[method-assign]  # the client looks act up on the object at each turn
 
 
+class Shadowed(Strategy):
+    """Seats adaptive; a fresh copy (same spec and seed) sees every state as AIVAT's replay feeds it (observe,
+    end_hand, and ``policy`` where the seat acts, never ``act``); each real action is kept with the copy's row."""
+
+    name = "shadowed"
+
+    def __init__(self, game, spec: str, seed: int) -> None:
+        super().__init__(game, create(spec, game, seed).rng)
+        self.target, self.copy = create(spec, game, seed), create(spec, game, seed)
+        self.spec = spec
+        self.played: list[tuple[int, int, object, float]] = []
+
+    def start_match(self, match: MatchInfo) -> None:
+        self.target.start_match(match)
+        self.copy.start_match(match)
+
+    def observe(self, view: View) -> None:
+        self.target.observe(view)
+        self.copy.observe(view)
+
+    def act(self, view: View, deadline: float) -> object:
+        policy = self.copy.policy(view)
+        action = self.target.act(view, 0.0)
+        row = policy.row(view.hole)
+        self.played.append((view.hand_id, view.state.round, action,
+                            float(row[policy.actions.index(action)]) if action in policy.actions else 0.0))
+        return action
+
+    def end_hand(self, view: View) -> None:
+        self.target.end_hand(view)
+        self.copy.end_hand(view)
+
+
 def play_memory(game_name: str, specs: list[str], hands: int, seed: int, names: list[str] | None = None,
                 strategies: list[Strategy] | None = None, seeds: list[int] | None = None,
                 on_act: OnAct | None = None, time_per_hand: float = 7.0) -> PlayResult:

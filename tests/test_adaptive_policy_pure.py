@@ -26,7 +26,7 @@ from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo, View
 from dealer.arena.aivat import _policy_kind
 from dealer.arena.recipes import strategy_seed
-from playkit import play_memory, started
+from playkit import Shadowed, play_memory, started
 
 
 def _raises(state: State) -> list:
@@ -188,39 +188,6 @@ def test_on_the_blueprint_floor_rows_mix():
 
 
 # ------------------------------------------------------------------ a replayed copy's policy is what act played
-
-class Shadowed(Strategy):
-    """Seats adaptive; a fresh copy (same spec and seed) sees every state as AIVAT's replay feeds it (observe,
-    end_hand, and ``policy`` where the seat acts, never ``act``); each real action is kept with the copy's row."""
-
-    name = "shadowed"
-
-    def __init__(self, game, spec: str, seed: int) -> None:
-        super().__init__(game, create(spec, game, seed).rng)
-        self.target, self.copy = create(spec, game, seed), create(spec, game, seed)
-        self.spec = spec
-        self.played: list[tuple[int, int, object, float]] = []
-
-    def start_match(self, match: MatchInfo) -> None:
-        self.target.start_match(match)
-        self.copy.start_match(match)
-
-    def observe(self, view: View) -> None:
-        self.target.observe(view)
-        self.copy.observe(view)
-
-    def act(self, view: View, deadline: float) -> object:
-        policy = self.copy.policy(view)
-        action = self.target.act(view, 0.0)
-        row = policy.row(view.hole)
-        self.played.append((view.hand_id, view.state.round, action,
-                            float(row[policy.actions.index(action)]) if action in policy.actions else 0.0))
-        return action
-
-    def end_hand(self, view: View) -> None:
-        self.target.end_hand(view)
-        self.copy.end_hand(view)
-
 
 @pytest.mark.parametrize("game_name,hands,seat", [  # the long runs (past the hands where they parted) in make soak
     ("hunl", 40, 0), pytest.param("hulhe", 150, 1, marks=pytest.mark.slow),

@@ -18,10 +18,9 @@ from acpcbot.engine import CALL, FOLD, RAISE
 from acpcbot.gamedef import load_game
 from acpcbot.strategies.adaptive_portfolio import (P_MAX, P_MIN, Z_BAR, GainRecord, Portfolio, conditional,
                                                    deviation_rows, gain_estimate)
-from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import create
-from acpcbot.world import MatchInfo, View
-from playkit import play_memory
+from acpcbot.world import View
+from playkit import Shadowed, play_memory
 
 HULHE = load_game("hulhe")
 ACTIONS = [FOLD, CALL, RAISE]
@@ -211,37 +210,10 @@ def test_the_deviation_is_the_floor_while_cold_and_below_the_bar():
 
 # ------------------------------------------------------------------ in adaptive: act, policy, and AIVAT's copy
 
-class Copied(Strategy):
-    """Seats adaptive; a fresh copy is fed the match as AIVAT's replay feeds it (``policy`` where the seat acts,
-    never ``act``)."""
-
-    name = "copied"
-
-    def __init__(self, spec: str, seed: int) -> None:
-        super().__init__(HULHE, create(spec, HULHE, seed).rng)
-        self.target, self.copy = create(spec, HULHE, seed), create(spec, HULHE, seed)
-
-    def start_match(self, match: MatchInfo) -> None:
-        self.target.start_match(match)
-        self.copy.start_match(match)
-
-    def observe(self, view: View) -> None:
-        self.target.observe(view)
-        self.copy.observe(view)
-
-    def act(self, view: View, deadline: float) -> object:
-        self.copy.policy(view)
-        return self.target.act(view, 0.0)
-
-    def end_hand(self, view: View) -> None:
-        self.target.end_hand(view)
-        self.copy.end_hand(view)
-
-
 def test_a_copy_fed_only_policies_keeps_the_players_record():
     from acpcbot.strategies.adaptive import COLD_HANDS
     hands = COLD_HANDS + 40
-    seat = Copied("adaptive", 21)
+    seat = Shadowed(HULHE, "adaptive", 21)  # a fresh copy fed the match as AIVAT's replay feeds it
     result = play_memory("hulhe", ["adaptive", "maniac"], hands, 3, names=["me", "them"], time_per_hand=1e6,
                          strategies=[seat, create("maniac", HULHE, 22)])
     assert all(c.fallbacks == 0 for c in result.clients)
