@@ -102,18 +102,21 @@ class TcpSeat(SeatChannel):
         del out[:n]
         self.congested = len(out) > WRITE_HIGH_WATER
 
-    def _read_some(self) -> None:
+    def _recv(self) -> bytes:
+        """What one read gives: empty when nothing is there yet, or at the end (which sets ``_eof``)."""
         try:
             data = self.sock.recv(RECV_SIZE)
         except (BlockingIOError, InterruptedError):
-            return
+            return b""
         except OSError:
             self._eof = self._gone = True  # reset by the peer
-            return
-        if data:
-            self._buf += data
-        else:
+            return b""
+        if not data:
             self._eof = True
+        return data
+
+    def _read_some(self) -> None:
+        self._buf += self._recv()
 
     def take_line(self) -> bytes | None:
         """A complete line (or a MAX_LINE piece of a longer one) already received, else None."""
@@ -156,19 +159,10 @@ class TcpSeat(SeatChannel):
         if not (self._lines or self._buf or self._out or self._eof):
             # the usual case, a player answering its turn: one wait, and one read holding exactly one reply
             self._wait(deadline, idle, _IN)
-            try:
-                data = self.sock.recv(RECV_SIZE)
-            except (BlockingIOError, InterruptedError):
-                data = None
-            except OSError:
-                self._eof = self._gone = True  # reset by the peer
-                data = None
-            if data:
-                if len(data) <= MAX_LINE and data.find(b"\n") == len(data) - 1:
-                    return data
-                self._buf += data
-            elif data is not None:
-                self._eof = True
+            data = self._recv()
+            if data and len(data) <= MAX_LINE and data.find(b"\n") == len(data) - 1:
+                return data
+            self._buf += data
         while True:
             line = self.take_line()
             if line is not None:
