@@ -53,6 +53,22 @@ def test_strength_bins_order_pairs_by_what_they_beat():
     assert bins[held] == 0  # holds a board card: not live
 
 
+def test_showdown_sums_are_every_rows_exact_signs_at_once():
+    # golden by brute force: each row's sum is its weight-dotted signs (wins minus losses by treys ranks, over
+    # the runouts both pairs are live on), and the board cards' pairs count for nothing
+    from acpcbot.strategies.adaptive_runouts import Runouts, runout_boards
+    boards = runout_boards(tuple(parse_cards("Ah7d2c")), 9, 5)
+    runouts = Runouts(pair_ranks(boards))
+    u = np.random.default_rng(3).random((3, len(PAIRS)))
+    sums = runouts.showdown_sums(u)
+    rows = [0, 77, 500, 1325, int(np.flatnonzero((PAIRS == sorted(parse_cards("AsAd"))).all(axis=1))[0])]
+    for row in rows:
+        assert np.allclose(sums[:, row], u @ runouts.signs(row), rtol=1e-12, atol=1e-9)
+    # a tie is worth nothing: two pairs of the same rank on every runout see each other as 0
+    ranks = np.ones((2, len(PAIRS)), dtype=np.int64) * 100
+    assert np.allclose(Runouts(ranks).showdown_sums(np.ones((1, len(PAIRS)))), 0.0)
+
+
 # ----------------------------------------------------------------- a best response to a known policy
 
 def test_calls_a_known_jammer_exactly_when_the_equity_pays():

@@ -76,6 +76,7 @@ class Runouts:
         self._counts: np.ndarray | None = None
         self._move_cells: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._signs: dict[int, np.ndarray] = {}
+        self._ties: tuple[np.ndarray, ...] | None = None
 
     @property
     def ranks(self) -> np.ndarray:
@@ -149,15 +150,51 @@ class Runouts:
             out = self._signs[row] = wins.sum(axis=0, dtype=np.float64)
         return out
 
+    def showdown_sums(self, u: np.ndarray) -> np.ndarray:
+        """(E, 1326) from weights ``u`` (E, 1326): per pair, summed over the runouts it is live on, the weight of
+        the live pairs it beats minus that of those beating it (exact ranks): ``u @ signs(row)`` for every row
+        at once."""
+        order, lo, hi, live_ordered = self._tied()
+        w = u[:, order] * live_ordered  # each runout's pairs, best first (those not live weigh nothing)
+        c = np.zeros(w.shape[:2] + (NUM_PAIRS + 1,))
+        np.cumsum(w, axis=2, out=c[:, :, 1:])  # c[.., k]: the weight of the k best pairs
+        # beaten: the weight ranked below (treys: above) the pair's ties; beating: that ranked before them
+        beaten = c[:, :, -1:] - np.take_along_axis(c, hi[None], axis=2)
+        beating = np.take_along_axis(c, lo[None], axis=2)
+        return ((beaten - beating) * self.live).sum(axis=1)
+
+    def _tied(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(R, 1326) each: every runout's pairs by rank (best first), where each pair's ties begin and end in
+        that order, and whether the pairs in that order are live (made on first use)."""
+        if self._ties is None:
+            ranks = self.ranks.astype(np.int64)
+            R = len(ranks)
+            key = (ranks + np.arange(R, dtype=np.int64)[:, None] * _RANK_SLOTS).ravel()
+            order = np.argsort(key, kind="stable")
+            ordered = key[order]
+            base = np.arange(R, dtype=np.int64)[:, None] * NUM_PAIRS
+            lo = np.searchsorted(ordered, key, side="left").reshape(R, NUM_PAIRS) - base
+            hi = np.searchsorted(ordered, key, side="right").reshape(R, NUM_PAIRS) - base
+            order = order.reshape(R, NUM_PAIRS) - base
+            self._ties = (order, lo, hi, np.take_along_axis(self.live, order, axis=1).astype(np.float64))
+        return self._ties
+
 
 
 class _Moves:
-    """The opponent's weight moving from its bin now to its bin on each runout's river, and ours there."""
+    """The opponent's weight moving from its bin now to its bin on each runout's river, and ours there.
 
-    def __init__(self, runouts: Runouts, bins: np.ndarray, w0: np.ndarray, ours: np.ndarray) -> None:
+    ``exact``: many rows' all-ins are valued by exact ranks (:meth:`exact_all_ins`), as one row's always are,
+    so that a policy's rows are what ``act`` would play (after the flop); else by the strength bins on the
+    rivers (before the flop, where ``act`` reads the policy's own table).
+    """
+
+    def __init__(self, runouts: Runouts, bins: np.ndarray, w0: np.ndarray, ours: np.ndarray,
+                 exact: bool = False) -> None:
         self._key = (runouts, bins)
         self._w0 = w0
         self.ours = ours
+        self.exact = exact
         self._every = len(ours) == NUM_PAIRS and bool((ours == np.arange(NUM_PAIRS)).all())
         self._live: np.ndarray | None = None
         self._counts: np.ndarray | None = None
@@ -198,16 +235,26 @@ class _Moves:
     @property
     def deferred(self) -> bool:
         """Whether all-ins are valued all at once (``Search._all_ins``) rather than through :attr:`showdown`:
-        for many rows on a range that is no function of the bins now, whose showdown table is not kept."""
-        return len(self.ours) > 1 and self._tables()[1] is None
+        for many rows by exact ranks, or on a range that is no function of the bins now (no table is kept)."""
+        return len(self.ours) > 1 and (self.exact or self._tables()[1] is None)
+
+    def exact_all_ins(self, g: np.ndarray) -> np.ndarray:
+        """(ends, m): per row, the mean over its runouts of the opponent's reach ``g`` (ends, NUM_BINS, by its
+        bin now) that it beats minus that which beats it, by exact ranks: one row's :attr:`showdown` dotted with
+        ``g``, for many rows at once."""
+        runouts, bins = self._key
+        sums = runouts.showdown_sums(self._w0[None, :] * g[:, bins])
+        if not self._every:
+            sums = sums[:, self.ours]
+        return np.divide(sums, self._count, out=np.zeros(sums.shape), where=self._count > 0)
 
     @property
     def showdown(self) -> np.ndarray:
         """(m, NUM_BINS): per our row, the mean over its runouts of the opponent's weight in each bin now, signed
         by who wins that runout's showdown: an all-in's value is the stake times this, dotted with the reach.
 
-        One row (a decision): by the exact ranks on every runout; every row (a
-        policy): by the strength bins on the rivers (a higher bin wins).
+        One row (a decision): by the exact ranks on every runout; many rows
+        (not ``exact``): by the strength bins on the rivers (a higher bin wins).
         """
         if self._showdown is None:
             runouts, bins = self._key

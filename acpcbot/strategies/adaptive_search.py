@@ -156,8 +156,10 @@ class Search:
         self._spot_keyed = bool(getattr(policy, "spot_keyed", False))
         self._river: dict[tuple, np.ndarray] = {}
         if runouts is not None:
-            self.cont = _Moves(runouts, bins, w0, ours)
-            self.allin = self.cont if allin is None else _Moves(allin, bins, w0, ours)
+            # after the flop many rows' all-ins are valued by exact ranks, as act's one row is: a policy plays as act
+            exact = root.round > 0
+            self.cont = _Moves(runouts, bins, w0, ours, exact)
+            self.allin = self.cont if allin is None else _Moves(allin, bins, w0, ours, exact)
 
     # ----------------------------------------------------------------- entry
 
@@ -241,14 +243,18 @@ class Search:
         return out
 
     def _all_ins(self) -> np.ndarray:
-        """(all-ins, m): the value of every all-in end laid out for many rows on a range that is no function of
-        the bins now (a policy after the flop): the opponent's reach by its river bin on every all-in runout
-        against ours there, all ends at once; the same sums as ``_Moves.showdown`` (m x NUM_BINS per runout),
-        taken in the order that makes the per-runout work the ends' and not the bins'."""
+        """(all-ins, m): the value of every all-in end laid out for many rows, all ends at once.  After the flop
+        (``exact``) by exact ranks on every all-in runout, as one row's :attr:`_Moves.showdown`; else, on a
+        range that is no function of the bins now, the opponent's reach by its river bin on every runout
+        against ours there: the same sums as ``_Moves.showdown`` (m x NUM_BINS per runout), taken in the order
+        that makes the per-runout work the ends' and not the bins'."""
         if not self._allins:
             return np.zeros((0, self.m))
         stakes = np.array([stake for stake, _ in self._allins])
-        reach = self.allin.reach(np.stack([g for _, g in self._allins]))  # (all-ins, R, NUM_BINS)
+        g = np.stack([g for _, g in self._allins])
+        if self.allin.exact:
+            return stakes[:, None] * self.allin.exact_all_ins(g)
+        reach = self.allin.reach(g)  # (all-ins, R, NUM_BINS)
         return stakes[:, None] * self.allin.mean(signed_sums(reach))
 
     def _walk(self, batch: list["Skeleton"], node: int, q: np.ndarray) -> np.ndarray:
