@@ -77,23 +77,20 @@ def test_runout_means_are_over_the_runouts_a_row_is_live_on():
             assert np.allclose(got[:, row], plain, rtol=1e-12, atol=1e-12), row
 
 
-def _flop_search(player, line: str):
-    view = View.parse(line, HUNL)
-    hand = player.sync(view)
-    return player._search(view, hand, 1 - view.position, ALL_PAIRS)
-
-
-def test_a_policys_all_ins_after_the_flop_are_the_showdown_tables(monkeypatch):
-    # a policy's rows value the all-ins all ends at once (reach x runouts); the showdown table per row and bin,
-    # dotted with each end's reach, is the plain form of the same sums
+def test_a_policys_all_ins_after_the_flop_are_each_rows_exact_showdowns():
+    # a policy's rows value the all-ins all ends at once (Runouts.showdown_sums); a search of one row values them
+    # by its exact signs on every runout (the decision act takes): the same values, row by row
     line = "MATCHSTATE:0:3:r300c/:AsKd|/2c7h9s"
-    fast = _flop_search(started("adaptive", HUNL), line)
+    player = started("adaptive", HUNL)
+    view = View.parse(line, HUNL)
+    fast = player._search(view, player.sync(view), 1, ALL_PAIRS)
     actions, values = fast.action_values()
-    assert fast.allin.deferred and fast._allins  # the all-ins were valued the fast way
-    monkeypatch.setattr(adaptive_runouts._Moves, "deferred", property(lambda self: False))
-    plain_actions, plain = _flop_search(started("adaptive", HUNL), line).action_values()
-    assert actions == plain_actions
-    assert np.allclose(values, plain, rtol=1e-9, atol=1e-6)
+    assert fast.allin.deferred and fast._allins  # the all-ins were valued all at once
+    for row in range(0, NUM_PAIRS, 97):
+        one = player._search(view, player.sync(view), 1, np.array([row]))
+        one_actions, one_values = one.action_values()
+        assert not one.allin.deferred and one_actions == actions
+        assert np.allclose(values[row], one_values[0], rtol=1e-9, atol=1e-6), row
 
 
 # ----------------------------------------------------------------- what is kept, and what is never handed on

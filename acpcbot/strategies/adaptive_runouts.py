@@ -234,9 +234,9 @@ class _Moves:
 
     @property
     def deferred(self) -> bool:
-        """Whether all-ins are valued all at once (``Search._all_ins``) rather than through :attr:`showdown`:
-        for many rows by exact ranks, or on a range that is no function of the bins now (no table is kept)."""
-        return len(self.ours) > 1 and (self.exact or self._tables()[1] is None)
+        """Whether all-ins are valued all at once by exact ranks (``Search._all_ins``, many rows after the flop)
+        rather than through :attr:`showdown`."""
+        return len(self.ours) > 1 and self.exact
 
     def exact_all_ins(self, g: np.ndarray) -> np.ndarray:
         """(ends, m): per row, the mean over its runouts of the opponent's reach ``g`` (ends, NUM_BINS, by its

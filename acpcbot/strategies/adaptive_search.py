@@ -243,19 +243,12 @@ class Search:
         return out
 
     def _all_ins(self) -> np.ndarray:
-        """(all-ins, m): the value of every all-in end laid out for many rows, all ends at once.  After the flop
-        (``exact``) by exact ranks on every all-in runout, as one row's :attr:`_Moves.showdown`; else, on a
-        range that is no function of the bins now, the opponent's reach by its river bin on every runout
-        against ours there: the same sums as ``_Moves.showdown`` (m x NUM_BINS per runout), taken in the order
-        that makes the per-runout work the ends' and not the bins'."""
+        """(all-ins, m): the value of every all-in end laid out for many rows after the flop, all ends at once,
+        by exact ranks on every all-in runout (one row's :attr:`_Moves.showdown`, for every row)."""
         if not self._allins:
             return np.zeros((0, self.m))
         stakes = np.array([stake for stake, _ in self._allins])
-        g = np.stack([g for _, g in self._allins])
-        if self.allin.exact:
-            return stakes[:, None] * self.allin.exact_all_ins(g)
-        reach = self.allin.reach(g)  # (all-ins, R, NUM_BINS)
-        return stakes[:, None] * self.allin.mean(signed_sums(reach))
+        return stakes[:, None] * self.allin.exact_all_ins(np.stack([g for _, g in self._allins]))
 
     def _walk(self, batch: list["Skeleton"], node: int, q: np.ndarray) -> np.ndarray:
         """Values (ends, R, NUM_BINS) by our river bin of river rounds of one shape; ``q`` the opponent's reach."""
