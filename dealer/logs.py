@@ -257,21 +257,34 @@ _HELD_SIZE = 96
 
 
 def _rendered(parts: list[bytes | tuple]) -> list[bytes]:
-    """The transcript's held parts as the bytes written: text as it is, TO and FROM lines formatted."""
+    """The transcript's held parts as the pieces of the bytes written: text as it is, TO and FROM lines formatted."""
+    # pieces joined once by the caller: cheaper than formatting each TO and FROM line as a whole
     out: list[bytes] = []
+    add = out.append
+    extend = out.extend
+    to, from_ = _TO, _FROM
     for part in parts:
         if part.__class__ is bytes:
-            out.append(part)
+            add(part)
         elif len(part) == 2:
             stamp_us, lines = part
             at = b"%d.%06d " % divmod(stamp_us, 1_000_000)
-            out += [b"TO %d at %s%s" % (s + 1, at, line) for s, line in enumerate(lines) if line]
+            for s, line in enumerate(lines):
+                if line:
+                    extend((to[s] if s < _SEATS else b"TO %d at " % (s + 1), at, line))
         else:
             stamp_us, seat, line = part
-            sec, usec = divmod(stamp_us, 1_000_000)
-            out.append(b"FROM %d at %d.%06d %s%s" % (seat + 1, sec, usec, line,
-                                                      b"" if line.endswith(b"\n") else b"\n"))
+            extend((from_[seat] if seat < _SEATS else b"FROM %d at " % (seat + 1),
+                    b"%d.%06d " % divmod(stamp_us, 1_000_000), line))
+            if not line.endswith(b"\n"):
+                add(b"\n")
     return out
+
+
+#: the seats whose TO and FROM prefixes are kept formatted (the reference's MAX_PLAYERS is 10)
+_SEATS = 16
+_TO = [b"TO %d at " % (s + 1) for s in range(_SEATS)]
+_FROM = [b"FROM %d at " % (s + 1) for s in range(_SEATS)]
 
 
 def _open_for_lines(path: Path, append: bool) -> int:

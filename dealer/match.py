@@ -34,6 +34,7 @@ reference's order whatever the moment it leaves.
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from dataclasses import dataclass
@@ -57,6 +58,9 @@ HOLD_S = 0.002
 FLUSH_S = 0.05
 #: distinct reply lines whose verdict one request remembers (a flood of the same junk is judged once)
 _JUDGED_MAX = 256
+#: distinct ends of hands a match remembers (see Match._play_hand), when its game has at most _ENDS_DEALS deals
+_ENDS_MAX = 1 << 12
+_ENDS_DEALS = 1000
 
 
 class MatchAborted(Exception):
@@ -135,6 +139,13 @@ class Match:
         # by hand number modulo the players: the seats' positions and who gets which state (_rotation)
         self._rotations: dict[int, tuple[list[int], list[int], list[bool], list[list[int]]]] = {}
         n = config.game.num_players
+        self._nolimit = config.game.is_nolimit
+        # hands' ends met so far, by betting and cards: (payoffs by position, each position's final cards field);
+        # only a deck of a few cards meets the same ends again
+        game = config.game
+        deals = math.perm(game.num_ranks * game.num_suits, n * game.num_hole_cards + game.total_board_cards)
+        self._ends: dict[tuple[str, str], tuple[tuple[float, ...], list[str]]] | None = \
+            {} if deals <= _ENDS_DEALS else None
         if config.game.ranking is None:
             prepare_ranking(config.game.num_hole_cards + config.game.total_board_cards)  # not on the match's clock
         # the log's names field for each rotation of the seats
@@ -241,24 +252,26 @@ class Match:
         progress = self.progress
         state = progress.state
         assert state is not None
-        game = config.game
-        nolimit = game.is_nolimit
-        n = game.num_players
+        n = config.game.num_players
         h = state.hand_id
         seats = self._seats
         tr = self.transcript
         send_all = None if tr.quiet else tr.sent_all
         received = None if tr.quiet else tr.received
         pos_of_seat, seat_of_pos, takes_states, others = self._rotation(h)
+        # the transcript lists every seat's view: only in-process seats may be missing from the views held
+        fill = send_all is not None and True in takes_states
         heads = [f"MATCHSTATE:{pos_of_seat[s]}:{h}:" for s in range(n)]
         text = CardsText(state)
         boards = text.boards
         # while the hand runs a position sees its own hole cards only
         own = [text.holes((pos_of_seat[s],)) for s in range(n)]
-        betting = format_betting(state)  # not empty only when resuming inside a hand
+        # not empty only when resuming inside a hand (or for a hand that starts finished)
+        betting = format_betting(state) if state.round or state.actions[0] else ""
         tlog = self.files.tlog
         held = self._held
         ask = self._ask
+        nolimit = self._nolimit
         unlogged = None  # the last reply, when its FROM line is still to be written
         while not state.finished:
             acting = state.current_player
@@ -267,55 +280,54 @@ class Match:
             tail = f"{betting}:"
             board = boards[round_]
             asked = f"{heads[s_act]}{tail}{own[s_act]}{board}"
-            # an in-process player decides within send_state: its time counts from before it, as over TCP
-            send_us = now_us() if takes_states[s_act] else 0
-            asked_b = b""
+            channel = seats[s_act]
             try:
                 if takes_states[s_act]:
-                    seats[s_act].send_state(asked, state, acting, betting)
+                    # an in-process player decides within send_state: its time counts from before it, as over TCP
+                    send_us = now_us()
+                    asked_b = b""
+                    channel.send_state(asked, state, acting, betting)
                 else:
                     asked_b = f"{asked}\r\n".encode()
                     if held[s_act]:
-                        seats[s_act].send(held[s_act] + asked_b)
+                        channel.send(held[s_act] + asked_b)
                         held[s_act] = b""
                     else:
-                        seats[s_act].send(asked_b)
+                        channel.send(asked_b)
+                    send_us = now_us()
             except SeatClosed:
-                if unlogged is not None and received is not None:
-                    received(*unlogged)
+                if unlogged is not None:
+                    received(*unlogged)  # type: ignore[misc]
                 raise self._send_failed(s_act, f"in hand {h}") from None
-            if not send_us:
-                send_us = now_us()
             # the player thinks: the rest of this state's work
             if unlogged is not None:
-                if received is not None:
-                    received(*unlogged)
+                received(*unlogged)  # type: ignore[misc]
                 unlogged = None
             sent = [b""] * n  # each seat's line, for the transcript
             sent[s_act] = asked_b
             for s in others[s_act]:
-                data = f"{heads[s]}{tail}{own[s]}{board}"
-                try:
-                    if takes_states[s]:
-                        seats[s].send_state(data, state, pos_of_seat[s], betting)
-                    else:
-                        data_b = sent[s] = f"{data}\r\n".encode()
-                        if self._held_since is None:
-                            self._held_since = time.monotonic()
-                        held[s] += data_b
-                except SeatClosed:
-                    raise self._send_failed(s, f"in hand {h}") from None
+                if takes_states[s]:
+                    try:
+                        seats[s].send_state(f"{heads[s]}{tail}{own[s]}{board}", state, pos_of_seat[s], betting)
+                    except SeatClosed:
+                        raise self._send_failed(s, f"in hand {h}") from None
+                else:
+                    data_b = sent[s] = f"{heads[s]}{tail}{own[s]}{board}\r\n".encode()
+                    if self._held_since is None:
+                        self._held_since = time.monotonic()
+                    held[s] += data_b
             if send_all is not None:
-                for s in range(n):
-                    if not sent[s]:
-                        sent[s] = f"{heads[s]}{tail}{own[s]}{board}\r\n".encode()
+                if fill:
+                    for s in range(n):
+                        if not sent[s]:
+                            sent[s] = f"{heads[s]}{tail}{own[s]}{board}\r\n".encode()
                 send_all(sent, send_us)
-            for channel in seats:
-                if channel.congested:
+            for c in seats:
+                if c.congested:
                     self._drain(h)
                     break
             action, recv_us, line = ask(s_act, acting, state, asked, send_us)
-            if line is not None:
+            if line is not None and received is not None:
                 unlogged = (s_act, line, recv_us)
             kind = action[0]
             act_text = ("r%d" % action[1] if nolimit else "r") if kind == _R else ("c" if kind == _C else "f")
@@ -325,15 +337,25 @@ class Match:
             betting += act_text
             if state.round != round_:
                 betting += "/" * (state.round - round_)
-        if unlogged is not None and received is not None:
-            received(*unlogged)
-        line = finish_hand(config, progress, state, betting, text.field(state, None), self._names[h % n])
+        if unlogged is not None:
+            received(*unlogged)  # type: ignore[misc]
+        cards = text.field(state, None)
+        # the betting and every card (through the last round played) fix a hand's end: with a deck of a few
+        # cards the same ends come again, their payoffs and views worked out once
+        ends = self._ends
+        end = ends.get((betting, cards)) if ends is not None else None
+        if end is None:
+            end = (tuple(state.payoffs()), [text.field(state, p) for p in range(n)])
+            if ends is not None and len(ends) < _ENDS_MAX:
+                ends[(betting, cards)] = end
+        values, views = end
+        line = finish_hand(config, progress, state, betting, cards, self._names[h % n], seat_of_pos, values)
         if self.files.log is not None:
             self.files.log.write_lines([line])
         stamp = now_us()
         sent = []
         for s in range(n):
-            data = f"{heads[s]}{betting}:{text.field(state, pos_of_seat[s])}"
+            data = f"{heads[s]}{betting}:{views[pos_of_seat[s]]}"
             data_b = f"{data}\r\n".encode()
             sent.append(data_b)
             if takes_states[s]:
@@ -476,8 +498,11 @@ class Match:
             line = channel.take_line()
             if line is None:
                 allowed, limit = clock.allowance(seat)
-                self._flush_later()
-                self._hold_or_send(state.hand_id)
+                # the timers' checks inline: they are set (or nothing is held) at most waits
+                if self._flush_due is None:
+                    self._flush_later()
+                if self._held_since is not None:
+                    self._hold_or_send(state.hand_id)
                 started = time.monotonic()
                 deadline = started + (send_us + allowed - now_us()) / 1e6
                 try:
@@ -496,9 +521,10 @@ class Match:
                 # the usual reply: the state as sent, then c, f, r or r<size> and CRLF
                 broken = clock.charge(seat, send_us, recv_us)
                 if broken is None:
-                    action = _plain_action(line[len(expected):], state.game.is_nolimit)
-                    if action is _CALL_REPLY:
+                    rest = line[len(expected):]
+                    if rest == b"c\r\n":
                         return CALL, recv_us, line  # a call is always what it says
+                    action = _plain_action(rest, self._nolimit)
                     if action is not None:
                         fixed, warnings = state.fix(action)
                         if not warnings:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from acpcbot.engine import State
-from acpcbot.matchlog import format_state_line, format_values
+from acpcbot.matchlog import format_state_line, format_value
 
 from .config import MatchConfig, SeatClock
 from .rng import Dealer
@@ -44,24 +45,51 @@ def names_by_position(config: MatchConfig, hand_id: int) -> list[str]:
 
 
 def finish_hand(config: MatchConfig, progress: MatchProgress, state: State, betting: str | None = None,
-                cards: str | None = None, names: str | None = None) -> str:
+                cards: str | None = None, names: str | None = None,
+                seat_of_position: Sequence[int] | None = None, values: Sequence[float] | None = None) -> str:
     """Book a finished hand: totals, its log line, and the next hand dealt; return the line.
 
     ``betting``, ``cards`` (every hole card shown) and ``names`` (by
     position, ``|``-joined) are the line's fields when the caller has them
     already; they must be what ``matchlog.format_state_line`` would write.
+    ``seat_of_position`` is each position's seat in this hand and
+    ``values`` its payoffs by position, when the caller has them
+    (``config.seat_of``, ``state.payoffs()``).
     """
-    values = state.payoffs()
+    if values is None:
+        values = state.payoffs()
     h = state.hand_id
     totals = progress.totals
+    if seat_of_position is None:
+        seat_of_position = [config.seat_of(h, p) for p in range(len(values))]
     for p, v in enumerate(values):
-        totals[config.seat_of(h, p)] += v
+        totals[seat_of_position[p]] += v
     if betting is None or cards is None or names is None:
         line = format_state_line(state, names_by_position(config, h), values)
     else:
-        line = f"STATE:{h}:{betting}:{cards}:{format_values(values)}:{names}"
+        line = f"STATE:{h}:{betting}:{cards}:{_values_text(values)}:{names}"
     progress.next_hand = h + 1
     progress.state = None
     if h + 1 < config.num_hands:
         progress.deal(config, h + 1)
     return line
+
+
+#: the log's text of the values met so far (a match meets few: each is formatted once), up to _VALUES_MAX of them
+_VALUE_TEXT: dict[float, str] = {}
+_VALUES_MAX = 1 << 14
+
+
+def _values_text(values: Sequence[float]) -> str:
+    """``matchlog.format_values(values)``, each value's text remembered."""
+    texts = _VALUE_TEXT
+    out = []
+    for v in values:
+        text = texts.get(v)
+        if text is None:
+            text = format_value(v)
+            # -0.0 equals 0.0 as a key but prints "-0": only other values are remembered
+            if v and len(texts) < _VALUES_MAX:
+                texts[v] = text
+        out.append(text)
+    return "|".join(out)
