@@ -104,11 +104,11 @@ class LineSink:
                 self._fail(exc)
                 return False
             return True
-        view = memoryview(data)
         done = 0
         while done < len(data):
             try:
-                n = os.write(self._fd, view[done:])
+                # the usual write takes it all: a view of the rest only after a partial one
+                n = os.write(self._fd, memoryview(data)[done:] if done else data)
             except BlockingIOError:
                 select.select([], [self._fd], [])  # a non-blocking pipe is full: wait as a blocking write would
                 continue

@@ -48,7 +48,7 @@ from acpcbot.protocol import CardsText, format_betting
 from .config import MatchConfig
 from .logs import Transcript, format_stamp, now_us
 from .progress import MatchProgress, finish_hand
-from .replies import ACCEPTED, interpret_reply
+from .replies import ACCEPTED, interpret_reply, plain_action
 from .resume import MatchFiles
 from .seats import SeatChannel, SeatClosed, SeatTimeout
 
@@ -59,6 +59,7 @@ FLUSH_S = 0.05
 #: distinct reply lines whose verdict one request remembers (a flood of the same junk is judged once)
 _JUDGED_MAX = 256
 #: distinct ends of hands a match remembers (see Match._play_hand), when its game has at most _ENDS_DEALS deals
+#: (then each deal's card texts are kept too)
 _ENDS_MAX = 1 << 12
 _ENDS_DEALS = 1000
 
@@ -87,35 +88,7 @@ class MatchResult:
 
 
 _VERSION = re.compile(r"VERSION:(\d+)\.(\d+)\.(\d+)")
-_F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
-_CALL_REPLY = CALL
-_FOLD_REPLY = Action(_F)
-_LIMIT_RAISE = Action(_R)
-
-
-def _plain_action(rest: bytes, nolimit: bool) -> Action | None:
-    """The action of a reply's tail when it is exactly ``c``, ``f``, ``r`` or ``r<digits>`` and CRLF, else None.
-
-    These are read here as ``replies.interpret_reply`` reads them (a size
-    of at most nine digits fits any C integer unchanged); the caller still
-    lets ``State.fix`` judge the action, and hands anything else, or any
-    reply with a warning, to ``interpret_reply``.
-    """
-    if rest[-2:] != b"\r\n":
-        return None
-    body = rest[:-2]
-    if body == b"c":
-        return _CALL_REPLY
-    if body == b"f":
-        return _FOLD_REPLY
-    if body[:1] != b"r":
-        return None
-    if not nolimit:
-        return _LIMIT_RAISE if len(body) == 1 else None
-    digits = body[1:]
-    if 0 < len(digits) <= 9 and digits.isdigit():
-        return Action(_R, int(digits))
-    return None
+_C, _R = ActionType.CALL, ActionType.RAISE
 
 
 class Match:
@@ -140,12 +113,13 @@ class Match:
         self._rotations: dict[int, tuple[list[int], list[int], list[bool], list[list[int]]]] = {}
         n = config.game.num_players
         self._nolimit = config.game.is_nolimit
-        # hands' ends met so far, by betting and cards: (payoffs by position, each position's final cards field);
-        # only a deck of a few cards meets the same ends again
+        # hands' ends met so far, by betting and cards: (payoffs by position, each position's final cards field),
+        # and the card texts of each deal: only a deck of a few cards meets the same deals and ends again
         game = config.game
-        deals = math.perm(game.num_ranks * game.num_suits, n * game.num_hole_cards + game.total_board_cards)
-        self._ends: dict[tuple[str, str], tuple[tuple[float, ...], list[str]]] | None = \
-            {} if deals <= _ENDS_DEALS else None
+        dealt = n * game.num_hole_cards + game.total_board_cards
+        few = math.perm(game.num_ranks * game.num_suits, dealt) <= _ENDS_DEALS
+        self._ends: dict[tuple[str, str], tuple[tuple[float, ...], list[str]]] | None = {} if few else None
+        self._texts: dict[tuple, CardsText] | None = {} if few else None
         if config.game.ranking is None:
             prepare_ranking(config.game.num_hole_cards + config.game.total_board_cards)  # not on the match's clock
         # the log's names field for each rotation of the seats
@@ -262,7 +236,15 @@ class Match:
         # the transcript lists every seat's view: only in-process seats may be missing from the views held
         fill = send_all is not None and True in takes_states
         heads = [f"MATCHSTATE:{pos_of_seat[s]}:{h}:" for s in range(n)]
-        text = CardsText(state)
+        texts = self._texts
+        text = None
+        if texts is not None:
+            deal = (*state.hole, *state.board)
+            text = texts.get(deal)
+        if text is None:
+            text = CardsText(state)
+            if texts is not None:
+                texts[deal] = text
         boards = text.boards
         # while the hand runs a position sees its own hole cards only
         own = [text.holes((pos_of_seat[s],)) for s in range(n)]
@@ -524,7 +506,7 @@ class Match:
                     rest = line[len(expected):]
                     if rest == b"c\r\n":
                         return CALL, recv_us, line  # a call is always what it says
-                    action = _plain_action(rest, self._nolimit)
+                    action = plain_action(rest, self._nolimit)
                     if action is not None:
                         fixed, warnings = state.fix(action)
                         if not warnings:

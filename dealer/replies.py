@@ -182,3 +182,32 @@ def interpret_reply(line: bytes, expected: bytes, state: State, position: int,
     if strict and rest[got[1]:] not in _LINE_ENDS:
         warnings += (WARN_TRAILING,)
     return ACCEPTED, action, warnings
+
+
+_FOLD = Action(ActionType.FOLD)
+_LIMIT_RAISE = Action(ActionType.RAISE)
+
+
+def plain_action(rest: bytes, nolimit: bool) -> Action | None:
+    """The action of a reply's tail when it is exactly ``c``, ``f``, ``r`` or ``r<digits>`` and CRLF, else None.
+
+    These are read here as :func:`interpret_reply` reads them (a size of
+    at most nine digits fits any C integer unchanged); the caller still
+    lets ``State.fix`` judge the action, and hands anything else, or any
+    reply with a warning, to :func:`interpret_reply`.
+    """
+    if rest[-2:] != b"\r\n":
+        return None
+    body = rest[:-2]
+    if body == b"c":
+        return CALL
+    if body == b"f":
+        return _FOLD
+    if body[:1] != b"r":
+        return None
+    if not nolimit:
+        return _LIMIT_RAISE if len(body) == 1 else None
+    digits = body[1:]
+    if 0 < len(digits) <= 9 and digits.isdigit():
+        return Action(ActionType.RAISE, int(digits))
+    return None

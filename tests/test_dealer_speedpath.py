@@ -1,4 +1,4 @@
-"""The match loop's shortcuts change nothing written: remembered hand ends, cached value texts, the transcript's pieces."""
+"""The match loop's shortcuts change nothing written: remembered deals and hand ends, value texts, transcript pieces."""
 
 import io
 import random
@@ -33,7 +33,9 @@ class _RandomSeat(SeatChannel):
     def send(self, line: bytes) -> None:
         self.received.append(line)
         state = self.match.progress.state
-        if state is None or state.finished or self.match.config.seat_of(state.hand_id, state.current_player) != self.seat:
+        if state is None or state.finished:
+            return
+        if self.match.config.seat_of(state.hand_id, state.current_player) != self.seat:
             return
         asked = line[line.rfind(b"\n", 0, len(line) - 2) + 1:-2]
         r = self.rng.random()
@@ -73,7 +75,7 @@ def _play(game_name: str, hands: int, remember_ends: bool) -> tuple[bytes, list[
     out = io.BytesIO()
     match = Match(MatchConfig("m", game, game_name, hands, SEED, [f"p{i}" for i in range(n)]), Transcript(out))
     if not remember_ends:
-        match._ends = None
+        match._ends = match._texts = None
     rng = random.Random(5)
     seats = [_RandomSeat(match, s, rng) for s in range(n)]
     result = match.run(seats)
@@ -103,6 +105,7 @@ def _check_final_views(game_name: str, hands: int, seats: list[_RandomSeat]) -> 
 def test_remembered_hand_ends_write_what_working_each_out_writes(game_name):
     with_ends, totals, match = _play(game_name, 600, True)
     assert 0 < len(match._ends) < 600  # the small deck's ends were remembered, and met again
+    assert 0 < len(match._texts) < 600  # so were its deals' card texts
     without, totals_without, _ = _play(game_name, 600, False)
     assert with_ends == without
     assert totals == totals_without
@@ -111,7 +114,7 @@ def test_remembered_hand_ends_write_what_working_each_out_writes(game_name):
 
 def test_only_a_small_deck_remembers_its_hands_ends_and_never_more_than_the_bound(monkeypatch):
     _, _, match = _play("hunl", 30, True)
-    assert match._ends is None
+    assert match._ends is None and match._texts is None
     monkeypatch.setattr(match_module, "_ENDS_MAX", 5)
     _, _, match = _play("kuhn3p", 200, True)
     assert len(match._ends) == 5
