@@ -40,6 +40,7 @@ class ModelPolicy:
         self.game = game
         self._cache: dict[tuple, np.ndarray] = {}
         self._spots: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._overbets: float | None = None
 
     def probs(self, state: State, hist: np.ndarray | None) -> np.ndarray:
         """(3, NUM_BINS) chances of fold, call, raise per strength bin where it acts in ``state``.
@@ -57,7 +58,9 @@ class ModelPolicy:
             return hit
         spot_facts = self._spots.get(base)
         if spot_facts is None:  # what does not depend on the range: kept for the whole decision
-            triple = overbet_triple(self.stats.predict(spot), ratio)
+            if self._overbets is None:
+                self._overbets = self.stats.actions.overbets_seen()
+            triple = overbet_triple(self.stats.predict(spot), ratio, self._overbets)
             info = self.stats.info
             kappa = np.array([[info.kappa(info_class(kind, to_call, state.round, spot.bucket))]
                               for kind in (_F, _C, _R)])
@@ -84,9 +87,11 @@ class ModelPolicy:
 
 #: the bet over the pot its largest size bucket stands for (over three pots: typically four)
 TYPICAL_OVERBET = 4.0
+#: answers counted in a spot's largest size bucket that weigh as much as the overbet scaling (a prior)
+OVERBET_EVIDENCE = 4.0
 
 
-def overbet_triple(triple: np.ndarray, ratio: float) -> np.ndarray:
+def overbet_triple(triple: np.ndarray, ratio: float, seen: float = 0.0) -> np.ndarray:
     """(fold, call, raise) facing a bet of ``ratio`` times the pot: beyond TYPICAL_OVERBET it continues a little less.
 
     The statistics bucket every bet from three pots up together, a 4-pot bet
@@ -94,10 +99,17 @@ def overbet_triple(triple: np.ndarray, ratio: float) -> np.ndarray:
     of the pot odds' ratio, ((1 + TYPICAL_OVERBET) / (1 + ratio)) ** 0.5: a
     half-way between "defends by the pot odds" (the minimum defence
     frequency, which sticky players do not follow) and "does not care".
+    That is a prior: with ``seen`` answers counted to such bets (on any
+    street, ``ActionStats.overbets_seen``) the scaling keeps
+    OVERBET_EVIDENCE / (OVERBET_EVIDENCE + seen) of its effect, so a player
+    seen calling shoves is expected to call them (the card-blind probes
+    never fold; a scaling that never yielded kept adaptive bluffing all-in
+    into them).
     """
     if not ratio > TYPICAL_OVERBET:
         return triple
     scale = ((1.0 + TYPICAL_OVERBET) / (1.0 + ratio)) ** 0.5
+    scale = 1.0 - (1.0 - scale) * OVERBET_EVIDENCE / (OVERBET_EVIDENCE + seen)
     call, rais = triple[1] * scale, triple[2] * scale
     return np.array([1.0 - call - rais, call, rais])
 

@@ -131,6 +131,11 @@ class ActionStats:
         out._predicted = dict(self._predicted)  # never handed out uncopied, so safe to share
         return out
 
+    def overbets_seen(self) -> float:
+        """Answers counted to bets over three pots (the largest size bucket), on every street."""
+        top = NUM_BUCKETS - 1
+        return float(sum(row.sum() for key, row in self.counts.items() if len(key) == 3 and key[2] == top))
+
     def seen(self, spot: Spot, level: int = 3) -> float:
         """Actions counted at ``spot`` (level 0: its family, 1: kind, 2: kind and street, 3: exactly this spot)."""
         row = self.counts.get(self._keys(spot)[level])
