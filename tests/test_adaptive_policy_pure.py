@@ -220,7 +220,8 @@ def test_after_the_flop_every_rows_policy_is_what_act_plays_holding_it(line, gam
     game = load_game(game_name)
     view = View.parse(line, game)
     assert view.is_my_turn
-    player = started("adaptive", game, 1, opponents=("a", "b") if game.num_players == 3 else ("a",))
+    opponents = ("a", "b")[:game.num_players - 1]
+    player = started("adaptive", game, 1, opponents=opponents)
     player.observe(view)
     policy = player.policy(view)
     state = view.state
@@ -233,7 +234,7 @@ def test_after_the_flop_every_rows_policy_is_what_act_plays_holding_it(line, gam
         seats = holes.split("|")
         seats[view.position] = cards_to_text((a, b))
         other = View.parse(f"{head}:{'|'.join(seats)}/{board}", game)
-        fresh = started("adaptive", game, 1, opponents=("a", "b") if game.num_players == 3 else ("a",))
+        fresh = started("adaptive", game, 1, opponents=opponents)
         fresh.observe(other)
         assert fresh.act(other, 0.0) == policy.actions[int(np.argmax(policy.row((a, b))))], (a, b)
 

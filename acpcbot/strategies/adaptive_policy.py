@@ -87,7 +87,7 @@ class ModelPolicy:
 
 #: the bet over the pot its largest size bucket stands for (over three pots: typically four)
 TYPICAL_OVERBET = 4.0
-#: answers counted in a spot's largest size bucket that weigh as much as the overbet scaling (a prior)
+#: answers counted to bets over three pots (any street) that weigh as much as the overbet scaling (a prior)
 OVERBET_EVIDENCE = 4.0
 
 
