@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from acpcbot.cards import cards_to_text
-from acpcbot.engine import CALL, FOLD, State, raise_to
+from acpcbot.engine import CALL, FOLD, RAISE, State, raise_to
 from acpcbot.cards import parse_cards
 from acpcbot.evaluator import PAIRS, pair_ranks
 from acpcbot.gamedef import load_game
@@ -107,12 +107,15 @@ def _paired(game: str, kind: str, hands: int, seed: int) -> tuple[float, float, 
 
 
 @slow
-@pytest.mark.parametrize("game,kind", [("hunl", "call"), ("hunl", "betpot"), ("hunl", "jam"), ("hulhe", "call")])
+@pytest.mark.parametrize("game,kind", [("hunl", "call"), ("hunl", "betpot"), ("hunl", "jam"), ("hulhe", "call"),
+                                       ("hulhe", "jam"), ("hulhe", "betpot")])
 def test_earns_the_best_response_against_known_probes(game, kind):
     # Measured when written (2026-11-25, 150 deals x 2 seats): hunl call 98%, betpot 98%, jam 106%
     # (noise), hulhe call 95% of the best response; paired on the same deals, so the gap's error is small.
+    # hulhe jam and betpot (2026-11-26): 83% and 89% while the search stopped raising at RAISE_CAP in limit
+    # too, 94% and 98% raising up to the game's own cap.
     ours, best, se = _paired(game, kind, 150, 5)
-    assert best > 0 and ours >= 0.95 * best - 3 * se, (ours, best, se)
+    assert best > 0 and ours >= 0.93 * best - se, (ours, best, se)
 
 
 # ----------------------------------------------------------------- the model's overbets
@@ -159,6 +162,18 @@ def test_never_feeds_a_raise_war(tmp_path):
                   for actions in hand.state.actions)
     # the prober raises after each of our raises: at most RAISE_CAP + 1 raises of ours and its own, a call
     assert longest <= 2 * (RAISE_CAP + 1) + 2, longest
+
+
+def test_in_limit_it_caps_the_betting_where_the_game_allows():
+    # Limit games cap a round's raises themselves (hulhe: 4 after the flop), so no raise war can run; the
+    # search's RAISE_CAP kept adaptive from the round's last raise there, and against a known jammer it only
+    # called with the nuts: 83% of the best response in hulhe, 94% once it may make that raise.
+    player = started("adaptive:opponent=probe:kind=jam", HULHE)
+    # quad aces on the river facing the round's third raise: the fourth is legal, and nothing beats them
+    view = View.parse("MATCHSTATE:1:3:cc/cc/cc/rrr:|AsAh/AdAcKs/2h/3d", HULHE)
+    assert view.state.num_raises == 3 and view.is_legal(RAISE)
+    assert player.act(view, 0.0) == RAISE
+    assert player.quick_action(view) == RAISE
 
 
 def test_calls_a_learnt_jammer_with_the_hands_the_variance_penalty_folded():

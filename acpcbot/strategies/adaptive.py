@@ -10,7 +10,7 @@ action says nothing" by how well the model has explained the hands the
 opponent showed down.  Heads-up it then plays the best response to that
 model over the rest of the hand (``adaptive_search``): every action of the
 betting round (our sizes from a documented set, all-in; past three raises
-in a round only all-in), the opponent's replies with the chances the model
+in a round only all-in; in limit up to the game's own cap), the opponent's replies with the chances the model
 gives each of its hands, and the later streets played out on sampled
 runouts to a river betting round, showdowns valued exactly.  The value is
 plain expected chips: no variance penalty.
@@ -54,7 +54,7 @@ from ..world import MatchInfo, View
 from .adaptive_ranges import (Event, HandTracker, action_likelihood, pair_of, pairs_with, preflop_bins, quick_equity,
                               range_histogram, reference_percentiles, size_likelihoods, threshold_likelihoods)
 from .adaptive_policy import ModelPolicy
-from .adaptive_portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows, widened  # noqa: F401
+from .adaptive_portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows  # noqa: F401
 from .adaptive_runouts import Runouts, runout_boards, signed_sums, warm_uniform
 from .adaptive_search import NUM_BINS, OpponentPolicy, Search, our_raises, quick_raise
 from .base import ActionPolicy, NoPolicy, Param, Strategy, parse_bool
@@ -473,13 +473,12 @@ class AdaptiveStrategy(Strategy):
     def _rows(self, view: View, opp: int, actions: list[Action], values: np.ndarray, mass: float,
               one: bool) -> tuple[list[Action], np.ndarray]:
         """Our actions and probabilities per row (our holding's alone if ``one``): the best response (one-hot); on
-        the floor the portfolio's mixture of the blueprint's row (over every action it plays: ``widened``) and the
-        deviation (adaptive_portfolio.deviation_rows)."""
+        the floor the portfolio's mixture of the blueprint's row and the deviation
+        (adaptive_portfolio.deviation_rows)."""
         if self.floor is None:
             best = np.zeros(values.shape)
             best[np.arange(len(values)), np.argmax(values, axis=1)] = 1.0
             return actions, best
-        actions, values = widened(view.state, actions, values)
         floor = self.floor_rows(view, actions, one)
         deviation = deviation_rows(values, floor, mass, self.opponent_stats(view, opp).hands, self.big_blind)
         ours = 0 if one else pair_of(view.hole) if len(view.hole) == 2 else None

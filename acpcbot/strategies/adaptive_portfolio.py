@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import RAISE, Action, State
+from ..engine import Action, State
 from ..world import View
 
 #: hands against an opponent before the deviation leaves the blueprint anywhere (until then adaptive plays the floor)
@@ -95,30 +95,18 @@ class GainRecord:
         return P_MIN + (P_MAX - P_MIN) * phi
 
 
-def widened(state: State, actions: list[Action], values: np.ndarray) -> tuple[list[Action], np.ndarray]:
-    """The search's actions and values, plus the limit raise where it is legal and the search leaves it out (past
-    its raise cap in a round), valued NaN: the blueprint raises there, and without the column its row would be
-    renormalised over calling and folding: never capping the betting with the nuts."""
-    if not state.game.is_limit or any(int(a[0]) == int(RAISE[0]) for a in actions) or not state.is_legal(RAISE):
-        return actions, values
-    return actions + [RAISE], np.concatenate([values, np.full((len(values), 1), np.nan)], axis=1)
-
-
 def deviation_rows(values: np.ndarray, floor: np.ndarray, mass: float, hands: int, big_blind: float) -> np.ndarray:
     """The deviation's rows: the best response (one-hot) where the model's gain over the floor's row passes the bar
     (DEVIATION_BB big blinds at COLD_HANDS hands, falling as 1/sqrt(hands)), the floor's row elsewhere and while
-    the model is cold.  ``values`` are the search's (rows, actions), unnormalised by the range's weight ``mass``;
-    NaN where the search has no value (``widened``): a row the floor plays there stays the floor's."""
+    the model is cold.  ``values`` are the search's (rows, actions), unnormalised by the range's weight ``mass``
+    (every legal action: in limit the search raises up to the game's own cap, as the floor does)."""
     if hands < COLD_HANDS or mass <= 0:
         return floor
-    unvalued = np.isnan(values)
-    known = np.where(unvalued, -np.inf, values)
     best = np.zeros(values.shape)
-    best[np.arange(len(values)), np.argmax(known, axis=1)] = 1.0
+    best[np.arange(len(values)), np.argmax(values, axis=1)] = 1.0
     bar = DEVIATION_BB * big_blind * (COLD_HANDS / hands) ** 0.5
-    gain = (known.max(axis=1) - (floor * np.where(unvalued, 0.0, values)).sum(axis=1)) / mass
-    blind = (floor * unvalued).sum(axis=1) > 0
-    return np.where(((gain > bar) & ~blind)[:, None], best, floor)
+    gain = (values.max(axis=1) - (floor * values).sum(axis=1)) / mass
+    return np.where((gain > bar)[:, None], best, floor)
 
 
 def history(state: State) -> tuple[Action, ...]:

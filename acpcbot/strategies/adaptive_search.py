@@ -17,11 +17,12 @@ opponent's range inside the search.)
 The tree: every legal action of the current betting round, ours from a
 documented set of sizes (``OUR_FRACTIONS`` of the pot, ``PREFLOP_FRACTIONS``
 before the flop, and all-in; once we have acted, fold, call or all-in; past ``RAISE_CAP`` raises in
-the round only all-in, so we never feed a raise war), the opponent's fold,
+the round only all-in, so we never feed a raise war; limit games cap a round's raises themselves, and
+there we raise up to that cap), the opponent's fold,
 call and its modelled raise.  Where the round closes before the river the
 hand continues on each of ``R`` sampled runouts: the streets between are
 checked through, and a river betting round (check, ``RIVER_FRACTIONS`` of
-the pot or all-in; facing a raise, fold or call) is played out, our choices knowing the runout, the
+the pot or all-in; facing a raise, fold or call, and in limit raise) is played out, our choices knowing the runout, the
 opponent's by its bin on that river.  An all-in runs out on every runout.
 Values are chips won or lost over the whole hand, weighted by the
 opponent's reach (unnormalised: a decision compares them row by row).
@@ -47,7 +48,9 @@ OUR_FRACTIONS = (0.33, 0.5, 0.75, 1.0, 1.5)
 PREFLOP_FRACTIONS = (0.5, 1.0, 1.5)
 #: our bets when we open the river round of a runout (plus all-in); answering a raise there we fold or call
 RIVER_FRACTIONS = (1.0,)
-#: after this many raises in a betting round we raise no more except all-in (no-limit) or not at all (limit)
+#: after this many raises in a betting round we raise no more except all-in (no-limit; limit games have their own
+#: cap, which is the one we keep there: a raise war cannot run past it, and the last raise is worth most with the
+#: best hands)
 RAISE_CAP = 3
 #: a size leaving less than this share of the pot behind is replaced by all-in
 SHORT_BEHIND = 0.25
@@ -79,7 +82,7 @@ def spot_key(state: State, opp: int) -> tuple:
 def our_raises(state: State, fractions: Sequence[float]) -> list[Action]:
     """Our raises where we act in ``state``: the fractions of the pot after calling (at least the minimum) and all-in.
 
-    Past RAISE_CAP raises in the round: all-in only (no-limit), none (limit).
+    Past RAISE_CAP raises in the round: all-in only (no-limit); limit: the raise while the game allows one.
     A size that would leave less than SHORT_BEHIND of the pot behind is all-in.
     """
     bounds = state.raise_bounds()
@@ -87,7 +90,7 @@ def our_raises(state: State, fractions: Sequence[float]) -> list[Action]:
         return []
     lo, hi = bounds
     if state.game.is_limit:
-        return [RAISE] if state.num_raises < RAISE_CAP else []
+        return [RAISE]
     if state.num_raises >= RAISE_CAP:
         return [raise_to(hi)]
     sizes = {hi}
@@ -100,14 +103,14 @@ def our_raises(state: State, fractions: Sequence[float]) -> list[Action]:
 
 
 def quick_raise(state: State) -> Action | None:
-    """The quick answer's raise where we act in ``state``, None when it makes none: limit, the raise (within
-    RAISE_CAP); no-limit, pot-sized (after calling), all-in where that is all-in or leaves less than SHORT_BEHIND
+    """The quick answer's raise where we act in ``state``, None when it makes none: limit, the raise (while the
+    game allows one); no-limit, pot-sized (after calling), all-in where that is all-in or leaves less than SHORT_BEHIND
     of the pot behind, and past RAISE_CAP only such an all-in."""
     bounds = state.raise_bounds()
     if bounds is None:
         return None
     if state.game.is_limit:
-        return RAISE if state.num_raises < RAISE_CAP else None
+        return RAISE
     lo, hi = bounds
     target = min(max(state.raise_to_fraction(1.0), lo), hi)
     after = state.pot_after_raise_called(target)
@@ -383,7 +386,9 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
         if state.current_player == me:
             opening = me not in state.actors[state.round]
             children = []
-            for action in our_actions(state, RIVER_FRACTIONS) if opening else reply_actions(state)[:2]:
+            # answering a raise: fold or call, and in limit the raise too (the game caps the round)
+            replies = reply_actions(state) if state.game.is_limit else reply_actions(state)[:2]
+            for action in our_actions(state, RIVER_FRACTIONS) if opening else replies:
                 child = state.copy()
                 child.apply_unchecked(action)
                 children.append(build(child))
