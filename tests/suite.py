@@ -4,10 +4,13 @@
 
 ``make test`` runs ``-m "not slow"``, ``make soak`` runs ``-m slow``.  A
 chunk is a list of whole test files (a file's tests share fixtures and
-imports): a long file alone, short ones together, each about a quarter of
-a core's share; the chunks go heaviest first to whichever of the ``--jobs``
-workers is free, so the cores end together even when the times are stale,
-missing (a fresh checkout, as in CI) or the machine is busy.  A file's
+imports): a long file alone, short ones together, the first about half of
+a core's share of what is left to deal, the later ones smaller (down to a
+twelfth of a core's share of the whole); the chunks go heaviest first to
+whichever of the ``--jobs`` workers is free, and the short ones at the end
+fill in behind a long one that ran slower than its time said, so the cores
+end together even when the times are stale, missing (a fresh checkout, as
+in CI) or the machine is busy.  A file's
 weight is the time it took last run with the same mark expression
 (``make test``'s in ``.pytest_cache/acpcbot-durations.json``, another
 expression's in a file named after it, so that ``make soak``'s long
@@ -74,7 +77,10 @@ def save_durations(marks: str | None, durations: dict[str, float]) -> None:
         pass  # the next run deals the files out less evenly, that is all
 
 
-CHUNKS_PER_JOB = 4  # more chunks balance better; each costs a pytest start (about a second)
+CHUNKS_PER_JOB = 2  # the first chunks' share of a core's time; each chunk costs a pytest start (about a second)
+#: the smallest share a chunk is packed to, of a core's time: the last chunks are small so that the workers end
+#: together even when a long chunk ran slower than its time said (a busy machine)
+SMALLEST_SHARE = 12
 
 
 def weights(files: list[str], durations: dict[str, float]) -> dict[str, float]:
@@ -85,21 +91,30 @@ def weights(files: list[str], durations: dict[str, float]) -> dict[str, float]:
 
 
 def chunks(files: list[str], durations: dict[str, float], jobs: int) -> list[list[str]]:
-    """``files`` in chunks, heaviest first: a file over a chunk's share alone, the lighter ones packed to that share."""
+    """``files`` in chunks, heaviest first: a file over a chunk's share alone, the lighter ones packed to that share.
+
+    The share shrinks with the time still to be dealt (a 1/CHUNKS_PER_JOB of a core's part of it, down to a
+    1/SMALLEST_SHARE of a core's part of the whole): the long chunks start first and the short ones fill in
+    behind them, whichever worker ends first taking the next.
+    """
     weight = weights(files, durations)
-    target = sum(weight.values()) / (max(1, jobs) * CHUNKS_PER_JOB)
+    jobs = max(1, jobs)
+    left = sum(weight.values())
+    floor = left / (jobs * SMALLEST_SHARE)
     out: list[list[str]] = []
     packed: list[str] = []
     packed_weight = 0.0
     for f in sorted(files, key=lambda f: (-weight[f], f)):
+        target = max(floor, left / (jobs * CHUNKS_PER_JOB))
+        left -= weight[f]
         if weight[f] >= target:
             out.append([f])
             continue
-        packed.append(f)
-        packed_weight += weight[f]
-        if packed_weight >= target:
+        if packed and packed_weight + weight[f] > target:  # a chunk ends before it would pass its share
             out.append(packed)
             packed, packed_weight = [], 0.0
+        packed.append(f)
+        packed_weight += weight[f]
     if packed:
         out.append(packed)
     return sorted(out, key=lambda chunk: -sum(weight[f] for f in chunk))
