@@ -184,7 +184,7 @@ LATE_LIMIT_MS = 1000
 
 
 class LateCall(CallStrategy):
-    """Calls, but takes LATE_LIMIT_MS and a half over its first decision of hand 130."""
+    """Calls, but takes one and a half times LATE_LIMIT_MS over its first decision of hand 130."""
 
     reads_match = False
 

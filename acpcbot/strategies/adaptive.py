@@ -10,8 +10,9 @@ action says nothing" by how well the model has explained the hands the
 opponent showed down.  Heads-up it then plays the best response to that
 model over the rest of the hand (``adaptive_search``): every action of the
 betting round (our sizes from a documented set, all-in; past three raises
-in a round only all-in; in limit up to the game's own cap), the opponent's replies with the chances the model
-gives each of its hands, and the later streets played out on sampled
+in a round only all-in; in limit the raise up to the game's own cap), the
+opponent's replies with the chances the model gives each of its hands, and
+the later streets played out on sampled
 runouts to a river betting round, showdowns valued exactly.  The value is
 plain expected chips: no variance penalty.
 

@@ -16,14 +16,15 @@ opponent's range inside the search.)
 
 The tree: every legal action of the current betting round, ours from a
 documented set of sizes (``OUR_FRACTIONS`` of the pot, ``PREFLOP_FRACTIONS``
-before the flop, and all-in; once we have acted, fold, call or all-in; past ``RAISE_CAP`` raises in
-the round only all-in, so we never feed a raise war; limit games cap a round's raises themselves, and
-there we raise up to that cap), the opponent's fold,
-call and its modelled raise.  Where the round closes before the river the
-hand continues on each of ``R`` sampled runouts: the streets between are
-checked through, and a river betting round (check, ``RIVER_FRACTIONS`` of
-the pot or all-in; facing a raise, fold or call, and in limit raise) is played out, our choices knowing the runout, the
-opponent's by its bin on that river.  An all-in runs out on every runout.
+before the flop, and all-in; once we have acted, fold, call or all-in;
+past ``RAISE_CAP`` raises in the round only all-in, so we never feed a
+raise war; limit games cap a round's raises themselves, and there we raise
+up to that cap), the opponent's fold, call and its modelled raise.  Where
+the round closes before the river the hand continues on each of ``R``
+sampled runouts: the streets between are checked through, and a river
+betting round (check, ``RIVER_FRACTIONS`` of the pot or all-in; facing a
+raise, fold or call, and in limit raise) is played out, our choices knowing
+the runout, the opponent's by its bin on that river.  An all-in runs out on every runout.
 Values are chips won or lost over the whole hand, weighted by the
 opponent's reach (unnormalised: a decision compares them row by row).
 """
@@ -46,7 +47,8 @@ NUM_BINS = SCORE_BINS
 OUR_FRACTIONS = (0.33, 0.5, 0.75, 1.0, 1.5)
 #: the same before the flop (about 2, 3 and 4 big blinds opening from the small blind)
 PREFLOP_FRACTIONS = (0.5, 1.0, 1.5)
-#: our bets when we open the river round of a runout (plus all-in); answering a raise there we fold or call
+#: our bets when we open the river round of a runout (plus all-in); answering a raise there we fold or call (limit:
+#: or raise)
 RIVER_FRACTIONS = (1.0,)
 #: after this many raises in a betting round we raise no more except all-in (no-limit; limit games have their own
 #: cap, which is the one we keep there: a raise war cannot run past it, and the last raise is worth most with the
