@@ -13,12 +13,17 @@ the safe fallback (check when free, else fold).
 Where the strategy runs: a strategy that declares ``inline`` (its hooks
 take microseconds) runs on the connection's own callback, which answers a
 state the moment it arrives (the ``acpcbot`` command plays it on
-:mod:`acpcbot.direct`'s blocking socket instead); a strategy a person
-plays (``time_limited`` False) runs on a worker thread; any other strategy starts on the worker
-thread, which can abandon ``act`` at its deadline, and its first
-:data:`PROBE_DECISIONS` decisions are timed: if every state's hooks took
-at most :data:`INLINE_MAX_S` it moves inline, and back to the thread for
-good as soon as one state's hooks take longer than :data:`INLINE_BACKOFF_S`.
+:mod:`acpcbot.direct`'s blocking socket instead); a strategy a person plays
+(``time_limited`` False) runs on a worker thread.  Any other strategy runs
+on the callback too where a :class:`~acpcbot.pacing.DeadlineAlarm` can cut
+it (the main thread, POSIX): at the deadline the alarm sends the quick
+answer from the middle of ``act``, and from that overrun on the strategy
+runs on the worker thread, which keeps reading while a stalled ``act`` runs
+on and can abandon the calls it left stale.  Without an alarm it starts on
+the worker thread and its first :data:`PROBE_DECISIONS` decisions are
+timed: if every state's hooks took at most :data:`INLINE_MAX_S` it moves
+inline, and back to the thread for good as soon as one state's hooks take
+longer than :data:`INLINE_BACKOFF_S`.
 
 The connection uses TCP keepalive (a dealer whose machine vanished is
 noticed within about two minutes of silence); ``idle_timeout`` (default
@@ -34,18 +39,20 @@ stays silent past the idle limit.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import functools
 import json
 import logging
 import time
 from typing import Any, Callable, TextIO
 
+from .answers import corrected, fallback_action, show_action  # noqa: F401  (fallback_action: the client's API)
 from .connection import (EXIT_CONNECT, EXIT_DISCONNECTED, EXIT_OK, EXIT_PROTOCOL, EXIT_STRATEGY,  # noqa: F401
                          KEEPALIVE_COUNT, KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, MAX_LINE, ClientError, Connection,
                          connect, open_connection, set_keepalive)
 from .engine import CALL, Action, ActionType, State
 from .historyfile import abandon_file, file_position
-from .pacing import StrategyThread, TimeBudget, strategy_deadline  # noqa: F401  (part of the client's API)
+from .pacing import DeadlineAlarm, StrategyThread, TimeBudget, log_late, strategy_deadline  # noqa: F401
 from .protocol import VERSION_LINE, MatchState, ProtocolError, format_reply
 from .strategies.base import Strategy
 from .world import MatchInfo, View, World
@@ -60,18 +67,11 @@ INLINE_MAX_S = 0.002
 INLINE_BACKOFF_S = 0.02
 
 
-def fallback_action(view: View, quick: Any = None) -> Action:
-    """The answer when ``act`` gives none: the strategy's ``quick`` answer when legal, else check when free, else fold."""
-    if quick.__class__ is Action and view.state.is_legal(quick):
-        return quick
-    return view.state.fold_or_check()
-
-
 class Client:
     """One seat's match: parses lines, drives the strategy, builds replies and writes the history."""
 
     def __init__(self, strategy: Strategy, info: MatchInfo, history: TextIO | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, deadline_alarm: bool = True) -> None:
         self.strategy = strategy
         self.info = info
         self.game = info.game
@@ -100,6 +100,11 @@ class Client:
         self._offers_quick = type(strategy).quick_action is not Strategy.quick_action
         # the history file's length after its last whole record (where a failed write is cut back to)
         self._history_good = file_position(history) if history is not None else None
+        #: whether serve() may play the strategy on its own thread under a DeadlineAlarm (where one can run)
+        self.deadline_alarm = deadline_alarm
+        self._alarm: DeadlineAlarm | None = None
+        self._send_now: Callable[[bytes], None] | None = None
+        self._rang: tuple[Action, float] = (CALL, 0.0)  # the fallback the alarm sent, and when
 
     # ------------------------------------------------------------- lines and decisions
 
@@ -133,26 +138,10 @@ class Client:
 
     def correct(self, view: View, action: Any) -> Action:
         """The action to send: ``action`` when legal, else the engine's correction (logged)."""
-        state = view.state
-        if action.__class__ is Action and state.is_legal(action):
-            return action
-        try:
-            wanted = Action(ActionType(action[0]), int(action[1]) if len(action) > 1 else 0)
-        except (TypeError, ValueError, IndexError):
+        fixed, problem = corrected(view, action, self.strategy.spec)
+        if problem is not None:
             self.corrections += 1
-            chosen = fallback_action(view)
-            log.error("hand %d: strategy %s returned %r, not an action; sending %s",
-                      view.hand_id, self.strategy.spec, action, _show(chosen, view))
-            return chosen
-        if state.is_legal(wanted):
-            return wanted
-        fixed, warnings = state.fix(wanted)
-        if not state.is_legal(fixed):
-            fixed = CALL  # calling is always legal for the player to act
-        self.corrections += 1
-        log.warning("hand %d: strategy %s chose %s, which is not legal in %r (%s); sending %s",
-                    view.hand_id, self.strategy.spec, _show(wanted, view), view.text,
-                    "; ".join(w.removeprefix("WARNING: ") for w in warnings) or "corrected", _show(fixed, view))
+            log.log(*problem)
         return fixed
 
     def reply(self, view: View, action: Action) -> str:
@@ -176,7 +165,7 @@ class Client:
             log.exception("hand %d: strategy %s failed in quick_action", view.hand_id, self.strategy.spec)
             return None
 
-    def _fallback(self, view: View, quick: "asyncio.Future[Any] | None") -> Action:
+    def _fallback(self, view: View, quick: "concurrent.futures.Future[Any] | None") -> Action:
         """The fallback at a missed deadline or a failed ``act``: the quick answer if it was computed in time."""
         if quick is None:
             return fallback_action(view)
@@ -255,22 +244,37 @@ class Client:
         return self._act(View(text, MatchState(position, hand_id, seen, betting), self.world.match, self.info),
                          received, self._lean_allowance)
 
-    def _act(self, view: View, received: float, allowance: float | None = None) -> Action:
-        """The strategy's action in ``view`` (its turn), corrected when not legal, on the calling thread."""
+    def _act(self, view: View, received: float, allowance: float | None = None) -> Action | None:
+        """The strategy's action in ``view`` (its turn), corrected when not legal, on the calling thread; None when
+        the deadline alarm cut ``act`` and sent the fallback itself."""
         clock = self.clock
         strategy = self.strategy
         if allowance is None:
             allowance = self.budget.allowance()
         started = received if self._declared_inline else clock()
+        alarm = self._alarm if self.runs_inline else None
+        quick = None
         try:
             if self._observes:
                 self._safe(strategy.observe, view)
-            action = strategy.act(view, strategy_deadline(received, allowance))
+            if alarm is None:
+                action = strategy.act(view, strategy_deadline(received, allowance))
+            else:
+                quick = self._quick_answer(view)  # asked first, as on the thread: ready for the alarm
+                alarm.arm(received + allowance - clock(), functools.partial(self._ring, view, quick))
+                try:
+                    action = strategy.act(view, strategy_deadline(received, allowance))
+                finally:
+                    alarm.disarm()
         except Exception:  # noqa: BLE001
+            if alarm is not None and alarm.fired:
+                return self._after_alarm(view, received, allowance)
             log.exception("hand %d: strategy %s failed in act; sending the fallback", view.hand_id, strategy.spec)
             self.fallbacks += 1
             # inline, the same thread: nothing runs beside the quick answer
-            action = fallback_action(view, self._quick_answer(view))
+            action = fallback_action(view, quick if alarm is not None else self._quick_answer(view))
+        if alarm is not None and alarm.fired:
+            return self._after_alarm(view, received, allowance)
         if action.__class__ is not Action or not view.state.is_legal(action):
             action = self.correct(view, action)
         done = clock()
@@ -278,10 +282,27 @@ class Client:
         if spent > allowance and strategy.time_limited:
             log.warning("hand %d: strategy %s took %.3f s, over its %.3f s (it runs inline, so it was not cut)",
                         view.hand_id, strategy.spec, spent, allowance)
-        if not self._declared_inline and done - started > INLINE_BACKOFF_S:
+        if alarm is None and not self._declared_inline and done - started > INLINE_BACKOFF_S:
             self._back_to_thread(done - started)
         self.replies += 1
         return action
+
+    def _ring(self, view: View, quick: Any) -> None:
+        """At the deadline, from the alarm's signal handler in the middle of ``act``: send the fallback now."""
+        action = fallback_action(view, quick)
+        self._rang = (action, self.clock())
+        assert self._send_now is not None
+        self._send_now(self.reply(view, action).encode("ascii"))
+
+    def _after_alarm(self, view: View, received: float, allowance: float) -> None:
+        """``act`` came back after the alarm answered for it: its answer is dropped, the strategy moves to the thread."""
+        action, sent = self._rang
+        self.fallbacks += 1
+        self.budget.spend(sent - received)
+        log.warning("hand %d: strategy %s did not answer within %.3f s; sent the fallback %s",
+                    view.hand_id, self.strategy.spec, allowance, show_action(action, view))
+        # the thread keeps reading while a stalled act runs on: a strategy that overran once stays there
+        self._back_to_thread(self.clock() - received)
 
     def _back_to_thread(self, spent: float) -> None:
         if self.runs_inline:
@@ -316,7 +337,7 @@ class Client:
             if self._observes:
                 thread.submit(observe, strategy.observe, view)
             # the quick answer first, on the thread (in order, so it never races a hook), for the fallback
-            quick = thread.submit(self._quick_answer, view, want_result=True) if self._offers_quick else None
+            quick = thread.submit_quiet(self._quick_answer, view) if self._offers_quick else None
             act = (self._timed, strategy.act) if self._probing else (strategy.act,)
             fut = thread.submit(*act, view, strategy_deadline(received, allowance), want_result=True)
             assert fut is not None
@@ -325,13 +346,13 @@ class Client:
             else:
                 await asyncio.wait((fut,))
             if not fut.done():
-                fut.add_done_callback(_log_late)
+                fut.add_done_callback(log_late)
                 thread.abandon(fut)
                 self.fallbacks += 1
                 self._probing = False  # it overran: it stays on the thread
                 action = self._fallback(view, quick)
                 log.warning("hand %d: strategy %s did not answer within %.3f s; sending the fallback %s",
-                            view.hand_id, strategy.spec, allowance, _show(action, view))
+                            view.hand_id, strategy.spec, allowance, show_action(action, view))
             elif fut.exception() is not None:
                 exc = fut.exception()
                 log.error("hand %d: strategy %s failed in act; sending the fallback", view.hand_id, strategy.spec,
@@ -362,11 +383,7 @@ class Client:
                      self.strategy.spec, 1000 * self._slowest, self._probed)
 
     def _write_history(self) -> None:
-        """Append the hand just finished to the history file; a failed write ends the history cleanly.
-
-        The file keeps whole records only: a record that could not be
-        written whole is cut off again when the file allows it.
-        """
+        """Append the hand just finished to the history file; a failed write ends it, cut back to whole records."""
         history = self.history
         if history is None or not self.world.match.hands:
             return
@@ -447,6 +464,12 @@ class Client:
         so a reply leaves as soon as its state has been read.
         """
         self._start_thread()
+        if self._probing and self.deadline_alarm and DeadlineAlarm.available():
+            # cut at its deadline by the alarm, it may decide here from its first state: no probe on the thread
+            self._alarm = DeadlineAlarm()
+            self._send_now = conn.write
+            self._probing = False
+            self.runs_inline = True
         try:
             conn.write(VERSION_LINE.encode("ascii"))
             lines = conn.lines
@@ -483,6 +506,9 @@ class Client:
                 self._observe_only(self.decode_line(conn.partial))
             self._check_end()
         finally:
+            if self._alarm is not None:
+                self._alarm.close()
+                self._alarm = None
             await self._end_match()
 
     def _check_end(self) -> None:
@@ -539,28 +565,16 @@ class Client:
                 f", {self.corrections} corrected, {self.fallbacks} fallbacks")
 
 
-def _log_late(fut: asyncio.Future[Any]) -> None:
-    if not fut.cancelled() and fut.exception() is not None:
-        log.error("a strategy call abandoned at its deadline later failed", exc_info=fut.exception())
-    else:
-        log.info("a strategy call abandoned at its deadline returned at last; its answer was not used")
-
-
-def _show(action: Action, view: View) -> str:
-    kind = action[0]
-    if kind == ActionType.RAISE:
-        return f"raise to {action[1]}" if view.game.is_nolimit else "raise"
-    return "fold" if kind == ActionType.FOLD else ("call" if view.to_call else "check")
-
-
 async def run(strategy: Strategy, info: MatchInfo, host: str, port: int, *, history: TextIO | None = None,
-              retry_for: float = 5.0, idle_timeout: float | None = None) -> int:
+              retry_for: float = 5.0, idle_timeout: float | None = None, deadline_alarm: bool = True) -> int:
     """Play one match and return the exit code; errors are logged with a clear message.
 
     ``idle_timeout`` (seconds, None: no limit) ends the match when the
-    dealer sends nothing that long while this seat waits for it.
+    dealer sends nothing that long while this seat waits for it;
+    ``deadline_alarm`` False keeps a strategy that declares nothing off the
+    alarm (see the module's docstring): probed on the worker thread.
     """
-    client = Client(strategy, info, history)
+    client = Client(strategy, info, history, deadline_alarm=deadline_alarm)
     try:
         strategy.start_match(info)
     except Exception as exc:  # noqa: BLE001

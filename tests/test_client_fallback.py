@@ -73,17 +73,19 @@ def _replies(dealer) -> list[str]:
     return [r.rstrip("\r\n") for r in dealer.received[1:]]
 
 
-def test_a_missed_deadline_sends_the_quick_answer_not_a_fold(caplog):
+@pytest.mark.parametrize("alarm", [True, False], ids=["alarm", "thread"])
+def test_a_missed_deadline_sends_the_quick_answer_not_a_fold(alarm, caplog):
     strategy = Quick(HUNL, quick=CALL)
-    code, dealer = play(FACING_BETS, strategy, HUNL, time_per_hand=0.4)
+    code, dealer = play(FACING_BETS, strategy, HUNL, time_per_hand=0.4, deadline_alarm=alarm)
     assert code == 0
     # before: both were folds (fold_or_check facing a bet)
     assert _replies(dealer) == [f"{s}:c" for s in SENT]
     assert caplog.text.count("did not answer within") == 2
-    # asked on the strategy's thread, before its act, never beside it
-    kinds = [k for k, _ in strategy.calls]
-    assert kinds[:2] == ["quick", "act"]
-    assert {t for _, t in strategy.calls} == {"acpcbot-strategy"}
+    # asked before its act, never beside it: under the deadline alarm on the client's own thread until the first
+    # overrun, on the strategy's thread after it (and from the start without the alarm)
+    assert [k for k, _ in strategy.calls] == ["quick", "act"] * 2
+    first = threading.main_thread().name if alarm else "acpcbot-strategy"
+    assert [t for _, t in strategy.calls] == [first, first, "acpcbot-strategy", "acpcbot-strategy"]
     assert not strategy.overlap
 
 
@@ -148,3 +150,22 @@ def test_adaptive_overrunning_calls_a_bet_its_equity_pays_for(caplog):
     assert code == 0
     assert _replies(dealer) == [f"{line}:c"]  # before: f (the client's fold_or_check)
     assert "did not answer within" in caplog.text
+
+
+def test_the_quick_answer_is_settled_on_the_strategy_thread_without_waking_the_loop():
+    """The quick answer is kept in case: its future is settled on the thread, the loop never runs for it."""
+    import asyncio
+
+    from acpcbot.pacing import StrategyThread
+
+    loop = asyncio.new_event_loop()
+    try:
+        thread = StrategyThread(loop)
+        good = thread.submit_quiet(lambda: CALL)
+        bad = thread.submit_quiet(lambda: 1 / 0)
+        # the loop is never run: a future settled through it would never be done
+        assert good.result(timeout=10) == CALL
+        assert isinstance(bad.exception(timeout=10), ZeroDivisionError)
+        thread.close()
+    finally:
+        loop.close()

@@ -229,13 +229,13 @@ class Timed(Strategy):
         return CALL
 
 
-def _serve(strategy, hands=60):
+def _serve(strategy, hands=60, deadline_alarm=True):
     game = strategy.game
 
     async def main():
         dealer = DealingDealer(game, hands, seed=4)
         port = await dealer.start()
-        client = Client(strategy, MatchInfo(game, time_per_hand=60.0))
+        client = Client(strategy, MatchInfo(game, time_per_hand=60.0), deadline_alarm=deadline_alarm)
         try:
             conn = await open_connection(client, "127.0.0.1", port)
             try:
@@ -253,14 +253,14 @@ def _serve(strategy, hands=60):
 def test_a_strategy_that_proves_fast_moves_inline_after_its_probe(caplog):
     game = load_game("hunl")
     with caplog.at_level(logging.INFO):
-        client, dealer = _serve(Timed(game, lambda n: 0.0))
+        client, dealer = _serve(Timed(game, lambda n: 0.0), deadline_alarm=False)
     assert dealer.problems == [] and client.replies > PROBE_DECISIONS
     assert "took at most" in caplog.text and "it now runs inline" in caplog.text
 
 
 def test_a_slow_strategy_stays_on_the_thread():
     game = load_game("hunl")
-    client, dealer = _serve(Timed(game, lambda n: 3 * INLINE_MAX_S))
+    client, dealer = _serve(Timed(game, lambda n: 3 * INLINE_MAX_S), deadline_alarm=False)
     assert dealer.problems == [] and not client.runs_inline
 
 
@@ -268,7 +268,70 @@ def test_a_strategy_moved_inline_goes_back_to_the_thread_once_it_is_slow(caplog)
     game = load_game("hunl")
     slow_from = PROBE_DECISIONS + 5
     with caplog.at_level(logging.INFO):
-        client, dealer = _serve(Timed(game, lambda n: 2 * INLINE_BACKOFF_S if n == slow_from else 0.0))
+        client, dealer = _serve(Timed(game, lambda n: 2 * INLINE_BACKOFF_S if n == slow_from else 0.0),
+                                deadline_alarm=False)
     assert dealer.problems == [] and client.replies > slow_from
     assert "it now runs inline" in caplog.text and "run on the worker thread again" in caplog.text
+    assert not client.runs_inline
+
+
+def test_under_the_deadline_alarm_a_strategy_that_declares_nothing_decides_on_the_clients_thread(caplog):
+    """With the alarm to cut it, a strategy too slow for the probe (6 ms a decision) needs no worker thread."""
+    import threading
+
+    game = load_game("hunl")
+    where = set()
+
+    class Where(Timed):
+        def act(self, view, deadline):
+            where.add(threading.current_thread().name)
+            return super().act(view, deadline)
+
+    with caplog.at_level(logging.INFO):
+        client, dealer = _serve(Where(game, lambda n: 3 * INLINE_MAX_S), hands=20)
+    assert dealer.problems == [] and client.replies > 10 and client.fallbacks == 0
+    assert client.runs_inline and where == {threading.main_thread().name}
+    assert "did not answer" not in caplog.text and "worker thread" not in caplog.text
+
+
+def test_the_deadline_alarm_answers_at_the_deadline_in_the_middle_of_act(caplog):
+    """An overrun is answered while ``act`` still runs (not when it returns); then the strategy moves to the thread."""
+    import threading
+    import time
+
+    game = load_game("hunl")
+    ended = []
+    where = []
+
+    class Stall(Timed):
+        def act(self, view, deadline):
+            where.append(threading.current_thread().name)
+            try:
+                return super().act(view, deadline)
+            finally:
+                ended.append(time.monotonic())
+
+    async def main():
+        dealer = DealingDealer(game, 6, seed=4)
+        port = await dealer.start()
+        # 40 ms a hand: an allowance of a few ms; the third decision stalls 0.4 s
+        client = Client(Stall(game, lambda n: 0.4 if n == 2 else 0.0), MatchInfo(game, time_per_hand=0.04))
+        try:
+            conn = await open_connection(client, "127.0.0.1", port)
+            try:
+                await client.serve(conn)
+            finally:
+                conn.close()
+            await asyncio.wait_for(dealer.done.wait(), 5)
+        finally:
+            await dealer.stop()
+        return client, dealer
+
+    with caplog.at_level(logging.INFO):
+        client, dealer = asyncio.run(asyncio.wait_for(main(), 60))
+    assert dealer.problems == [] and client.fallbacks == 1
+    assert caplog.text.count("did not answer within") == 1 and "worker thread again" in caplog.text
+    action, sent = client._rang
+    assert sent < ended[2] - 0.2  # the fallback left while act slept
+    assert where[:3] == [threading.main_thread().name] * 3 and set(where[3:]) == {"acpcbot-strategy"}
     assert not client.runs_inline
