@@ -9,7 +9,10 @@ adds the lines it only observes; the peer ``parse_us_per_line`` is
 ``protocol.parse_match_state`` alone on the same lines, and ``ratio_to_parse``
 compares the two; ``threaded_us_per_action`` is the same strategy run on
 the worker thread (wall time: the hand-off is the point), the path a
-strategy takes that neither declares ``inline`` nor proved fast.  Inline
+strategy takes that declares nothing where no deadline alarm can run, or
+once it overran; ``alarm_us_per_action`` is the same strategy declaring
+nothing on the client's own thread under the deadline alarm (the default
+path for such strategies: the alarm armed and disarmed around ``act``).  Inline
 times are the thread's CPU time (``time.thread_time``), so that a busy
 machine's waits for a core do not count; ``target_us_per_action`` is the
 issue's bound (30).
@@ -28,7 +31,7 @@ import statistics
 import time
 
 from acpcbot.cards import deck
-from acpcbot.client import Client, StrategyThread
+from acpcbot.client import Client, DeadlineAlarm, StrategyThread
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import format_match_state, parse_action, parse_match_state
@@ -49,20 +52,26 @@ def opponent_action(state: State, rng: random.Random):
     return FOLD if kind == ActionType.FOLD else CALL
 
 
-async def measure(game_name: str, hands: int, spec: str, seed: int = 0, threaded: bool = False) -> dict:
+async def measure(game_name: str, hands: int, spec: str, seed: int = 0, threaded: bool = False,
+                  alarm: bool = False) -> dict:
     """Time the handling of every line over ``hands`` hands; return the figures.
 
-    ``threaded`` runs the strategy on the client's worker thread (as for any
-    strategy not marked ``inline``), which adds a thread hand-off per action.
+    ``threaded`` runs the strategy on the client's worker thread, which adds
+    a thread hand-off per action; ``alarm`` runs it undeclared on this
+    thread under the deadline alarm (a strategy that declares nothing).
     """
     game = load_game(game_name)
     strategy = create(spec, game, seed)
-    strategy.inline = not threaded
+    strategy.inline = not (threaded or alarm)
     clock = time.perf_counter if threaded else time.thread_time
     client = Client(strategy, MatchInfo(game, time_per_hand=7.0), clock=clock)
     if threaded:
         client._thread = StrategyThread(asyncio.get_running_loop())
         client._probing = False  # stay on the thread (a fast strategy would move inline after its probe)
+    if alarm:
+        # what Client.serve sets up for a strategy that declares nothing (its replies go nowhere here)
+        client._alarm, client._send_now = DeadlineAlarm(), lambda data: None
+        client._probing, client.runs_inline = False, True
     rng = random.Random(seed)
     cards = deck(game.num_ranks, game.num_suits)
     k = game.num_hole_cards
@@ -95,6 +104,8 @@ async def measure(game_name: str, hands: int, spec: str, seed: int = 0, threaded
                 state.apply(opponent_action(state, rng))
     if threaded:
         client._thread.close()
+    if alarm:
+        client._alarm.close()
     t0 = clock()
     for line in lines:
         parse_match_state(line, game)
@@ -121,6 +132,8 @@ def main() -> None:
     result = asyncio.run(measure(args.game, args.hands, args.strategy))
     threaded = asyncio.run(measure(args.game, args.hands // 3, args.strategy, threaded=True))
     result["threaded_us_per_action"] = threaded["overhead_us_per_action"]
+    alarmed = asyncio.run(measure(args.game, args.hands // 3, args.strategy, alarm=True))
+    result["alarm_us_per_action"] = alarmed["overhead_us_per_action"]
     print(json.dumps(result))
 
 
