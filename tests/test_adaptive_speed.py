@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from acpcbot.cards import parse_cards
-from acpcbot.engine import State, raise_to
+from acpcbot.engine import ActionType, State, raise_to
 from acpcbot.evaluator import NUM_PAIRS, pair_ranks
 from acpcbot.gamedef import load_game
 from acpcbot.strategies import adaptive_runouts, adaptive_search
@@ -213,3 +213,71 @@ def test_nobody_all_in_in_limit_so_no_all_in_runouts_are_ranked():
     hunl = started("adaptive", HUNL)
     hunl.act(View.parse("MATCHSTATE:0:3:r300c/:AsKd|/2c7h9s", HUNL), 0.0)
     assert hunl.hand.runouts[3][1]._ranks is not None  # in no-limit we can always shove
+
+
+# ----------------------------------------------------------------- the opponent model's shortcuts
+
+def test_one_row_of_the_threshold_model_is_that_row_of_all_three():
+    from acpcbot.strategies.adaptive_ranges import threshold_likelihood, threshold_likelihoods
+    u = np.random.default_rng(8).random(NUM_PAIRS)
+    for triple in ((0.3, 0.5, 0.2), (0.0, 0.6, 0.4), (0.4, 0.6, 0.0), (0.0, 1.0, 0.0)):
+        for facing in (True, False):
+            every = threshold_likelihoods(u, triple, facing)
+            for kind in range(3):
+                assert np.array_equal(threshold_likelihood(u, triple, facing, kind), every[kind]), (triple, kind)
+
+
+def test_predictions_on_python_floats_are_numpys_to_the_bit():
+    from acpcbot.strategies.adaptive_stats import (FAMILY, FAMILY_PRIORS, PRIOR_TRIPLES, PRIOR_WEIGHTS, ActionStats,
+                                                   Spot)
+
+    def plain(stats, spot):  # the element-wise numpy form the floats replace
+        family = FAMILY[spot.kind]
+        mean = np.array(FAMILY_PRIORS[family], dtype=np.float64)
+        for level, (key, weight) in enumerate(zip(stats._keys(spot), PRIOR_WEIGHTS)):
+            if level == 1:
+                shifted = np.maximum(mean + np.subtract(PRIOR_TRIPLES[spot.kind], FAMILY_PRIORS[family]), 0.01)
+                if family == "free":
+                    shifted[0] = 0.0
+                mean = shifted / shifted.sum()
+            row = stats.counts.get(key)
+            if row is not None:
+                mean = (row + weight * mean) / (row.sum() + weight)
+        return mean
+
+    gen = np.random.default_rng(9)
+    stats = ActionStats()
+    spots = [Spot(street, kind, bucket) for street in range(4) for kind in PRIOR_TRIPLES for bucket in range(5)]
+    for step in range(400):
+        spot = spots[int(gen.integers(len(spots)))]
+        stats.add(spot, ActionType(int(gen.integers(3))), float(gen.choice([1.0, 0.3, 2.5])))
+        if step % 40 == 0:
+            for s in spots:
+                assert np.array_equal(stats.predict(s), plain(stats, s)), s
+
+
+def test_bets_under_an_overbet_share_the_models_answer():
+    # the bet over the pot enters only beyond TYPICAL_OVERBET: spots differing below it share one entry, which is
+    # what a fresh policy computes for each
+    from acpcbot.strategies.adaptive_stats import spot_of
+    stats = OpponentStats()
+    small = _river("MATCHSTATE:1:9:r300c/cc/cc/r500:|AsKd/2c7h9s/Jd/4h")
+    other = _river("MATCHSTATE:1:9:r300c/cc/cc/r520:|AsKd/2c7h9s/Jd/4h")
+    assert spot_of(small, 1) == spot_of(other, 1) and small.bet_to_pot(1) != other.bet_to_pot(1)
+    shared = ModelPolicy(stats, 1, HUNL)
+    first = shared.probs(small, None)
+    assert shared.probs(other, None) is first
+    assert np.array_equal(ModelPolicy(stats, 1, HUNL).probs(other, None), first)
+
+
+def test_a_search_leaves_the_states_it_is_given_as_they_were(monkeypatch):
+    # the layout and the river rounds apply actions in place to the states they made themselves, never to the root
+    view = View.parse("MATCHSTATE:0:3:r300c/:AsKd|/2c7h9s", HUNL)
+    player = started("adaptive", HUNL)
+    before = (list(view.state.spent), [list(a) for a in view.state.actions], view.state.current_player)
+    player._search(view, player.sync(view), 1, np.array([0])).action_values()
+    assert (list(view.state.spent), [list(a) for a in view.state.actions], view.state.current_player) == before
+    state = _river("MATCHSTATE:1:9:r300c/cc/cc/:|AsKd/2c7h9s/Jd/4h")
+    monkeypatch.setattr(adaptive_search, "_SKELETONS", {})  # built here, not handed on from another test
+    river_skeleton(state, 1, 0, _Raiser(900, 5000))
+    assert state.current_player == 0 and state.actions[state.round] == []

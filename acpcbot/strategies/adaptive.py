@@ -53,7 +53,7 @@ from .adaptive_stats import (OpponentStats, SavedStatsError, info_class, raise_s
 from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
 from ..world import MatchInfo, View
 from .adaptive_ranges import (Event, HandTracker, action_likelihood, pair_of, pairs_with, preflop_bins, quick_equity,
-                              range_histogram, reference_percentiles, size_likelihoods, threshold_likelihoods)
+                              range_histogram, reference_percentiles, size_likelihoods, threshold_likelihood)
 from .adaptive_policy import ModelPolicy
 from .adaptive_portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows  # noqa: F401
 from .adaptive_runouts import Runouts, runout_boards, signed_sums, warm_uniform
@@ -296,7 +296,7 @@ class AdaptiveStrategy(Strategy):
         if r > 0:
             earlier = hand.bins(tuple(view.state.board[:self.game.board_cards_through(r - 1)]))
             stats.reference.add((r, spot.kind, 1), range_histogram(earlier, w))
-        chance = threshold_likelihoods(u, triple, to_call > 0)[int(kind)]
+        chance = threshold_likelihood(u, triple, to_call > 0, int(kind))
         self._weigh(hand, p, stats, info_class(kind, to_call, before.round, spot.bucket), chance)
         if kind == _R and self.game.is_nolimit:
             lo, hi = stats.size_band(spot.kind, r, raise_size_class(before.raise_fraction(action[1])))

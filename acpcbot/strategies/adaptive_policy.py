@@ -48,10 +48,12 @@ class ModelPolicy:
         ``hist`` is its range over the bins now; None on the river of a runout,
         where its thresholds are read against its usual ranges of the spot.
         """
-        spot = spot_of(state, self.opp)
-        to_call = state.to_call(self.opp)
-        ratio = state.bet_to_pot(self.opp)
-        base = (spot, to_call > 0, state.round, ratio)
+        opp = self.opp
+        spot = spot_of(state, opp)
+        to_call = state.to_call(opp)
+        ratio = state.bet_to_pot(opp)
+        # the bet over the pot counts only beyond TYPICAL_OVERBET (overbet_triple): the bets under it share an entry
+        base = (spot, to_call > 0, state.round, ratio if ratio > TYPICAL_OVERBET else None)
         key = base if hist is None else base + (hist.tobytes(),)
         hit = self._cache.get(key)
         if hit is not None:
@@ -67,8 +69,13 @@ class ModelPolicy:
             spot_facts = self._spots[base] = (triple, kappa, (1.0 - kappa) * triple[:, None])
         triple, kappa, plain = spot_facts
         reference = self.stats.reference.blend((state.round, spot.kind, 0), UNIFORM if hist is None else hist)
-        u = reference_percentiles(reference, BIN_IDS)
-        out = kappa * threshold_likelihoods(u, triple, to_call > 0) + plain
+        # reference_percentiles read at every bin in order (BIN_IDS): the gather is the identity
+        u = np.cumsum(reference)
+        u -= reference
+        u += 0.5 * reference
+        out = threshold_likelihoods(u, triple, to_call > 0)
+        out *= kappa
+        out += plain
         out /= out.sum(axis=0, keepdims=True)
         self._cache[key] = out
         return out

@@ -116,6 +116,15 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 0.5 * (1.0 + np.tanh(0.5 * x))
 
 
+def _sigmoid_into(x: np.ndarray, out: np.ndarray) -> None:
+    """:func:`_sigmoid` of ``x`` written into ``out`` (a scratch ``x`` is overwritten): the same operations in the
+    same order, without a temporary for each (threshold_likelihoods runs on a few bins many times a decision)."""
+    np.multiply(x, 0.5, out=x)
+    np.tanh(x, out=x)
+    np.add(x, 1.0, out=x)
+    np.multiply(x, 0.5, out=out)
+
+
 def threshold_likelihoods(u: np.ndarray, triple: Sequence[float], facing: bool,
                           softness: float | None = None) -> np.ndarray:
     """(3, 1326) chance of fold, call, raise per pair under the soft threshold model at percentiles ``u``.
@@ -123,15 +132,45 @@ def threshold_likelihoods(u: np.ndarray, triple: Sequence[float], facing: bool,
     The top ``raise`` share raises, the bottom ``fold`` share folds (only
     when ``facing`` a bet; otherwise a fold is a check), the rest calls.
     """
-    f, _, r = (float(x) for x in triple)
+    f, r = float(triple[0]), float(triple[2])
     softness = SOFTNESS if softness is None else softness
-    out = np.empty((3, len(u)))
-    out[2] = _sigmoid((u - (1.0 - r)) / softness) if r > 0 else 0.0
+    out = np.zeros((3, len(u)))
+    call = out[1]
+    call.fill(1.0)
+    if r > 0:
+        x = u - (1.0 - r)
+        x /= softness
+        _sigmoid_into(x, out[2])
+        call -= out[2]
     if facing and f > 0:
-        out[0] = 1.0 - _sigmoid((u - f) / softness)
-    else:
-        out[0] = 0.0
-    out[1] = np.clip(1.0 - out[0] - out[2], 0.0, 1.0)
+        x = u - f
+        x /= softness
+        _sigmoid_into(x, out[0])
+        np.subtract(1.0, out[0], out=out[0])
+        # 1 - fold - raise, in that order; neither chance is above 1, so only the floor at 0 can bind
+        np.subtract(1.0, out[0], out=call)
+        if r > 0:
+            call -= out[2]
+    np.maximum(call, 0.0, out=call)
+    return out
+
+
+def threshold_likelihood(u: np.ndarray, triple: Sequence[float], facing: bool, kind: int) -> np.ndarray:
+    """Row ``kind`` (0 fold, 1 call, 2 raise) of :func:`threshold_likelihoods`, the same numbers: a fold or a raise
+    needs only its own edge (a range is narrowed by the one action taken)."""
+    f, r = float(triple[0]), float(triple[2])
+    if kind == 1:
+        return threshold_likelihoods(u, triple, facing)[1]
+    out = np.zeros(len(u))
+    if kind == 2 and r > 0:
+        x = u - (1.0 - r)
+        x /= SOFTNESS
+        _sigmoid_into(x, out)
+    elif kind == 0 and facing and f > 0:
+        x = u - f
+        x /= SOFTNESS
+        _sigmoid_into(x, out)
+        np.subtract(1.0, out, out=out)
     return out
 
 

@@ -54,8 +54,11 @@ _RANK_SLOTS = 8192
 def signed_sums(q: np.ndarray) -> np.ndarray:
     """For weights ``q`` over bins (last axis): per bin a of ours, the weight below a minus the weight above a."""
     c = np.cumsum(q, axis=-1)
-    total = c[..., -1:]
-    return (c - q) - (total - c)
+    below = c - q
+    # (total - c) into c itself, then below - above: the same operations, two temporaries fewer
+    np.subtract(c[..., -1:], c, out=c)
+    below -= c
+    return below
 
 
 
@@ -74,7 +77,7 @@ class Runouts:
         self._bins: np.ndarray | None = None
         self._cells: np.ndarray | None = None
         self._counts: np.ndarray | None = None
-        self._move_cells: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._move_cells: tuple[np.ndarray, np.ndarray] | None = None
         self._signs: dict[int, np.ndarray] = {}
         self._ties: tuple[np.ndarray, ...] | None = None
 
@@ -105,16 +108,17 @@ class Runouts:
             self._bins = strength_bins(self.ranks)
         return self._bins
 
-    def move_cells(self, bins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Every live (runout r, pair) in order: its cell b * R * NUM_BINS + r * NUM_BINS + c of a move table
-        (bin now b by ``bins``, river bin c), and the pair; kept for the last ``bins`` asked (one per street)."""
+    def move_cells(self, bins: np.ndarray) -> np.ndarray:
+        """Every (runout r, pair) in row-major order: its cell b * R * NUM_BINS + r * NUM_BINS + c of a move table
+        (bin now b by ``bins``, river bin c; a pair not live has river bin 0 and is weighed 0 by :func:`_move`);
+        kept for the last ``bins`` asked (one per street)."""
         hit = self._move_cells
         if hit is None or hit[0] is not bins:
             R = len(self.ranks)
-            runout, pair = np.nonzero(self.live)  # row-major: the order of a ravelled (R, 1326) table
-            cells = bins[pair] * (R * NUM_BINS) + runout * NUM_BINS + self.bins[runout, pair]
-            hit = self._move_cells = (bins, cells, pair)
-        return hit[1], hit[2]
+            # the whole grid, not only the live cells: finding those (np.nonzero) and gathering them cost more
+            cells = (bins * (R * NUM_BINS))[None, :] + (np.arange(R)[:, None] * NUM_BINS + self.bins)
+            hit = self._move_cells = (bins, cells.ravel())
+        return hit[1]
 
     @property
     def counts(self) -> np.ndarray:
@@ -310,8 +314,10 @@ def _showdown_sums(move: np.ndarray, our_river: np.ndarray, our_live: np.ndarray
 def _move(runouts: Runouts, bins: np.ndarray, w0: np.ndarray) -> np.ndarray:
     """move[b, r * NUM_BINS + c]: the opponent's weight in bin b now that is in bin c on runout r's river."""
     R = len(runouts.ranks)
-    cells, pairs = runouts.move_cells(bins)
-    return np.bincount(cells, weights=w0[pairs], minlength=R * NUM_BINS * NUM_BINS).reshape(NUM_BINS, R * NUM_BINS)
+    # every (runout, pair) in order, those not live weighing 0: each cell sums the live weights in the same order
+    weights = (runouts.live * w0).ravel()
+    return np.bincount(runouts.move_cells(bins), weights=weights,
+                       minlength=R * NUM_BINS * NUM_BINS).reshape(NUM_BINS, R * NUM_BINS)
 
 
 #: the uniform range's tables kept per (runouts, bins): (runouts, bins, table), the least recently used first

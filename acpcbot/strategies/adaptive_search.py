@@ -186,8 +186,10 @@ class Search:
         ends = (self._continuations(), self._all_ins())
         return actions, np.stack([_fold_up(p, ends) for p in plans], axis=1)
 
-    def _after(self, state: State, action: Action, g: np.ndarray) -> "_Plan":
-        s = state.copy()
+    def _after(self, state: State, action: Action, g: np.ndarray, own: bool = False) -> "_Plan":
+        """The node after ``action`` in ``state`` (``own``: a state of the layout's own, no longer needed as it is:
+        the action is applied to it in place rather than to a copy)."""
+        s = state if own else state.copy()
         s.apply_unchecked(action)
         return self._node(s, g)
 
@@ -196,15 +198,17 @@ class Search:
     def _node(self, s: State, g: np.ndarray) -> "_Plan":
         if s.finished or s.round != self.root.round:
             return self._end_of_round(s, g)
+        # s is this node's own state (made by _after): its last child takes it rather than a copy
         if s.current_player == self.me:
-            return (_BEST, [self._after(s, a, g) for a in reply_actions(s)])
+            actions = reply_actions(s)
+            last = len(actions) - 1
+            return (_BEST, [self._after(s, a, g, i == last) for i, a in enumerate(actions)])
         probs = self._probs(s, self.mass * g)
+        kinds = [kind for kind in (_F, _C, _R) if probs[int(kind)].any()]
         parts = []
-        for kind in (_F, _C, _R):
-            p = probs[int(kind)]
-            if p.any():
-                action = (FOLD, CALL, None)[int(kind)] or self.policy.raise_to(s)
-                parts.append(self._after(s, action, g * p))
+        for kind in kinds:
+            action = (FOLD, CALL, None)[int(kind)] or self.policy.raise_to(s)
+            parts.append(self._after(s, action, g * probs[int(kind)], kind == kinds[-1]))
         return (_SUM, parts)
 
     def _end_of_round(self, s: State, g: np.ndarray) -> "_Plan":
@@ -221,7 +225,7 @@ class Search:
                 self._allins.append((stake, g))
                 return (_ALLIN, len(self._allins) - 1)
             return (_VALUE, stake * (self.allin.showdown * g).sum(axis=1))
-        river = s.copy()
+        river = s  # the state _after made for this node alone: played on to the river in place
         while river.round < self.last_round:
             river.apply_unchecked(CALL)
         self._leaves.append((river, g))
@@ -270,9 +274,10 @@ class Search:
                 best = np.maximum(best, self._walk(batch, c, q))
             return best
         probs = np.stack([self._river_probs(s, node) for s in batch])[:, :, None, :]  # (ends, 3, 1, B)
-        total = np.zeros(q.shape)
+        total = None  # the first child's values as they are: adding them to zeros changes nothing
         for k, c in children:
-            total = total + self._walk(batch, c, q * probs[:, k])
+            part = self._walk(batch, c, q * probs[:, k])
+            total = part if total is None else total + part
         return total
 
     # ----------------------------------------------------------------- the opponent
@@ -300,10 +305,18 @@ class Search:
             z = weight.sum()
             hist = weight / z if z > 0 else np.full(NUM_BINS, 1.0 / NUM_BINS)
         probs = self.policy.probs(s, hist)
-        if s.raise_bounds() is None:
-            probs = np.array([probs[0], probs[1] + probs[2], np.zeros(NUM_BINS)])
-        if s.to_call(self.opp) <= 0:
-            probs = np.array([np.zeros(NUM_BINS), probs[0] + probs[1], probs[2]])
+        # made legal into fresh arrays (the policy's own are kept by it): filled row by row, which costs less than
+        # stacking a list of rows
+        if s.raise_bounds() is None:  # a raise is a call
+            legal = np.zeros((3, NUM_BINS))
+            legal[0] = probs[0]
+            np.add(probs[1], probs[2], out=legal[1])
+            probs = legal
+        if s.to_call(self.opp) <= 0:  # a fold is a check
+            legal = np.zeros((3, NUM_BINS))
+            np.add(probs[0], probs[1], out=legal[1])
+            legal[2] = probs[2]
+            probs = legal
         return probs
 
 
@@ -376,7 +389,9 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
     nodes: list[tuple[int, float, list, State | None]] = []
     raises: list[tuple[State, Action]] = []
 
-    def build(state: State) -> int:
+    def build(state: State, own: bool = True) -> int:
+        """The node of ``state`` and those below it (``own``: the state is this build's, to apply our last
+        action to where a node of ours keeps no state: one copy fewer per such node)."""
         index = len(nodes)
         nodes.append((0, 0.0, [], None))
         if state.finished:
@@ -390,8 +405,9 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
             children = []
             # answering a raise: fold or call, and in limit the raise too (the game caps the round)
             replies = reply_actions(state) if state.game.is_limit else reply_actions(state)[:2]
-            for action in our_actions(state, RIVER_FRACTIONS) if opening else replies:
-                child = state.copy()
+            actions = our_actions(state, RIVER_FRACTIONS) if opening else replies
+            for i, action in enumerate(actions):
+                child = state if own and i == len(actions) - 1 else state.copy()
                 child.apply_unchecked(action)
                 children.append(build(child))
             nodes[index] = (OURS, 0.0, children, None)
@@ -411,7 +427,7 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
         nodes[index] = (THEIRS, 0.0, pairs, state)
         return index
 
-    build(s)
+    build(s, own=False)  # the caller's state is left as it is
     shape = tuple((kind, tuple(c if isinstance(c, int) else tuple(c) for c in children))
                   for kind, _, children, _ in nodes)
     skeleton = Skeleton(nodes, shape, tuple(spot_key(state, opp) if kind == THEIRS else None

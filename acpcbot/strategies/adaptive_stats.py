@@ -149,19 +149,24 @@ class ActionStats:
         return hit.copy()
 
     def _predict(self, spot: Spot) -> np.ndarray:
+        # on three Python floats: the very operations numpy would do element by element, without its overhead
         family = FAMILY[spot.kind]
-        mean = np.array(FAMILY_PRIORS[family], dtype=np.float64)
+        prior = FAMILY_PRIORS[family]
+        mean = list(prior)
         for level, (key, weight) in enumerate(zip(self._keys(spot), PRIOR_WEIGHTS)):
             if level == 1:
                 # the kind's prior: the family's estimate, shifted as the generic kind differs from its family
-                shifted = np.maximum(mean + np.subtract(PRIOR_TRIPLES[spot.kind], FAMILY_PRIORS[family]), 0.01)
+                shifted = [max(m + (k - f), 0.01) for m, k, f in zip(mean, PRIOR_TRIPLES[spot.kind], prior)]
                 if family == "free":
                     shifted[0] = 0.0  # nobody folds when checking is free
-                mean = shifted / shifted.sum()
+                total = shifted[0] + shifted[1] + shifted[2]
+                mean = [x / total for x in shifted]
             row = self.counts.get(key)
             if row is not None:
-                mean = (row + weight * mean) / (row.sum() + weight)
-        return mean
+                a, b, c = row.tolist()
+                total = a + b + c + weight
+                mean = [(a + weight * mean[0]) / total, (b + weight * mean[1]) / total, (c + weight * mean[2]) / total]
+        return np.array(mean)
 
     def to_json(self) -> list[list[Any]]:
         """The counts as ``[[key parts...], [fold, call, raise]]`` pairs."""
