@@ -364,6 +364,20 @@ def test_pair_ranks():
     assert np.array_equal(many[0], ranks) and many.shape == (2, ev.NUM_PAIRS)
 
 
+def test_pair_ranks_of_a_large_batch_are_each_boards_own():
+    """A batch larger than a block (ranked a block of boards at a time) gives every board's own ranks, by treys."""
+    rng = np.random.default_rng(5)
+    boards = np.array([rng.permutation(52)[:5] for _ in range(150)])
+    many = ev.pair_ranks(boards)
+    assert many.shape == (150, ev.NUM_PAIRS)
+    for r in (0, 63, 64, 65, 127, 128, 149):
+        assert np.array_equal(many[r], ev.pair_ranks([int(c) for c in boards[r]]))
+    for r, i in zip(rng.integers(0, 150, 40), rng.integers(0, ev.NUM_PAIRS, 40)):
+        a, b = ev.pair_cards(int(i))
+        board = [int(c) for c in boards[r]]
+        assert many[r, i] == (0 if {a, b} & set(board) else treys_rank([a, b, *board]))
+
+
 # --- bad input ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("bad, fragment", [
