@@ -470,6 +470,8 @@ class Client:
             self._send_now = conn.write
             self._probing = False
             self.runs_inline = True
+            log.info("strategy %s decides on the client's own thread, cut at its deadline by an alarm",
+                     self.strategy.spec)
         try:
             conn.write(VERSION_LINE.encode("ascii"))
             lines = conn.lines

@@ -292,6 +292,7 @@ def test_under_the_deadline_alarm_a_strategy_that_declares_nothing_decides_on_th
     assert dealer.problems == [] and client.replies > 10 and client.fallbacks == 0
     assert client.runs_inline and where == {threading.main_thread().name}
     assert "did not answer" not in caplog.text and "worker thread" not in caplog.text
+    assert "decides on the client's own thread, cut at its deadline by an alarm" in caplog.text
 
 
 def test_the_deadline_alarm_answers_at_the_deadline_in_the_middle_of_act(caplog):
