@@ -56,8 +56,11 @@ DEVIATION_BB = 0.3
 #: a player the deviation loses to, adaptive gives up about P_MIN x that loss: to the blueprint -7.8 +- 10.1
 #: mbb/hand at 0.05 (AIVAT, 20,000-hand duplicate, seed 1, 2026-11-26; the deviation alone loses ~150)
 P_MIN, P_MAX = 0.05, 0.9
-#: the weight is P_MIN + (P_MAX - P_MIN) * Phi(t - Z_BAR), t the gain's t-statistic: at t = 0 it is P_MIN + 2%
-Z_BAR = 2.0
+#: the weight is P_MIN + (P_MAX - P_MIN) * Phi(t - Z_BAR), t the gain's t-statistic: at t = 0 it is P_MIN + 6%.
+#: Measured against 2 (20,000-hand duplicate, hulhe, seed 1, paired per deal, 2026-11-26): mfs +44 +- 38,
+#: learner2008 +62 +- 26, call +27 +- 13 mbb/hand, the blueprint -2 +- 23; 1 gained more (+106, +163, +31) but
+#: lost 24 +- 24 to the blueprint (adaptive -38 +- 18 against it)
+Z_BAR = 1.5
 #: the record forgets with this half-life in hands (the model learns and opponents adapt)
 HALF_LIFE = 3000
 #: hands (discounted) before the t-statistic is read at all: a handful of samples gives no variance
