@@ -229,13 +229,13 @@ class Timed(Strategy):
         return CALL
 
 
-def _serve(strategy, hands=60, deadline_alarm=True):
+def _serve(strategy, hands=60, deadline_alarm=True, time_per_hand=60.0):
     game = strategy.game
 
     async def main():
         dealer = DealingDealer(game, hands, seed=4)
         port = await dealer.start()
-        client = Client(strategy, MatchInfo(game, time_per_hand=60.0), deadline_alarm=deadline_alarm)
+        client = Client(strategy, MatchInfo(game, time_per_hand=time_per_hand), deadline_alarm=deadline_alarm)
         try:
             conn = await open_connection(client, "127.0.0.1", port)
             try:
@@ -312,24 +312,9 @@ def test_the_deadline_alarm_answers_at_the_deadline_in_the_middle_of_act(caplog)
             finally:
                 ended.append(time.monotonic())
 
-    async def main():
-        dealer = DealingDealer(game, 6, seed=4)
-        port = await dealer.start()
-        # 40 ms a hand: an allowance of a few ms; the third decision stalls 0.4 s
-        client = Client(Stall(game, lambda n: 0.4 if n == 2 else 0.0), MatchInfo(game, time_per_hand=0.04))
-        try:
-            conn = await open_connection(client, "127.0.0.1", port)
-            try:
-                await client.serve(conn)
-            finally:
-                conn.close()
-            await asyncio.wait_for(dealer.done.wait(), 5)
-        finally:
-            await dealer.stop()
-        return client, dealer
-
     with caplog.at_level(logging.INFO):
-        client, dealer = asyncio.run(asyncio.wait_for(main(), 60))
+        # 40 ms a hand: an allowance of a few ms; the third decision stalls 0.4 s
+        client, dealer = _serve(Stall(game, lambda n: 0.4 if n == 2 else 0.0), hands=6, time_per_hand=0.04)
     assert dealer.problems == [] and client.fallbacks == 1
     assert caplog.text.count("did not answer within") == 1 and "worker thread again" in caplog.text
     action, sent = client._rang
