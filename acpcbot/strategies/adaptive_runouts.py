@@ -158,18 +158,31 @@ class Runouts:
         """(E, 1326) from weights ``u`` (E, 1326): per pair, summed over the runouts it is live on, the weight of
         the live pairs it beats minus that of those beating it (exact ranks): ``u @ signs(row)`` for every row
         at once."""
-        order, lo, hi, live_ordered = self._tied()
-        w = u[:, order] * live_ordered  # each runout's pairs, best first (those not live weigh nothing)
-        c = np.zeros(w.shape[:2] + (NUM_PAIRS + 1,))
-        np.cumsum(w, axis=2, out=c[:, :, 1:])  # c[.., k]: the weight of the k best pairs
-        # beaten: the weight ranked below (treys: above) the pair's ties; beating: that ranked before them
-        beaten = c[:, :, -1:] - np.take_along_axis(c, hi[None], axis=2)
-        beating = np.take_along_axis(c, lo[None], axis=2)
-        return ((beaten - beating) * self.live).sum(axis=1)
+        order, hi, lo = self._tied()
+        R = len(order)
+        out = np.empty((len(u), NUM_PAIRS))
+        # one row of u at a time: its (R, 1326) tables stay in the cache (four times faster than all rows at once)
+        mine = np.zeros(NUM_PAIRS + 1)  # a row of u, and the 0 of a pair not live
+        c = np.zeros((R, NUM_PAIRS + 1))  # c[r, k]: the weight of the k best pairs on runout r
+        flat = c.reshape(-1)
+        w = np.empty((R, NUM_PAIRS))
+        t = np.empty((R, NUM_PAIRS))
+        for e in range(len(u)):
+            mine[:NUM_PAIRS] = u[e]
+            np.take(mine, order, out=w)  # each runout's pairs, best first (those not live weigh nothing)
+            np.cumsum(w, axis=1, out=c[:, 1:])
+            # beaten: the weight ranked below (treys: above) the pair's ties; beating: that ranked before them
+            np.take(flat, hi, out=t)
+            np.subtract(c[:, -1:], t, out=t)
+            np.take(flat, lo, out=w)
+            t -= w  # a pair not live on a runout: its total minus its total minus 0
+            t.sum(axis=0, out=out[e])
+        return out
 
-    def _tied(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(R, 1326) each: every runout's pairs by rank (best first), where each pair's ties begin and end in
-        that order, and whether the pairs in that order are live (made on first use)."""
+    def _tied(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(R, 1326) each, made on first use: every runout's pairs by rank (best first; NUM_PAIRS where not live),
+        and where each pair's ties end and begin in that order, as flat indices into the (R, NUM_PAIRS + 1)
+        cumulative sums (a pair not live: the runout's total and its 0)."""
         if self._ties is None:
             ranks = self.ranks.astype(np.int64)
             R = len(ranks)
@@ -180,7 +193,9 @@ class Runouts:
             lo = np.searchsorted(ordered, key, side="left").reshape(R, NUM_PAIRS) - base
             hi = np.searchsorted(ordered, key, side="right").reshape(R, NUM_PAIRS) - base
             order = order.reshape(R, NUM_PAIRS) - base
-            self._ties = (order, lo, hi, np.take_along_axis(self.live, order, axis=1).astype(np.float64))
+            order = np.where(np.take_along_axis(self.live, order, axis=1), order, NUM_PAIRS)
+            row = np.arange(R, dtype=np.int64)[:, None] * (NUM_PAIRS + 1)
+            self._ties = (order, np.where(self.live, hi, NUM_PAIRS) + row, np.where(self.live, lo, 0) + row)
         return self._ties
 
 
