@@ -12,6 +12,7 @@ policy depends only on what LBR sees.
 from __future__ import annotations
 
 import json
+import random
 import math
 
 import numpy as np
@@ -94,6 +95,38 @@ def test_the_range_follows_the_targets_policy():
     assert w[aks] == pytest.approx(rock_triple(0)[2])  # AKs is group 1 too
     assert w[t2o] == 0.0  # no group: rock never raises it
     assert w[pair_index(*parse_cards("7hAd"))] == 0.0  # blocked by LBR's 7h
+
+
+def _asked_then_played(target) -> tuple[object, object, int]:
+    """LBR weighs a pot raise from the small blind, makes it, and the target decides facing it."""
+    game = load_game("hunl")
+    calls = []
+    real = target.policy
+    target.policy = lambda view: calls.append(view) or real(view)
+    model = LiveTarget(target)
+    state = State(game, 0, [parse_cards("7h2s"), parse_cards("AsAh")], [])
+    asked = model.policy_in(state.copy().apply(raise_to(300)))
+    after = state.apply(raise_to(300))
+    view = View.parse(format_match_state(after.view_of(1), 1), game)
+    model.proxy.observe(view)
+    model.proxy.act(view, float("inf"))
+    return asked, model.recorded(0, after.num_actions), len(calls)
+
+
+def test_the_policy_lbr_asked_for_its_raise_is_the_one_recorded_when_the_target_faces_it():
+    # the target learns nothing between LBR's question and its own decision: asked once, recorded as asked
+    asked, recorded, calls = _asked_then_played(create("rock", load_game("hunl"), 2))
+    assert recorded is asked and calls == 1
+
+
+def test_a_target_that_observes_is_asked_again_at_its_decision():
+    class Observant(type(create("rock", load_game("hunl"), 2))):
+        def observe(self, view):
+            pass
+
+    asked, recorded, calls = _asked_then_played(Observant(load_game("hunl"), random.Random(2)))
+    assert recorded is not asked and calls == 2
+    assert recorded.actions == asked.actions and np.array_equal(recorded.probs, asked.probs)
 
 
 # ------------------------------------------------------------------ lower bound, exactly

@@ -144,7 +144,10 @@ class TargetProxy(Strategy):
     def act(self, view: View, deadline: float) -> Action:
         """Record the target's policy here, then let it act."""
         if self.model is not None:
-            self.model.record(view.hand_id, view.state.num_actions, self.target.policy(view))
+            # LBR asked for this very state when it weighed the raise it made: a target that learns nothing in
+            # between (no observe) has, by the policy's contract, the same policy here
+            policy = None if self._observes else self.model.asked(view.state)
+            self.model.record(view.hand_id, view.state.num_actions, policy or self.target.policy(view))
         return self.target.act(view, deadline)
 
     def end_hand(self, view: View) -> None:
@@ -162,9 +165,22 @@ class LiveTarget(TargetModel):
     def __init__(self, target: Strategy) -> None:
         super().__init__()
         self.proxy = TargetProxy(target, self)
+        #: the policies LBR asked for in the hand in progress, by the betting that led there
+        self._asked: dict[tuple[int, tuple[tuple[Action, ...], ...]], ActionPolicy] = {}
+
+    def asked(self, state: State) -> ActionPolicy | None:
+        """The policy :meth:`policy_in` gave for this hand's ``state`` (same betting), if LBR asked for it."""
+        return self._asked.get((state.hand_id, tuple(map(tuple, state.actions))))
 
     def policy_in(self, state: State) -> ActionPolicy:
         """The target's own policy, in its own view of ``state`` (its real cards when known)."""
+        key = (state.hand_id, tuple(map(tuple, state.actions)))
+        if self._asked and next(iter(self._asked))[0] != state.hand_id:
+            self._asked.clear()  # a new hand
+        out = self._asked[key] = self._policy_in(state)
+        return out
+
+    def _policy_in(self, state: State) -> ActionPolicy:
         proxy = self.proxy
         position = state.current_player
         if proxy.hole is not None and proxy.hole[0] == state.hand_id and proxy.hole[1]:
