@@ -184,15 +184,21 @@ class Runouts:
         and where each pair's ties end and begin in that order, as flat indices into the (R, NUM_PAIRS + 1)
         cumulative sums (a pair not live: the runout's total and its 0)."""
         if self._ties is None:
-            ranks = self.ranks.astype(np.int64)
+            ranks = self.ranks
             R = len(ranks)
-            key = (ranks + np.arange(R, dtype=np.int64)[:, None] * _RANK_SLOTS).ravel()
-            order = np.argsort(key, kind="stable")
-            ordered = key[order]
-            base = np.arange(R, dtype=np.int64)[:, None] * NUM_PAIRS
-            lo = np.searchsorted(ordered, key, side="left").reshape(R, NUM_PAIRS) - base
-            hi = np.searchsorted(ordered, key, side="right").reshape(R, NUM_PAIRS) - base
-            order = order.reshape(R, NUM_PAIRS) - base
+            order = np.argsort(ranks, axis=1, kind="stable")
+            ordered = np.take_along_axis(ranks, order, axis=1)
+            # in that order, where each run of equal ranks begins and ends (a pass each, not a binary search)
+            at = np.broadcast_to(np.arange(NUM_PAIRS), (R, NUM_PAIRS))
+            begins = np.ones((R, NUM_PAIRS), dtype=bool)
+            begins[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+            ends = np.ones((R, NUM_PAIRS), dtype=bool)
+            ends[:, :-1] = begins[:, 1:]
+            lo = np.empty((R, NUM_PAIRS), dtype=np.int64)
+            hi = np.empty((R, NUM_PAIRS), dtype=np.int64)
+            np.put_along_axis(lo, order, np.maximum.accumulate(np.where(begins, at, 0), axis=1), axis=1)
+            np.put_along_axis(hi, order, np.minimum.accumulate(np.where(ends, at + 1, NUM_PAIRS)[:, ::-1],
+                                                               axis=1)[:, ::-1], axis=1)
             order = np.where(np.take_along_axis(self.live, order, axis=1), order, NUM_PAIRS)
             row = np.arange(R, dtype=np.int64)[:, None] * (NUM_PAIRS + 1)
             self._ties = (order, np.where(self.live, hi, NUM_PAIRS) + row, np.where(self.live, lo, 0) + row)
