@@ -268,7 +268,14 @@ class _Moves:
         bin now) that it beats minus that which beats it, by exact ranks: one row's :attr:`showdown` dotted with
         ``g``, for many rows at once."""
         runouts, bins = self._key
+        # ends reached with the same reach (a third of them, against LBR) are valued once
+        first: dict[bytes, int] = {}
+        again = [first.setdefault(row.tobytes(), len(first)) for row in g]
+        if len(first) < len(g):
+            g = g[[again.index(k) for k in range(len(first))]]
         sums = runouts.showdown_sums(self._w0[None, :] * g[:, bins])
+        if len(first) < len(again):
+            sums = sums[again]
         if not self._every:
             sums = sums[:, self.ours]
         return np.divide(sums, self._count, out=np.zeros(sums.shape), where=self._count > 0)
