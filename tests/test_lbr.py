@@ -25,10 +25,10 @@ from acpcbot.gamedef import load_game
 from acpcbot.protocol import format_match_state
 from acpcbot.solve.lbr import candidates, choose, valuate
 from acpcbot.solve.lbr_exact import exact_lbr
-from acpcbot.strategies.lbr import LiveTarget
+from acpcbot.strategies.lbr import LiveTarget, ShadowTarget
 from acpcbot.strategies.patterns import rock_triple
 from acpcbot.strategies.registry import create
-from acpcbot.world import View
+from acpcbot.world import MatchInfo, View
 from dealer.arena.cli import main as acpc_match
 from dealer.arena.lbr import lbr_plan
 from dealer.arena.recipes import RecipeError
@@ -97,34 +97,41 @@ def test_the_range_follows_the_targets_policy():
     assert w[pair_index(*parse_cards("7hAd"))] == 0.0  # blocked by LBR's 7h
 
 
-def _asked_then_played(target) -> tuple[object, object, int]:
-    """LBR weighs a pot raise from the small blind, makes it, and the target decides facing it."""
+def _asked_then_played(target, shadow: bool = False) -> tuple[object, object, int]:
+    """LBR weighs a pot raise from the small blind, makes it, and the target decides facing it (in memory, or
+    a shadow copy fed LBR's views as over TCP)."""
     game = load_game("hunl")
     calls = []
     real = target.policy
     target.policy = lambda view: calls.append(view) or real(view)
-    model = LiveTarget(target)
-    state = State(game, 0, [parse_cards("7h2s"), parse_cards("AsAh")], [])
+    model = ShadowTarget(target, MatchInfo(game=game, name="target")) if shadow else LiveTarget(target)
+    state = State(game, 0, [parse_cards("AsAh"), parse_cards("7h2s")], [])  # LBR in seat 1, the small blind
     asked = model.policy_in(state.copy().apply(raise_to(300)))
     after = state.apply(raise_to(300))
-    view = View.parse(format_match_state(after.view_of(1), 1), game)
-    model.proxy.observe(view)
-    model.proxy.act(view, float("inf"))
+    if shadow:
+        model.see(View.parse(format_match_state(after.view_of(1), 1), game))
+    else:
+        view = View.parse(format_match_state(after.view_of(0), 0), game)
+        assert view.is_my_turn
+        model.proxy.observe(view)
+        model.proxy.act(view, float("inf"))
     return asked, model.recorded(0, after.num_actions), len(calls)
 
 
-def test_the_policy_lbr_asked_for_its_raise_is_the_one_recorded_when_the_target_faces_it():
+@pytest.mark.parametrize("shadow", [False, True])
+def test_the_policy_lbr_asked_for_its_raise_is_the_one_recorded_when_the_target_faces_it(shadow):
     # the target learns nothing between LBR's question and its own decision: asked once, recorded as asked
-    asked, recorded, calls = _asked_then_played(create("rock", load_game("hunl"), 2))
+    asked, recorded, calls = _asked_then_played(create("rock", load_game("hunl"), 2), shadow)
     assert recorded is asked and calls == 1
 
 
-def test_a_target_that_observes_is_asked_again_at_its_decision():
+@pytest.mark.parametrize("shadow", [False, True])
+def test_a_target_that_observes_is_asked_again_at_its_decision(shadow):
     class Observant(type(create("rock", load_game("hunl"), 2))):
         def observe(self, view):
             pass
 
-    asked, recorded, calls = _asked_then_played(Observant(load_game("hunl"), random.Random(2)))
+    asked, recorded, calls = _asked_then_played(Observant(load_game("hunl"), random.Random(2)), shadow)
     assert recorded is not asked and calls == 2
     assert recorded.actions == asked.actions and np.array_equal(recorded.probs, asked.probs)
 

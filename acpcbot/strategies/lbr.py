@@ -90,6 +90,8 @@ class TargetModel:
     def __init__(self) -> None:
         self.records: dict[tuple[int, int], ActionPolicy] = {}
         self._hand: int | None = None
+        #: the policies LBR asked for in the hand in progress, by the betting that led there
+        self._asked: dict[tuple[int, tuple[tuple[Action, ...], ...]], ActionPolicy] = {}
 
     def record(self, hand_id: int, index: int, policy: ActionPolicy) -> None:
         """Keep the policy of the target's decision number ``index`` (actions so far) of hand ``hand_id``."""
@@ -106,7 +108,24 @@ class TargetModel:
         """LBR's own view of a state (every state of the match, in order)."""
 
     def policy_in(self, state: State) -> ActionPolicy:
-        """The target's policy in ``state`` (its turn), as LBR sees the state."""
+        """The target's policy in ``state`` (its turn), as LBR sees the state (kept for :meth:`asked`)."""
+        key = (state.hand_id, tuple(map(tuple, state.actions)))
+        if self._asked and next(iter(self._asked))[0] != state.hand_id:
+            self._asked.clear()  # a new hand
+        out = self._asked[key] = self._policy_in(state)
+        return out
+
+    def asked(self, state: State) -> ActionPolicy | None:
+        """The policy :meth:`policy_in` gave for this hand's ``state`` (same betting), if LBR asked for it.
+
+        LBR asks for the state each raise it weighs leads to; when it makes
+        one, the target decides in that very state.  A target that learns
+        nothing in between (it does not override ``observe``) has there, by
+        the policy's contract, the policy LBR was given: it is not asked again.
+        """
+        return self._asked.get((state.hand_id, tuple(map(tuple, state.actions))))
+
+    def _policy_in(self, state: State) -> ActionPolicy:
         raise NotImplementedError
 
 
@@ -144,8 +163,6 @@ class TargetProxy(Strategy):
     def act(self, view: View, deadline: float) -> Action:
         """Record the target's policy here, then let it act."""
         if self.model is not None:
-            # LBR asked for this very state when it weighed the raise it made: a target that learns nothing in
-            # between (no observe) has, by the policy's contract, the same policy here
             policy = None if self._observes else self.model.asked(view.state)
             self.model.record(view.hand_id, view.state.num_actions, policy or self.target.policy(view))
         return self.target.act(view, deadline)
@@ -165,22 +182,9 @@ class LiveTarget(TargetModel):
     def __init__(self, target: Strategy) -> None:
         super().__init__()
         self.proxy = TargetProxy(target, self)
-        #: the policies LBR asked for in the hand in progress, by the betting that led there
-        self._asked: dict[tuple[int, tuple[tuple[Action, ...], ...]], ActionPolicy] = {}
-
-    def asked(self, state: State) -> ActionPolicy | None:
-        """The policy :meth:`policy_in` gave for this hand's ``state`` (same betting), if LBR asked for it."""
-        return self._asked.get((state.hand_id, tuple(map(tuple, state.actions))))
-
-    def policy_in(self, state: State) -> ActionPolicy:
-        """The target's own policy, in its own view of ``state`` (its real cards when known)."""
-        key = (state.hand_id, tuple(map(tuple, state.actions)))
-        if self._asked and next(iter(self._asked))[0] != state.hand_id:
-            self._asked.clear()  # a new hand
-        out = self._asked[key] = self._policy_in(state)
-        return out
 
     def _policy_in(self, state: State) -> ActionPolicy:
+        """The target's own policy, in its own view of ``state`` (its real cards when known)."""
         proxy = self.proxy
         position = state.current_player
         if proxy.hole is not None and proxy.hole[0] == state.hand_id and proxy.hole[1]:
@@ -201,6 +205,7 @@ class ShadowTarget(TargetModel):
         self.info = info
         target.start_match(info)
         self._stand_in: tuple[int, tuple[int, ...]] | None = None
+        self._observes = type(target).observe is not Strategy.observe
 
     def _hole(self, state: State, position: int) -> tuple[int, ...]:
         """The target's cards when shown, else a stand-in kept for the hand while no card dealt collides with it."""
@@ -220,11 +225,12 @@ class ShadowTarget(TargetModel):
         tv = self.world.update(tv.text, tv.match_state)
         self.target.observe(tv)
         if tv.is_my_turn:
-            self.record(state.hand_id, state.num_actions, self.target.policy(tv))
+            policy = None if self._observes else self.asked(state)
+            self.record(state.hand_id, state.num_actions, policy or self.target.policy(tv))
         if tv.is_final:
             self.target.end_hand(tv)
 
-    def policy_in(self, state: State) -> ActionPolicy:
+    def _policy_in(self, state: State) -> ActionPolicy:
         """The copy's policy in the target's view of ``state``."""
         position = state.current_player
         return self.target.policy(target_view(state, position, self._hole(state, position), self.world.match,
