@@ -116,7 +116,11 @@ def test_copies_of_an_answered_request_are_unrequested_at_the_next_one_and_judge
 
 # ----------------------------------------------------------------- against the built reference dealer
 
-FLOODS = {"1,000 junk lines a turn": ("junk", 1000), "a 1 MB line a turn": ("bigline", 1024),
+# 300 junk lines: every line is charged from the request's send time, so the player's own latency (about 1.5 ms
+# for this Python flooder) is charged once per line; at 1,000 lines a turn and about five turns a hand that alone
+# comes to the 7 s a hand the match allows, and whether the reference or we finish 200 hands turned on a few
+# percent of machine speed (both stopped between hands 100 and 200 on a quiet machine, 2026-11-26)
+FLOODS = {"300 junk lines a turn": ("junk", 300), "a 1 MB line a turn": ("bigline", 1024),
           "200 copies of the reply": ("copies", 200)}
 
 PLAYER = r'''
