@@ -75,6 +75,7 @@ def warn_raise_decreased(size: int, new: int) -> str:
 
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
+_new = object.__new__
 
 
 class State(HandFacts):
@@ -122,15 +123,22 @@ class State(HandFacts):
 
     def copy(self) -> "State":
         """An independent copy (cards shared, betting copied)."""
-        s = State.__new__(State)
+        s = _new(State)
         s.game = self.game
         s.hand_id = self.hand_id
         s.spent = self.spent[:]
         s.max_spent = self.max_spent
         s.min_raise_to = self.min_raise_to
-        s.actions = [a[:] for a in self.actions]
-        s.actors = [a[:] for a in self.actors]
-        s.round = self.round
+        # only the current round's lists ever grow (_do appends there, _set_round adds new ones): the rounds
+        # before it are shared, and a copy costs two list copies whatever the round (the client copies per line)
+        r = self.round
+        actions = self.actions[:]
+        actions[r] = actions[r][:]
+        s.actions = actions
+        actors = self.actors[:]
+        actors[r] = actors[r][:]
+        s.actors = actors
+        s.round = r
         s.finished = self.finished
         s.folded = self.folded[:]
         s.hole = self.hole[:]
@@ -313,6 +321,9 @@ class State(HandFacts):
 
     def apply(self, action: Action) -> "State":
         """Apply a legal action for the player to act; raise IllegalAction otherwise."""
+        if action[0] == _C and action[1] == 0 and self._player >= 0:
+            self._do(action)  # a call is legal whenever someone is to act: the usual line, judged here
+            return self
         why = self._why_illegal(action)
         if why is not None:
             raise IllegalAction(f"{why} (round {self.round + 1}, player {self._player})")
@@ -325,6 +336,7 @@ class State(HandFacts):
         return self
 
     def _do(self, action: Action) -> None:
+        # every state line of a match passes here (the dealer's and each client's): locals, the call first
         game = self.game
         p = self._player
         r = self.round
@@ -332,15 +344,17 @@ class State(HandFacts):
         self.actors[r].append(p)
         kind = action[0]
         stack = game.stack[p]
-        if kind == _F:
-            self.folded[p] = True
-            self._n_folded += 1
-        elif kind == _C:
-            self.spent[p] = stack if self.max_spent > stack else self.max_spent
-            if self.spent[p] >= stack:
+        spent = self.spent
+        if kind == _C:
+            if self.max_spent >= stack:
+                spent[p] = stack
                 self._n_allin += 1
             else:
+                spent[p] = self.max_spent
                 self._n_called += 1
+        elif kind == _F:
+            self.folded[p] = True
+            self._n_folded += 1
         else:
             if game.is_nolimit:
                 size = action[1]
@@ -352,7 +366,7 @@ class State(HandFacts):
             else:
                 to = self.max_spent + game.raise_size[r]
                 self.max_spent = stack if to > stack else to
-            self.spent[p] = self.max_spent
+            spent[p] = self.max_spent
             self._n_raises += 1
             if self.max_spent >= stack:
                 self._n_allin += 1
@@ -361,11 +375,12 @@ class State(HandFacts):
                 self._n_called = 1  # the raiser has called its own bet
 
         n = game.num_players
-        if self._n_folded + 1 >= n:
+        folded_n = self._n_folded
+        if folded_n + 1 >= n:
             self.finished = True
             self._player = -1
             return
-        acting = n - self._n_folded - self._n_allin
+        acting = n - folded_n - self._n_allin
         if self._n_called >= acting:
             if acting > 1:
                 if r + 1 < game.num_rounds:
@@ -380,7 +395,18 @@ class State(HandFacts):
                 self._set_round(game.num_rounds - 1)
             self._player = -1
             return
-        self._player = self._next_player(p)
+        # the next player who can act (_next_player, inlined)
+        stacks = game.stack
+        folded = self.folded
+        q = p
+        for _ in range(n):
+            q += 1
+            if q == n:
+                q = 0
+            if not folded[q] and spent[q] < stacks[q]:
+                self._player = q
+                return
+        self._player = -1
 
     def _set_round(self, r: int) -> None:
         while len(self.actions) <= r:
@@ -418,17 +444,19 @@ class State(HandFacts):
     def hand_values(self) -> list[int]:
         """Showdown value per position (higher is better; -1 for folded players)."""
         g = self.game
-        board = self.board[:g.board_cards_through(self.round)]
+        through = g.board_cards_through(self.round)
+        board = tuple(self.board[:through])
         values = []
         showdown_value = g.ranking_for_showdown
+        k = g.num_hole_cards
         for p in range(g.num_players):
             if self.folded[p]:
                 values.append(-1)
                 continue
             hole = self.hole[p]
-            if len(hole) != g.num_hole_cards or len(board) != g.board_cards_through(self.round):
+            if len(hole) != k or len(board) != through:
                 raise ValueError(f"cannot rank position {p}: its cards are not all known")
-            values.append(showdown_value(tuple(hole) + tuple(board)))
+            values.append(showdown_value((hole if hole.__class__ is tuple else tuple(hole)) + board))
         return values
 
     def payoffs(self, values: Sequence[int] | None = None) -> list[float]:

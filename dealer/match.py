@@ -37,7 +37,6 @@ from __future__ import annotations
 import math
 import re
 import time
-from dataclasses import dataclass
 from typing import Sequence
 
 from acpcbot.engine import CALL, Action, ActionType, State
@@ -47,7 +46,7 @@ from acpcbot.protocol import CardsText, format_betting
 
 from .config import MatchConfig
 from .logs import Transcript, format_stamp, now_us
-from .progress import MatchProgress, finish_hand
+from .progress import MatchProgress, MatchResult, book_hand, next_hand  # noqa: F401  (MatchResult: this module's API)
 from .replies import ACCEPTED, interpret_reply, plain_action
 from .resume import MatchFiles
 from .seats import SeatChannel, SeatClosed, SeatTimeout
@@ -72,21 +71,6 @@ class MatchAborted(Exception):
         self.lines = lines
 
 
-@dataclass
-class MatchResult:
-    """How a match ended."""
-
-    totals: list[float]
-    hands_played: int  # hands finished (and logged), resumed ones included
-    score_line: str | None  # None when the match did not finish
-    error: str | None = None
-
-    @property
-    def finished(self) -> bool:
-        """Whether every hand was played."""
-        return self.error is None
-
-
 _VERSION = re.compile(r"VERSION:(\d+)\.(\d+)\.(\d+)")
 _C, _R = ActionType.CALL, ActionType.RAISE
 
@@ -106,6 +90,10 @@ class Match:
         # Views not sent yet, per seat (see the module's docstring), and since when the oldest waits.
         self._held: list[bytes] = []
         self._held_since: float | None = None
+        # the hand finished last, booked (totals, log line) once the next hand's first request is out (_book)
+        self._booking: tuple | None = None
+        # the next hand dealt ahead and its texts (_texts_of), made while a player thinks
+        self._ahead: tuple[State, tuple[CardsText, list[str], list[str]]] | None = None
         # the timers a blocked read runs (time.monotonic() values; None: not set)
         self._hold_due: float | None = None
         self._flush_due: float | None = None
@@ -159,6 +147,7 @@ class Match:
                 play_hand = self._play_hand
                 while progress.state is not None:
                     play_hand()
+                self._book()
                 self._send_held("before the end of the match")
             except MatchAborted as exc:
                 error = str(exc)
@@ -171,6 +160,7 @@ class Match:
                 if self.files.log is not None and not self.files.score_written:
                     self.files.log.write_lines([score])
         finally:
+            self._book()  # a hand finished before the match stopped is booked, as if the next had not begun
             self._flush_due = self._hold_due = None
             tr.flush()
             self.close()
@@ -216,11 +206,12 @@ class Match:
                 self.transcript.problem("ERROR: this server is currently using version 2.0.0")
 
     def _play_hand(self) -> None:
-        """Play the pending hand to its end, log it, send the final views and deal the next one.
+        """Play the pending hand to its end, hold the final views and deal the next one; it is booked later.
 
         Each state goes first to the seat that must act; what the player does
         not wait for (the other seats' views, the transcript, the reply's
-        FROM line) is done while it thinks.
+        FROM line, the last hand's payoffs and log line, dealing the next
+        hand) is done while it thinks.
         """
         config = self.config
         progress = self.progress
@@ -235,19 +226,11 @@ class Match:
         pos_of_seat, seat_of_pos, takes_states, others = self._rotation(h)
         # the transcript lists every seat's view: only in-process seats may be missing from the views held
         fill = send_all is not None and True in takes_states
-        heads = [f"MATCHSTATE:{pos_of_seat[s]}:{h}:" for s in range(n)]
-        texts = self._texts
-        text = None
-        if texts is not None:
-            deal = (*state.hole, *state.board)
-            text = texts.get(deal)
-        if text is None:
-            text = CardsText(state)
-            if texts is not None:
-                texts[deal] = text
+        ahead = self._ahead
+        self._ahead = None
+        text, heads, own = ahead[1] if ahead is not None and ahead[0] is state else self._texts_of(state, pos_of_seat)
+        ahead_due = True  # the next hand is dealt once this one's first request is out
         boards = text.boards
-        # while the hand runs a position sees its own hole cards only
-        own = [text.holes((pos_of_seat[s],)) for s in range(n)]
         # not empty only when resuming inside a hand (or for a hand that starts finished)
         betting = format_betting(state) if state.round or state.actions[0] else ""
         tlog = self.files.tlog
@@ -285,6 +268,13 @@ class Match:
             if unlogged is not None:
                 received(*unlogged)  # type: ignore[misc]
                 unlogged = None
+            if self._booking is not None:
+                self._book()
+            if ahead_due:
+                ahead_due = False
+                nxt = progress.deal_ahead(config, h + 1)
+                if nxt is not None:
+                    self._ahead = (nxt, self._texts_of(nxt, self._rotation(h + 1)[0]))
             sent = [b""] * n  # each seat's line, for the transcript
             sent[s_act] = asked_b
             for s in others[s_act]:
@@ -321,19 +311,18 @@ class Match:
                 betting += "/" * (state.round - round_)
         if unlogged is not None:
             received(*unlogged)  # type: ignore[misc]
+        if self._booking is not None:
+            self._book()  # a hand that started finished: the one before it first
         cards = text.field(state, None)
         # the betting and every card (through the last round played) fix a hand's end: with a deck of a few
         # cards the same ends come again, their payoffs and views worked out once
         ends = self._ends
         end = ends.get((betting, cards)) if ends is not None else None
-        if end is None:
-            end = (tuple(state.payoffs()), [text.field(state, p) for p in range(n)])
-            if ends is not None and len(ends) < _ENDS_MAX:
-                ends[(betting, cards)] = end
-        values, views = end
-        line = finish_hand(config, progress, state, betting, cards, self._names[h % n], seat_of_pos, values)
-        if self.files.log is not None:
-            self.files.log.write_lines([line])
+        views = end[1] if end is not None else [text.field(state, p) for p in range(n)]
+        # the next hand is dealt now and its first request goes out before this one's payoffs and log line
+        # (_book): a fast player waits for what it is sent, not for the books
+        self._booking = (state, betting, cards, end, views, seat_of_pos)
+        next_hand(config, progress, h)
         stamp = now_us()
         sent = []
         for s in range(n):
@@ -355,6 +344,41 @@ class Match:
         if h % 100 == 0:
             for s, used in enumerate(progress.clock.used_match):
                 tr.info(f"Seconds cumulatively spent in match for seat {s}: {used // 1_000_000}")
+
+    def _texts_of(self, state: State, pos_of_seat: Sequence[int]) -> tuple[CardsText, list[str], list[str]]:
+        """A hand's card texts, and each seat's line head and own hole cards (as its lines show them while it runs)."""
+        h = state.hand_id
+        n = len(pos_of_seat)
+        heads = [f"MATCHSTATE:{pos_of_seat[s]}:{h}:" for s in range(n)]
+        texts = self._texts
+        text = None
+        if texts is not None:
+            deal = (*state.hole, *state.board)
+            text = texts.get(deal)
+        if text is None:
+            text = CardsText(state)
+            if texts is not None:
+                texts[deal] = text
+        # while the hand runs a position sees its own hole cards only
+        return text, heads, [text.holes((pos_of_seat[s],)) for s in range(n)]
+
+    def _book(self) -> None:
+        """Book the finished hand waiting in ``_booking``: the match's totals and the hand's log line."""
+        booking = self._booking
+        if booking is None:
+            return
+        self._booking = None
+        state, betting, cards, end, views, seat_of_pos = booking
+        if end is None:
+            end = (tuple(state.payoffs()), views)
+            ends = self._ends
+            if ends is not None and len(ends) < _ENDS_MAX:
+                ends[(betting, cards)] = end
+        h = state.hand_id
+        line = book_hand(self.config, self.progress, state, betting, cards, self._names[h % len(self._names)],
+                         seat_of_pos, end[0])
+        if self.files.log is not None:
+            self.files.log.write_lines([line])
 
     def _rotation(self, hand_id: int) -> tuple[list[int], list[int], list[bool], list[list[int]]]:
         """Each seat's position and each position's seat in ``hand_id``, which seats take states, and the seats

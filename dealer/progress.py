@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from acpcbot.engine import State
@@ -21,6 +21,8 @@ class MatchProgress:
     dealer: Dealer
     totals: list[float]
     clock: SeatClock
+    #: the next hand, dealt ahead of its turn (deal_ahead); deal takes it
+    ahead: State | None = field(default=None, repr=False)
 
     @classmethod
     def fresh(cls, config: MatchConfig) -> "MatchProgress":
@@ -34,9 +36,44 @@ class MatchProgress:
 
     def deal(self, config: MatchConfig, hand_id: int) -> None:
         """Deal hand ``hand_id`` up front and reset the per-hand time."""
-        hole, board = self.dealer.deal()
-        self.state = State(config.game, hand_id, hole, board)
+        ahead = self.ahead
+        if ahead is not None:
+            # dealt already: the generator's next hand whatever its number (hands are dealt in order)
+            self.ahead = None
+            ahead.hand_id = hand_id
+            self.state = ahead
+        else:
+            hole, board = self.dealer.deal()
+            self.state = State(config.game, hand_id, hole, board)
         self.clock.new_hand()
+
+    def deal_ahead(self, config: MatchConfig, hand_id: int) -> State | None:
+        """Deal hand ``hand_id``, the one after the hand in play, before its turn (None: the match has no such hand).
+
+        The match deals it while a player thinks, so that the next hand's
+        first state goes out sooner; :meth:`deal` takes it.
+        """
+        if hand_id >= config.num_hands:
+            return None
+        if self.ahead is None:
+            hole, board = self.dealer.deal()
+            self.ahead = State(config.game, hand_id, hole, board)
+        return self.ahead
+
+
+@dataclass
+class MatchResult:
+    """How a match ended."""
+
+    totals: list[float]
+    hands_played: int  # hands finished (and logged), resumed ones included
+    score_line: str | None  # None when the match did not finish
+    error: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether every hand was played."""
+        return self.error is None
 
 
 def names_by_position(config: MatchConfig, hand_id: int) -> list[str]:
@@ -56,6 +93,15 @@ def finish_hand(config: MatchConfig, progress: MatchProgress, state: State, bett
     ``values`` its payoffs by position, when the caller has them
     (``config.seat_of``, ``state.payoffs()``).
     """
+    line = book_hand(config, progress, state, betting, cards, names, seat_of_position, values)
+    next_hand(config, progress, state.hand_id)
+    return line
+
+
+def book_hand(config: MatchConfig, progress: MatchProgress, state: State, betting: str | None = None,
+              cards: str | None = None, names: str | None = None,
+              seat_of_position: Sequence[int] | None = None, values: Sequence[float] | None = None) -> str:
+    """The totals and the log line of a finished hand (:func:`finish_hand` without dealing the next one)."""
     if values is None:
         values = state.payoffs()
     h = state.hand_id
@@ -65,14 +111,16 @@ def finish_hand(config: MatchConfig, progress: MatchProgress, state: State, bett
     for p, v in enumerate(values):
         totals[seat_of_position[p]] += v
     if betting is None or cards is None or names is None:
-        line = format_state_line(state, names_by_position(config, h), values)
-    else:
-        line = f"STATE:{h}:{betting}:{cards}:{_values_text(values)}:{names}"
-    progress.next_hand = h + 1
+        return format_state_line(state, names_by_position(config, h), values)
+    return f"STATE:{h}:{betting}:{cards}:{_values_text(values)}:{names}"
+
+
+def next_hand(config: MatchConfig, progress: MatchProgress, hand_id: int) -> None:
+    """Hand ``hand_id`` is over: deal the next one (if the match has one)."""
+    progress.next_hand = hand_id + 1
     progress.state = None
-    if h + 1 < config.num_hands:
-        progress.deal(config, h + 1)
-    return line
+    if hand_id + 1 < config.num_hands:
+        progress.deal(config, hand_id + 1)
 
 
 #: the log's text of the values met so far (a match meets few: each is formatted once), up to _VALUES_MAX of them
