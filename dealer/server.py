@@ -34,7 +34,8 @@ RECV_SIZE = 1 << 16
 WRITE_HIGH_WATER = 1 << 20
 #: How long closing a seat may wait for its last output to leave (seconds).
 CLOSE_WAIT_S = 1.0
-#: How long a read looks for a fast player's reply before it sleeps (seconds); see TcpSeat.read_line.
+#: How long a read looks for a fast player's reply before it sleeps (seconds; the dealer's --spin_us); see
+#: TcpSeat.read_line.
 SPIN_S = 0.0002
 #: Replies in a row that came too late for the look, after which a seat's reads sleep at once ...
 SPIN_MISSES = 8
@@ -99,7 +100,7 @@ spare_processor = SpareProcessor()
 class TcpSeat(SeatChannel):
     """One seat's TCP connection (a connected socket, made non-blocking)."""
 
-    def __init__(self, sock: socket.socket, interrupt_fd: int = -1) -> None:
+    def __init__(self, sock: socket.socket, interrupt_fd: int = -1, spin_s: float = SPIN_S) -> None:
         sock.setblocking(False)
         if sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -112,6 +113,7 @@ class TcpSeat(SeatChannel):
         self._gone = False
         self._closed = False
         self.congested = False
+        self.spin_s = spin_s  # how long a read looks for the reply before it sleeps (0: it sleeps at once)
         self._misses = 0  # replies in a row the look before sleeping missed (see read_line)
         self._skipped = 0  # reads that slept at once since the last look
         self._poll = select.poll()
@@ -220,7 +222,8 @@ class TcpSeat(SeatChannel):
         if not (self._lines or self._buf or self._out or self._eof):
             # the usual case, a player answering its turn: one read holding exactly one reply, after a wait
             data = b""
-            if (self._misses < SPIN_MISSES or self._skipped >= SPIN_PROBE) and spare_processor(time.monotonic()):
+            if self.spin_s > 0 and (self._misses < SPIN_MISSES or self._skipped >= SPIN_PROBE) and \
+                    spare_processor(time.monotonic()):
                 data = self._spin(deadline)
             else:
                 self._skipped += 1
@@ -242,7 +245,7 @@ class TcpSeat(SeatChannel):
             self._read_some()
 
     def _spin(self, deadline: float) -> bytes:
-        """What arrives within SPIN_S (never past ``deadline``), read without sleeping; empty when nothing did.
+        """What arrives within ``spin_s`` (never past ``deadline``), read without sleeping; empty when nothing did.
 
         A player that answers within microseconds is read as soon as its
         reply lands: sleeping in ``poll`` lets the processor idle, and on a
@@ -255,7 +258,7 @@ class TcpSeat(SeatChannel):
         self._skipped = 0
         recv = self.sock.recv
         clock = time.monotonic
-        until = clock() + SPIN_S
+        until = clock() + self.spin_s
         if until > deadline:
             until = deadline
         while True:
@@ -356,7 +359,8 @@ def open_listeners(host: str, ports: Sequence[int]) -> list[socket.socket]:
     return listeners
 
 
-async def accept_seats(listeners: Sequence[socket.socket], start_timeout_ms: int) -> list[TcpSeat]:
+async def accept_seats(listeners: Sequence[socket.socket], start_timeout_ms: int,
+                       spin_s: float = SPIN_S) -> list[TcpSeat]:
     """Accept one player per listening socket, seat by seat; each listener closes after its player.
 
     With ``start_timeout_ms >= 0`` all seats must connect within that time
@@ -379,7 +383,7 @@ async def accept_seats(listeners: Sequence[socket.socket], start_timeout_ms: int
                 raise StartupError(f"ERROR: timed out waiting for seat {seat + 1} to connect") from None
             finally:
                 listener.close()
-            seats.append(TcpSeat(conn))
+            seats.append(TcpSeat(conn, spin_s=spin_s))
     except BaseException:
         for s in seats:
             s.close()
@@ -410,7 +414,7 @@ async def serve_match(config: MatchConfig, files: MatchFiles, transcript: Transc
     _print(stdout, " ".join(str(s.getsockname()[1]) for s in listeners))
     match.write_header()
     try:
-        seats = await accept_seats(listeners, config.start_timeout)
+        seats = await accept_seats(listeners, config.start_timeout, config.spin_us / 1e6)
     except (StartupError, OSError) as exc:
         # an OSError here is the system refusing a connection (too many open files...)
         transcript.problem(str(exc) if isinstance(exc, StartupError) else f"ERROR: could not accept a player: {exc}")

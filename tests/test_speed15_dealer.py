@@ -183,3 +183,13 @@ def _values(states, names):
         by_name = dict(zip(fields[5].split("|"), (float(v) for v in fields[4].split("|"))))
         out.append([by_name[n] for n in names])
     return out
+
+
+def test_a_seat_told_not_to_look_sleeps_at_once(spare, monkeypatch):
+    ours, player = socket.socketpair()
+    seat = TcpSeat(ours, spin_s=0.0)
+    monkeypatch.setattr(seat, "_spin", lambda deadline: pytest.fail("a seat with spin_s 0 looked"))
+    player.sendall(b"a\n")
+    assert seat.read_line(time.monotonic() + 5) == b"a\n"
+    seat.close()
+    player.close()
