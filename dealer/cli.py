@@ -2,7 +2,7 @@
 
     acpc-dealer matchName gameDefFile #Hands rngSeed p1name p2name ... [options]
 
-plus ``--host ADDR`` (default 127.0.0.1) and ``--strict``.  Usage errors
+plus ``--host ADDR`` (default 127.0.0.1), ``--strict`` and ``--spin_us``.  Usage errors
 print the usage and exit 1; a match that ends early exits 1; stdout carries
 the ports line first and the SCORE line last.  A log, transaction file or
 transcript that cannot be written does not stop the match: the failure is
@@ -38,6 +38,8 @@ USAGE = """usage: dealer matchName gameDefFile #Hands rngSeed p1name p2name ... 
     <0 [default] is no timeout
   --host ADDR listen on this address [default 127.0.0.1]
   --strict end the match at the first malformed, invalid or late reply
+  --spin_us [microseconds] how long a read looks for a fast player's reply
+    before it sleeps, while a processor is spare [default 200; 0 never]
   --version print the version and exit
 """
 
@@ -79,6 +81,14 @@ def _ms(text: str) -> int:
     return value
 
 
+def _us(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of microseconds: {text!r}") from None
+    return value
+
+
 def parse_ports(text: str) -> list[int]:
     """``port1,port2,...`` as the reference reads it (0: any free port)."""
     ports = []
@@ -107,11 +117,12 @@ def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, argparse.Namespace]:
     p.add_argument("--start_timeout", type=_ms, default=-1)
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--strict", action="store_true")
+    p.add_argument("--spin_us", type=_us, default=200)
     ns = p.parse_intermixed_args(list(argv))
     args = ns.args
     if len(args) < 4:
         raise UsageError("")
-    for key in ("t_response", "t_hand", "t_per_hand"):
+    for key in ("t_response", "t_hand", "t_per_hand", "spin_us"):
         if getattr(ns, key) < 0:
             raise UsageError(f"ERROR: --{key} must not be negative")
     match_name, game_arg, hands_text, seed_text, *names = args
@@ -139,7 +150,7 @@ def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, argparse.Namespace]:
     config = MatchConfig(match_name=match_name, game=game, game_arg=game_arg, num_hands=num_hands, seed=seed,
                          names=list(names), fixed_seats=ns.fixed, quiet=ns.quiet, strict=ns.strict,
                          t_response=ns.t_response, t_hand=ns.t_hand, t_per_hand=ns.t_per_hand,
-                         start_timeout=ns.start_timeout)
+                         start_timeout=ns.start_timeout, spin_us=ns.spin_us)
     return config, ns
 
 

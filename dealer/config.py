@@ -26,6 +26,7 @@ class MatchConfig:
     t_hand: int = 600000
     t_per_hand: int = 7000
     start_timeout: int = -1  # < 0: wait for connections forever
+    spin_us: int = 200  # how long a read looks for a fast player's reply before it sleeps (0: never)
 
     def seat_of(self, hand_id: int, position: int) -> int:
         """The seat playing ``position`` in hand ``hand_id`` (the engine's rotation, or fixed seats)."""

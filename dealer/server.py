@@ -3,7 +3,8 @@
 ``TcpSeat`` is the :class:`dealer.seats.SeatChannel` over a non-blocking
 socket: the match writes and then blocks in ``poll`` on the seat it waits
 for, as the reference does with ``select``, running the match's timers
-meanwhile.  Input is read only while a line is wanted, so a flooding
+meanwhile; a fast player's reply is first looked for a moment without
+sleeping, while the machine has a processor to spare (``TcpSeat._spin``).  Input is read only while a line is wanted, so a flooding
 player is held back by TCP itself, and lines are split as the reference's
 4096-byte read buffer splits them.  ``serve_match`` accepts the players
 in an event loop and plays the match on a thread of its own, so that the
@@ -33,14 +34,73 @@ RECV_SIZE = 1 << 16
 WRITE_HIGH_WATER = 1 << 20
 #: How long closing a seat may wait for its last output to leave (seconds).
 CLOSE_WAIT_S = 1.0
+#: How long a read looks for a fast player's reply before it sleeps (seconds; the dealer's --spin_us); see
+#: TcpSeat.read_line.
+SPIN_S = 0.0002
+#: Replies in a row that came too late for the look, after which a seat's reads sleep at once ...
+SPIN_MISSES = 8
+#: ... but for one read in this many, which looks again (the player may have become fast).
+SPIN_PROBE = 64
+#: How often the machine's count of running tasks is sampled to decide whether looking is worth it (seconds).
+SPARE_EVERY_S = 0.002
 
 _IN, _OUT = select.POLLIN, select.POLLOUT
+
+
+class SpareProcessor:
+    """Whether the machine has a processor to spare, so that a read looking for a reply takes nobody's time.
+
+    The running tasks (``/proc/loadavg``; the caller is one of them) are
+    sampled at most every SPARE_EVERY_S and averaged over about eight
+    samples: a processor is spare while that stays below the processors
+    this process may use plus one (a match's dealer and the player it
+    waits for).  Where the count cannot be read there is none to spare.
+    """
+
+    def __init__(self, path: str = "/proc/loadavg") -> None:
+        self.path = path
+        self._fd = -2  # not opened yet; -1: cannot be read
+        self._next = 0.0
+        self._ok = False
+        try:
+            self.cpus = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            self.cpus = os.cpu_count() or 1
+        self._mean = float(self.cpus + 1)
+
+    def __call__(self, now: float) -> bool:
+        """The verdict at ``now`` (a ``time.monotonic()`` value), sampled again when the last one is old."""
+        if now < self._next:
+            return self._ok
+        self._next = now + SPARE_EVERY_S
+        if self._fd == -2:
+            try:
+                fd = os.open(self.path, os.O_RDONLY)
+            except OSError:
+                fd = -1
+            if self._fd == -2:
+                self._fd = fd
+            elif fd >= 0:
+                os.close(fd)  # another match's thread opened it meanwhile
+        if self._fd < 0:
+            return False
+        try:
+            running = int(os.pread(self._fd, 128, 0).split()[3].split(b"/")[0])
+        except (OSError, ValueError, IndexError):
+            return self._ok
+        self._mean += (running - self._mean) / 8
+        self._ok = self._mean < self.cpus + 1
+        return self._ok
+
+
+#: the one sampler of the process's seats
+spare_processor = SpareProcessor()
 
 
 class TcpSeat(SeatChannel):
     """One seat's TCP connection (a connected socket, made non-blocking)."""
 
-    def __init__(self, sock: socket.socket, interrupt_fd: int = -1) -> None:
+    def __init__(self, sock: socket.socket, interrupt_fd: int = -1, spin_s: float = SPIN_S) -> None:
         sock.setblocking(False)
         if sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -53,6 +113,9 @@ class TcpSeat(SeatChannel):
         self._gone = False
         self._closed = False
         self.congested = False
+        self.spin_s = spin_s  # how long a read looks for the reply before it sleeps (0: it sleeps at once)
+        self._misses = 0  # replies in a row the look before sleeping missed (see read_line)
+        self._skipped = 0  # reads that slept at once since the last look
         self._poll = select.poll()
         self._mask = _IN
         self._poll.register(self._fd, _IN)
@@ -157,9 +220,16 @@ class TcpSeat(SeatChannel):
     def read_line(self, deadline: float, idle: Idle | None = None) -> bytes:
         """The next line, blocking until ``deadline``; a partial line at end of file is dropped."""
         if not (self._lines or self._buf or self._out or self._eof):
-            # the usual case, a player answering its turn: one wait, and one read holding exactly one reply
-            self._wait(deadline, idle, _IN)
-            data = self._recv()
+            # the usual case, a player answering its turn: one read holding exactly one reply, after a wait
+            data = b""
+            if self.spin_s > 0 and (self._misses < SPIN_MISSES or self._skipped >= SPIN_PROBE) and \
+                    spare_processor(time.monotonic()):
+                data = self._spin(deadline)
+            else:
+                self._skipped += 1
+            if not data and not self._eof:
+                self._wait(deadline, idle, _IN)
+                data = self._recv()
             if data and len(data) <= MAX_LINE and data.find(b"\n") == len(data) - 1:
                 return data
             self._buf += data
@@ -173,6 +243,39 @@ class TcpSeat(SeatChannel):
             if self._out:
                 self._flush_out()
             self._read_some()
+
+    def _spin(self, deadline: float) -> bytes:
+        """What arrives within ``spin_s`` (never past ``deadline``), read without sleeping; empty when nothing did.
+
+        A player that answers within microseconds is read as soon as its
+        reply lands: sleeping in ``poll`` lets the processor idle, and on a
+        virtual machine waking it again costs more than such a reply takes.
+        A seat whose replies keep coming later than that is not looked for
+        (SPIN_MISSES, SPIN_PROBE), so a slow player costs the match no
+        processor time, and nobody looks while the machine has no processor
+        to spare (:class:`SpareProcessor`): other matches' players need it.
+        """
+        self._skipped = 0
+        recv = self.sock.recv
+        clock = time.monotonic
+        until = clock() + self.spin_s
+        if until > deadline:
+            until = deadline
+        while True:
+            try:
+                data = recv(RECV_SIZE)
+            except (BlockingIOError, InterruptedError):
+                if clock() < until:
+                    continue
+                self._misses += 1
+                return b""
+            except OSError:
+                self._eof = self._gone = True  # reset by the peer
+                return b""
+            if not data:
+                self._eof = True
+            self._misses = 0
+            return data
 
     def drain(self, deadline: float, idle: Idle | None = None) -> None:
         """Block until the unsent output falls below the high-water mark."""
@@ -256,7 +359,8 @@ def open_listeners(host: str, ports: Sequence[int]) -> list[socket.socket]:
     return listeners
 
 
-async def accept_seats(listeners: Sequence[socket.socket], start_timeout_ms: int) -> list[TcpSeat]:
+async def accept_seats(listeners: Sequence[socket.socket], start_timeout_ms: int,
+                       spin_s: float = SPIN_S) -> list[TcpSeat]:
     """Accept one player per listening socket, seat by seat; each listener closes after its player.
 
     With ``start_timeout_ms >= 0`` all seats must connect within that time
@@ -279,7 +383,7 @@ async def accept_seats(listeners: Sequence[socket.socket], start_timeout_ms: int
                 raise StartupError(f"ERROR: timed out waiting for seat {seat + 1} to connect") from None
             finally:
                 listener.close()
-            seats.append(TcpSeat(conn))
+            seats.append(TcpSeat(conn, spin_s=spin_s))
     except BaseException:
         for s in seats:
             s.close()
@@ -310,7 +414,7 @@ async def serve_match(config: MatchConfig, files: MatchFiles, transcript: Transc
     _print(stdout, " ".join(str(s.getsockname()[1]) for s in listeners))
     match.write_header()
     try:
-        seats = await accept_seats(listeners, config.start_timeout)
+        seats = await accept_seats(listeners, config.start_timeout, config.spin_us / 1e6)
     except (StartupError, OSError) as exc:
         # an OSError here is the system refusing a connection (too many open files...)
         transcript.problem(str(exc) if isinstance(exc, StartupError) else f"ERROR: could not accept a player: {exc}")

@@ -28,6 +28,8 @@ from dealerkit import always_call, run_player
     (["m", "hunl", "10", "0", "a", "b", "-z"], "ERROR: unrecognized arguments: -z"),
     (["m", "hunl", "10", "0", "a", "b", "--t_response", "soon"], "ERROR: argument --t_response"),
     (["m", "hunl", "10", "0", "a", "b", "--t_hand", "-1"], "ERROR: --t_hand must not be negative"),
+    (["m", "hunl", "10", "0", "a", "b", "--spin_us", "-1"], "ERROR: --spin_us must not be negative"),
+    (["m", "hunl", "10", "0", "a", "b", "--spin_us", "0.5"], "ERROR: argument --spin_us"),
 ])
 def test_usage_errors_print_the_usage_and_exit_1(argv, first_line, capsys):
     assert main(argv) == 1
@@ -46,9 +48,11 @@ def test_options_in_any_order_with_the_reference_defaults():
         ("m", "3pl", "holdem.limit.3p.game", 5, 7)
     assert config.names == ["a", "b", "c"] and config.fixed_seats and config.quiet and config.strict
     assert (config.t_response, config.t_hand, config.t_per_hand, config.start_timeout) == (600000, 900, 7000, -1)
+    assert config.spin_us == 200  # ours: a read looks for a fast reply 200 us before it sleeps
     assert ns.tlog and not ns.log and not ns.append and ns.port_list == [5000, 0] and ns.host == "127.0.0.1"
-    config, ns = parse_args(["m", "kuhn3p", "5", "7", "a", "b", "c", "-t", "-L", "-a"])
+    config, ns = parse_args(["m", "kuhn3p", "5", "7", "a", "b", "c", "-t", "-L", "-a", "--spin_us", "0"])
     assert not ns.tlog and ns.log and ns.append and not config.fixed_seats and not config.strict
+    assert config.spin_us == 0
 
 
 def test_a_whole_match_through_python_m_dealer(tmp_path):
