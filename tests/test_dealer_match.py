@@ -152,7 +152,7 @@ def test_a_system_error_while_accepting_players_is_reported_not_raised(monkeypat
     from dealer.config import MatchConfig
     from dealer.resume import open_match_files
 
-    async def refuse(listeners, timeout_ms):
+    async def refuse(listeners, timeout_ms, spin_s):
         raise OSError(24, "Too many open files")
 
     monkeypatch.setattr(server, "accept_seats", refuse)
