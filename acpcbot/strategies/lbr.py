@@ -164,7 +164,9 @@ class TargetProxy(Strategy):
         """Record the target's policy here, then let it act."""
         if self.model is not None:
             policy = None if self._observes else self.model.asked(view.state)
-            self.model.record(view.hand_id, view.state.num_actions, policy or self.target.policy(view))
+            if policy is None:
+                policy = self.target.policy(view)
+            self.model.record(view.hand_id, view.state.num_actions, policy)
         return self.target.act(view, deadline)
 
     def end_hand(self, view: View) -> None:
@@ -226,7 +228,9 @@ class ShadowTarget(TargetModel):
         self.target.observe(tv)
         if tv.is_my_turn:
             policy = None if self._observes else self.asked(state)
-            self.record(state.hand_id, state.num_actions, policy or self.target.policy(tv))
+            if policy is None:
+                policy = self.target.policy(tv)
+            self.record(state.hand_id, state.num_actions, policy)
         if tv.is_final:
             self.target.end_hand(tv)
 
