@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from typing import NoReturn, Sequence
+from typing import Callable, NoReturn, Sequence
 
 from acpcbot.gamedef import GameDefError, load_game
 
@@ -73,20 +73,17 @@ def _is_utf8(text: str) -> bool:
     return True
 
 
-def _ms(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number of milliseconds: {text!r}") from None
-    return value
+def _whole(unit: str) -> Callable[[str], int]:
+    """An argparse type: a whole number of ``unit``, or an error naming the text."""
+    def parse(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number of {unit}: {text!r}") from None
+    return parse
 
 
-def _us(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number of microseconds: {text!r}") from None
-    return value
+_ms, _us = _whole("milliseconds"), _whole("microseconds")
 
 
 def parse_ports(text: str) -> list[int]:

@@ -256,26 +256,18 @@ class TcpSeat(SeatChannel):
         to spare (:class:`SpareProcessor`): other matches' players need it.
         """
         self._skipped = 0
-        recv = self.sock.recv
         clock = time.monotonic
         until = clock() + self.spin_s
         if until > deadline:
             until = deadline
         while True:
-            try:
-                data = recv(RECV_SIZE)
-            except (BlockingIOError, InterruptedError):
-                if clock() < until:
-                    continue
+            data = self._recv()
+            if data or self._eof:
+                self._misses = 0
+                return data
+            if clock() >= until:
                 self._misses += 1
                 return b""
-            except OSError:
-                self._eof = self._gone = True  # reset by the peer
-                return b""
-            if not data:
-                self._eof = True
-            self._misses = 0
-            return data
 
     def drain(self, deadline: float, idle: Idle | None = None) -> None:
         """Block until the unsent output falls below the high-water mark."""
