@@ -170,7 +170,7 @@ def test_aivat_narrows_the_interval(tmp_path):
 
 
 def test_results_say_when_no_policy_is_known(tmp_path):
-    doc = _play(tmp_path, "hunl", ("random2008", "constant:d=3"), 30, 1)
+    doc = _play(tmp_path, "hunl", ("mfs", "uc3m-simple"), 30, 1)
     assert doc["schema"] == 2
     assert "AIVAT needs a known policy" in doc["aivat"]["notes"][0]
     r = doc["results"][0]

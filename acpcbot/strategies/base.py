@@ -62,6 +62,15 @@ class RaiseSpan(Sequence[Action]):
             return len(self.before) + action[1] - self.low
         return self.before.index(action)
 
+    def __eq__(self, other: object) -> bool:
+        # the same actions in the same order (two spans built alike are equal, as two tuples would be)
+        if isinstance(other, RaiseSpan):
+            return (self.before, self.low, self.high) == (other.before, other.low, other.high)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.before, self.low, self.high))
+
     def __contains__(self, action: object) -> bool:
         try:
             self.index(action)  # type: ignore[arg-type]

@@ -39,10 +39,17 @@ drawn as a real number and rounded to chips), clamped into the engine's
 legal range by ``State.raise_or_call``; when no raise is allowed it is a
 call.  In limit games every raise decision (3 to 6) is the fixed ``r``:
 "all-in" there means raising whenever a raise is allowed.
+
+The players that never look at their cards (random2008, constant, rh)
+expose their policy, one row for every holding (:func:`decisions_row`:
+a raise band spread over the chip amounts it rounds to), so LBR can
+measure them and AIVAT corrects their draws; mfs and the learner read
+their cards through CHANCE and expose none.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, fields
 from functools import lru_cache
@@ -50,11 +57,11 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from ..engine import CALL, Action, ActionType, State
+from ..engine import CALL, FOLD, RAISE, Action, ActionType, State
 from ..evaluator import equity
 from ..gamedef import GameDef
 from ..world import MatchInfo, View
-from .base import Param, Strategy
+from .base import ActionPolicy, Param, RaiseSpan, Strategy, holding_free_policy
 from .common import holdem_only, study_blinds
 from .registration import register
 
@@ -188,6 +195,54 @@ def decision_action(state: State, decision: int, rng: random.Random) -> Action:
     return state.raise_or_call(state.max_spent + rng.uniform(*band) * sb)
 
 
+def decisions_row(state: State, weights: dict[int, float]) -> tuple[Sequence[Action], np.ndarray]:
+    """The actions :func:`decision_action` plays when decision ``d`` is drawn with probability ``weights[d]``.
+
+    A raise band's size is uniform over a real interval and rounded to chips
+    (``State.raise_or_call``), so each chip amount gets the share of the band
+    that rounds to it; amounts outside the legal range are clamped into it,
+    as the engine clamps them.  No-limit raises come as a :class:`RaiseSpan`.
+    """
+    bounds = state.raise_bounds()
+    plain: dict[Action, float] = {}
+    sizes: np.ndarray | None = None
+    if bounds is not None and state.game.is_nolimit:
+        lo, hi = bounds
+        sizes = np.zeros(hi - lo + 1)
+    for d, w in weights.items():
+        if w <= 0:
+            continue
+        if d == FOLD_DECISION:
+            a = state.fold_or_check()
+        elif d == CALL_DECISION or bounds is None:
+            a = CALL
+        elif state.game.is_limit:
+            a = RAISE
+        elif sizes is not None:
+            if d == ALL_IN:
+                sizes[-1] += w
+            else:
+                _spread_band(sizes, bounds, state.max_spent, RAISE_BANDS[d], study_blinds(state.game)[0], w)
+            continue
+        plain[a] = plain.get(a, 0.0) + w
+    before = [a for a in (FOLD, CALL, RAISE) if a in plain]
+    row = np.array([plain[a] for a in before], dtype=np.float64)
+    if sizes is None or not sizes.any():
+        return tuple(before), row
+    return RaiseSpan(before, bounds[0], bounds[1]), np.concatenate([row, sizes])  # type: ignore[index]
+
+
+def _spread_band(sizes: np.ndarray, bounds: tuple[int, int], max_spent: int, band: tuple[float, float],
+                 sb: float, weight: float) -> None:
+    """Add ``weight`` over the raise-tos of ``max_spent`` + uniform(``band``) SB, rounded, clamped to ``bounds``."""
+    lo, hi = bounds
+    x0, x1 = max_spent + band[0] * sb, max_spent + band[1] * sb
+    chips = np.arange(math.floor(x0 + 0.5), math.floor(x1 + 0.5) + 1)
+    # the part of [x0, x1] that rounds to each amount (the band's ends take part of a chip)
+    width = np.minimum(chips + 0.5, x1) - np.maximum(chips - 0.5, x0)
+    np.add.at(sizes, np.clip(chips, lo, hi) - lo, weight * np.maximum(width, 0.0) / (x1 - x0))
+
+
 def action_decision(state: State, action: Action) -> int:
     """The decision that explains ``action`` taken by the player to act in ``state``.
 
@@ -296,6 +351,19 @@ class Study2008Player(Strategy):
         """The decision 1..6 for situation ``s``."""
         raise NotImplementedError
 
+    def decision_weights(self, s: Situation | None) -> dict[int, float]:
+        """The probability of each decision in situation ``s`` (by default the one ``decide`` makes)."""
+        return {self.decide(s): 1.0}
+
+    def policy(self, view: View) -> ActionPolicy:
+        """The same for every holding (the players declaring ``has_policy`` never look at their cards)."""
+        if not self.has_policy:
+            return super().policy(view)
+        state = view.state
+        s = situation(state, view.position, False) if self.needs_situation else None
+        actions, row = decisions_row(state, self.decision_weights(s))
+        return holding_free_policy(self.game, actions, row)
+
     def act(self, view: View, deadline: float) -> Action:
         """Compute the situation, decide, and play the decision."""
         state = view.state
@@ -318,10 +386,15 @@ class Random2008(Study2008Player):
     needs_situation = False
     needs_chance = False
     inline = True
+    has_policy = True
 
     def decide(self, s: Situation | None) -> int:
         """A random decision with the study's weights."""
         return random_decision(self.rng)
+
+    def decision_weights(self, s: Situation | None) -> dict[int, float]:
+        """The study's weights."""
+        return dict(zip(DECISIONS, RANDOM_WEIGHTS))
 
 
 @register
@@ -340,6 +413,7 @@ class Constant(Study2008Player):
     needs_situation = False
     needs_chance = False
     inline = True
+    has_policy = True
 
     def decide(self, s: Situation | None) -> int:
         """Always ``d``."""
@@ -389,6 +463,7 @@ class RachlinHiggins(Study2008Player):
     }
     needs_chance = False
     inline = True
+    has_policy = True
 
     def decide(self, s: Situation | None) -> int:
         """RH on the situation."""
