@@ -395,18 +395,7 @@ class State(HandFacts):
                 self._set_round(game.num_rounds - 1)
             self._player = -1
             return
-        # the next player who can act (_next_player, inlined)
-        stacks = game.stack
-        folded = self.folded
-        q = p
-        for _ in range(n):
-            q += 1
-            if q == n:
-                q = 0
-            if not folded[q] and spent[q] < stacks[q]:
-                self._player = q
-                return
-        self._player = -1
+        self._player = self._next_player(p)
 
     def _set_round(self, r: int) -> None:
         while len(self.actions) <= r:
