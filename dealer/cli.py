@@ -108,13 +108,14 @@ def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, argparse.Namespace]:
     p.add_argument("-t", dest="tlog", action="store_false", default=False)
     p.add_argument("-T", dest="tlog", action="store_true")
     p.add_argument("-a", dest="append", action="store_true")
-    p.add_argument("--t_response", type=_ms, default=600000)
-    p.add_argument("--t_hand", type=_ms, default=600000)
-    p.add_argument("--t_per_hand", type=_ms, default=7000)
-    p.add_argument("--start_timeout", type=_ms, default=-1)
+    # the defaults are MatchConfig's, so that a match made in code and one from the command line agree
+    p.add_argument("--t_response", type=_ms, default=MatchConfig.t_response)
+    p.add_argument("--t_hand", type=_ms, default=MatchConfig.t_hand)
+    p.add_argument("--t_per_hand", type=_ms, default=MatchConfig.t_per_hand)
+    p.add_argument("--start_timeout", type=_ms, default=MatchConfig.start_timeout)
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--strict", action="store_true")
-    p.add_argument("--spin_us", type=_us, default=200)
+    p.add_argument("--spin_us", type=_us, default=MatchConfig.spin_us)
     ns = p.parse_intermixed_args(list(argv))
     args = ns.args
     if len(args) < 4:

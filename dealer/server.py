@@ -36,7 +36,7 @@ WRITE_HIGH_WATER = 1 << 20
 CLOSE_WAIT_S = 1.0
 #: How long a read looks for a fast player's reply before it sleeps (seconds; the dealer's --spin_us); see
 #: TcpSeat.read_line.
-SPIN_S = 0.0002
+SPIN_S = MatchConfig.spin_us / 1e6
 #: Replies in a row that came too late for the look, after which a seat's reads sleep at once ...
 SPIN_MISSES = 8
 #: ... but for one read in this many, which looks again (the player may have become fast).
