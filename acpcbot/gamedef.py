@@ -199,9 +199,9 @@ def parse_game(text: str, name: str = "<string>") -> GameDef:
             continue
         lower = line.lower()
         key = next((k for k in _KEYS if lower.startswith(k)), None)
-        where = f"{name}, line {number}"
+        at = f"{name}, line {number}"
         if key is None:
-            raise GameDefError(f"{where}: unknown key in {clip(line)}")
+            raise GameDefError(f"{at}: unknown key in {clip(line)}")
         if key == "end gamedef":
             break
         if key == "gamedef":
@@ -209,7 +209,7 @@ def parse_game(text: str, name: str = "<string>") -> GameDef:
         if key in (LIMIT, NOLIMIT):
             betting = key
             continue
-        values[key] = _parse_values(line[len(key):], key, where)
+        values[key] = _parse_values(line[len(key):], key, at)
         line_of[key] = number
 
     def where(key: str) -> str:

@@ -11,10 +11,13 @@ rules themselves (turns, legality, transitions, payoffs) are in
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, NamedTuple, Self
+from typing import TYPE_CHECKING, NamedTuple, cast, Self
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .engine import Action, State
+    from .gamedef import GameDef
 
 
 def seat_of(position: int, hand_id: int, num_players: int, fixed: bool = False) -> int:
@@ -31,7 +34,7 @@ class Step(NamedTuple):
     """One action of a hand and the situation it was taken in."""
 
     #: 0-based over the whole hand
-    index: int
+    index: int  # type: ignore[assignment]  # the step's number; shadows tuple.index, which nobody calls on a Step
     round: int
     player: int
     action: Action
@@ -51,8 +54,32 @@ class Pot(NamedTuple):
 class HandFacts:
     """The derived facts of a hand; mixed into ``engine.State``, whose fields and rules they read."""
 
-    __slots__ = ()
+    if TYPE_CHECKING:
+        # the engine's State provides these; declared here so the facts type-check against what they read
+        game: GameDef
+        hand_id: int
+        hole: list[tuple[int, ...]]
+        board: list[int]
+        spent: list[int]
+        max_spent: int
+        folded: list[bool]
+        actions: list[list[Action]]
+        actors: list[list[int]]
+        round: int
+        finished: bool
 
+        def __init__(self, game: GameDef, hand_id: int = 0, hole: Sequence[Sequence[int]] | None = None,
+                     board: Sequence[int] | None = None) -> None: ...
+        def copy(self) -> Self: ...
+        def _do(self, action: Action) -> None: ...
+        def to_call(self, player: int | None = None) -> int: ...
+        def shown_players(self) -> list[int]: ...
+        @property
+        def pot(self) -> int: ...
+        @property
+        def current_player(self) -> int: ...
+    else:
+        __slots__ = ()  # State lists the slots; hidden from mypy, which would read them as this class's only ones
 
     @property
     def num_actions(self) -> int:
@@ -74,7 +101,7 @@ class HandFacts:
                 if i >= start:
                     before = replay.copy()
                     replay._do(action)
-                    out.append(Step(i, r, p, action, before, spent[p] - before.spent[p]))
+                    out.append(Step(i, r, p, action, cast("State", before), spent[p] - before.spent[p]))
                 else:
                     replay._do(action)
                 i += 1
