@@ -45,8 +45,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
-from ..evaluator import NUM_PAIRS, equity, pair_ranks
+from ..engine import CALL, FOLD, RAISE, Action, ActionType, State
+from ..evaluator import NUM_PAIRS, pair_ranks
 from ..gamedef import GameDef
 from .adaptive_stats import (OpponentStats, SavedStatsError, info_class, raise_size_class, size_info_class,
                              spot_of)
@@ -56,10 +56,11 @@ from .adaptive_ranges import (Event, HandTracker, action_likelihood, pair_of, pa
                               range_histogram, reference_percentiles, size_likelihoods, threshold_likelihood)
 from .adaptive_policy import ModelPolicy
 from .adaptive_portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows  # noqa: F401
+from .adaptive_floor import shipped_blueprint, stands_on_blueprint
+from .adaptive_multiway import multiway_values
 from .adaptive_runouts import Runouts, runout_boards, signed_sums, warm_uniform
 from .adaptive_search import NUM_BINS, OpponentPolicy, Search, our_raises, quick_raise
 from .base import ActionPolicy, NoPolicy, Param, Strategy, parse_bool
-from .blueprint import load_blueprint, shipped_reason
 from .common import holdem_only
 from .probes import KINDS as PROBE_KINDS, ProbePolicy
 from .registration import register
@@ -72,12 +73,6 @@ _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
 #: no-limit bet sizes of the multiway look-ahead, as fractions of the pot after calling (plus the minimum and all-in)
 BET_FRACTIONS = (0.33, 0.5, 0.75, 1.0, 1.5, 2.5)
-#: the multiway value of the pot when betting goes on to a later street: equity x pot x REALIZATION
-REALIZATION = 1.0
-#: Monte Carlo deals for the equity against two or more opponents
-MULTIWAY_SAMPLES = 600
-#: equity against the players who call a multiway bet, as a share of the equity against all of them
-MULTIWAY_CALLER_DISCOUNT = 0.85
 #: moves within this many big blinds of the best are near-ties in the multiway look-ahead, broken at random
 TIE_BB = 0.02
 #: runouts sampled to play the later streets out in the heads-up search (every river card on the turn)
@@ -120,6 +115,11 @@ class AdaptiveStrategy(Strategy):
 
     name = "adaptive"
     description = "acpcbot's own player: opponent statistics, ranges narrowed by them, a best response to them."
+    # the parameters, set from params by Strategy.__init__
+    model: str
+    runouts: int
+    blueprint: bool
+    opponent: str
     params: ClassVar[dict[str, Param]] = {
         "model": Param(str, "", "JSON file keeping the opponent statistics across matches (empty: none)",
                        folder_exists, "its folder must exist"),
@@ -371,7 +371,7 @@ class AdaptiveStrategy(Strategy):
         """The best move; near-ties (within TIE_BB big blinds) are broken at random."""
         best = max(values.values())
         near = [a for a, v in values.items() if v >= best - rng_scale]
-        return near[int(self.gen.integers(len(near)))] if len(near) > 1 else max(values, key=values.get)
+        return near[int(self.gen.integers(len(near)))] if len(near) > 1 else max(values, key=lambda a: values[a])
 
     # ------------------------------------------------------------- the policy
 
@@ -481,6 +481,7 @@ class AdaptiveStrategy(Strategy):
             best[np.arange(len(values)), np.argmax(values, axis=1)] = 1.0
             return actions, best
         floor = self.floor_rows(view, actions, one)
+        assert floor is not None  # a floor gives rows for every action list
         deviation = deviation_rows(values, floor, mass, self.opponent_stats(view, opp).hands, self.big_blind)
         ours = 0 if one else pair_of(view.hole) if len(view.hole) == 2 else None
         model = values / (mass * self.big_blind) if mass > 0 else None  # the estimate's control variates
@@ -520,51 +521,10 @@ class AdaptiveStrategy(Strategy):
     # ------------------------------------------------------------- multiway
 
     def decide_multiway(self, view: View, hand: HandTracker, opponents: list[int]) -> Choice:
-        """Against two or more opponents: Monte Carlo equity against their ranges, fold chances multiplied."""
-        state = view.state
-        me = view.position
-        board = tuple(view.board_cards)
-        key = (len(board), tuple(opponents))
-        e = hand.multi.get(key)
-        if e is None:
-            ranges = []
-            for p in opponents:
-                w = hand.ranges[p]
-                ranges.append(w if w.sum() > 0 else np.where(pairs_with(tuple(view.hole) + board), 0.0, 1.0))
-            try:
-                e = equity(view.hole, board, len(opponents), ranges, samples=MULTIWAY_SAMPLES, exact=False,
-                           rng=self.gen).equity
-            except ValueError:
-                e = equity(view.hole, board, len(opponents), None, samples=MULTIWAY_SAMPLES, exact=False,
-                           rng=self.gen).equity
-            hand.multi[key] = e
-        last_round = state.round == self.game.num_rounds - 1
-        keep = 1.0 if last_round else REALIZATION
-        to_call = view.to_call
-        values: dict[Action, float] = {}
-        if view.can_fold:
-            values[FOLD] = 0.0
-        values[CALL] = e * state.pot_after_call(me) * keep - to_call
-        for target in self.raise_targets(state):
-            action = RAISE if self.game.is_limit else raise_to(target)
-            after = state.copy()
-            after.apply_unchecked(action)
-            added = after.spent[me] - state.spent[me]
-            fold_all = 1.0
-            called = 0.0
-            for p in opponents:
-                if after.is_all_in(p):
-                    continue
-                need = after.to_call(p)
-                # the spot p will be in, classified as its statistics record it (adaptive_stats.spot_of)
-                f = float(self.opponent_stats(view, p).predict(spot_of(after, p))[0])
-                fold_all *= f
-                called += (1 - f) * need
-            win_pot = after.pot + called
-            ev_called = MULTIWAY_CALLER_DISCOUNT * e * win_pot * keep - added
-            values[action] = fold_all * state.pot + (1 - fold_all) * ev_called
-        action = self._pick(values, TIE_BB * self.big_blind)
-        return Choice(action, values, e)
+        """Against two or more opponents: the one-step look-ahead's values (adaptive_multiway), near-ties at random."""
+        values, e = multiway_values(view, hand, opponents, self.raise_targets(view.state),
+                                    lambda p, spot: float(self.opponent_stats(view, p).predict(spot)[0]), self.gen)
+        return Choice(self._pick(values, TIE_BB * self.big_blind), values, e)
 
 
 #: every pair's index: the rows of a policy
@@ -584,17 +544,3 @@ def preflop_runouts() -> tuple[Runouts, Runouts]:
     """The runouts of every search before the flop: the PREFLOP_BOARDS played on, the ALLIN_RUNOUTS all-ins run on."""
     pool = preflop_pool(ALLIN_RUNOUTS)
     return pool.head(PREFLOP_BOARDS), pool
-
-
-def stands_on_blueprint(game: GameDef, blueprint: bool, opponent: str) -> bool:
-    """Whether adaptive with these parameters stands on the shipped blueprint in ``game`` (heads-up limit
-    hold'em with the blueprint's files, ``blueprint`` on, no known opponent given)."""
-    return bool(blueprint) and not opponent and game.num_players == 2 and game.is_limit \
-        and shipped_reason(game) is None
-
-
-def shipped_blueprint(game: GameDef) -> "Blueprint | None":
-    """The shipped blueprint when it is for ``game`` (heads-up limit hold'em) and its files are there, else None."""
-    if game.num_players != 2 or not game.is_limit or shipped_reason(game) is not None:
-        return None
-    return load_blueprint(game)

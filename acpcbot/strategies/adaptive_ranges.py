@@ -125,7 +125,7 @@ def _sigmoid_into(x: np.ndarray, out: np.ndarray) -> None:
     np.multiply(x, 0.5, out=out)
 
 
-def threshold_likelihoods(u: np.ndarray, triple: Sequence[float], facing: bool,
+def threshold_likelihoods(u: np.ndarray, triple: Sequence[float] | np.ndarray, facing: bool,
                           softness: float | None = None) -> np.ndarray:
     """(3, 1326) chance of fold, call, raise per pair under the soft threshold model at percentiles ``u``.
 
@@ -155,7 +155,7 @@ def threshold_likelihoods(u: np.ndarray, triple: Sequence[float], facing: bool,
     return out
 
 
-def threshold_likelihood(u: np.ndarray, triple: Sequence[float], facing: bool, kind: int) -> np.ndarray:
+def threshold_likelihood(u: np.ndarray, triple: Sequence[float] | np.ndarray, facing: bool, kind: int) -> np.ndarray:
     """Row ``kind`` (0 fold, 1 call, 2 raise) of :func:`threshold_likelihoods`, the same numbers: a fold or a raise
     needs only its own edge (a range is narrowed by the one action taken)."""
     f, r = float(triple[0]), float(triple[2])

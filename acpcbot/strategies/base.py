@@ -166,7 +166,7 @@ def reads_turns_only(strategy: "Strategy") -> bool:
     return False
 
 
-def holding_free_policy(game: GameDef, actions: Sequence[Action], row: Sequence[float],
+def holding_free_policy(game: GameDef, actions: Sequence[Action], row: Sequence[float] | np.ndarray,
                         kinds: np.ndarray | None = None, sizes: np.ndarray | None = None) -> ActionPolicy:
     """A policy whose rows do not depend on the holding: one row broadcast (read-only) over every holding.
 

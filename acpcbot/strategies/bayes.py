@@ -365,6 +365,8 @@ class BayesStrategy(Strategy):
     name = "bayes"
     description = ("2020 study: Bayesian player modelling opponents as maniac/rock/station "
                    "(ranges, pattern posterior, strength and potential triples).")
+    # the parameters, set from params by Strategy.__init__
+    bluff: bool
     params: ClassVar[dict[str, Param]] = {
         "bluff": Param(parse_bool, True, "turn fold-heavy triples into bluffs sometimes (1/0)"),
     }

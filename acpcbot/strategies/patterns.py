@@ -149,6 +149,8 @@ class PatternStrategy(Strategy):
     """
 
     pattern: ClassVar[str] = ""
+    # the parameters, set from params by Strategy.__init__
+    pot: float
     params: ClassVar[dict[str, Param]] = {
         "pot": Param(float, 1.0, "no-limit raise size as a fraction of the pot after calling (1 = pot-sized)",
                      lambda v: 0 < v <= 100, "must be > 0 and <= 100"),

@@ -127,6 +127,8 @@ class RaiseStrategy(Strategy):
 
     name = "raise"
     description = "Raise whenever allowed (size min, pot or allin in no-limit games), else call."
+    # the parameters, set from params by Strategy.__init__
+    size: str
     params: ClassVar[dict[str, Param]] = {
         "size": Param(str, "min", "the raise-to in no-limit games: the minimum, a pot-sized raise or all-in",
                       choices=_SIZES),

@@ -184,6 +184,8 @@ class Uc3mSimpleStrategy(Strategy):
 
     name = "uc3m-simple"
     description = "The 2012 study's rule-only ACPC agent: equity/strength bands, target bets, c-bets, 10% bluffs."
+    # the parameters, set from params by Strategy.__init__
+    history: str
     params: ClassVar[dict[str, Param]] = {
         "history": Param(str, "", "append each hand's result (JSON lines) with the match start date to this file",
                          folder_exists, "its folder must exist"),
@@ -377,6 +379,10 @@ class Uc3mStrategy(Uc3mSimpleStrategy):
 
     name = "uc3m"
     description = "The 2012 study's ACPC agent: uc3m-simple plus a per-opponent betting tree and a miximax EV analyzer."
+    # the parameters, set from params by Strategy.__init__
+    model: str
+    showdowns: int
+    mix: float
     params: ClassVar[dict[str, Param]] = {
         **Uc3mSimpleStrategy.params,
         "model": Param(str, "", "JSON file keeping the opponent trees across matches (empty: none)", folder_exists,
