@@ -189,6 +189,52 @@ def load_table_file(path: str | Path) -> tuple[dict[str, Table], dict[str, Any]]
     return tables, meta
 
 
+# ------------------------------------------------------------------ tuned settings
+
+#: the study's ten genetic constants (Table 4 bounds): the eight widths, then the big and small level counts
+GENES: dict[str, tuple[str, float, float]] = {
+    "pot": ("POT", 1, 50), "chance": ("CHANCE", 5, 25), "raise": ("RAISE", 1, 25), "odds": ("ODDS", 1, 10),
+    "qtyraise": ("QTYRAISE", 1, 10), "followers": ("FOLLOWERS", 1, 10), "ingame": ("INGAME", 1, 10),
+    "nplayers": ("NPLAYERS", 1, 10), "bq": ("", 2, 10), "lq": ("", 2, 4)}
+
+
+def tuned_setting(base: Setting, widths: dict[str, float], big: int, small: int) -> Setting:
+    """``base`` with the given variables' widths (``VARIABLES`` names) and level counts (0: keep base's)."""
+    big_vars = ("POT", "ODDS", "RAISE", "CHANCE")
+    w, n = list(base.widths), list(base.levels)
+    for i, var in enumerate(VARIABLES):
+        if var in widths:
+            w[i] = float(widths[var])
+        if w[i] == OFF:
+            n[i] = 1
+        elif var == "ROUND":
+            n[i] = 2
+        elif var in big_vars:
+            n[i] = big or (n[i] if base.widths[i] != OFF else 4)
+        else:
+            n[i] = small or (n[i] if base.widths[i] != OFF else 2)
+    return Setting("tuned", tuple(w), tuple(n))
+
+
+@lru_cache(maxsize=4)
+def _records(path: str, mtime: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return (np.asarray(data["values"], dtype=np.float64), np.asarray(data["decisions"], dtype=np.int64),
+                    np.asarray(data["rewards"], dtype=np.float64))
+    except UNREADABLE_NPZ as exc:
+        raise TrainingError(f"{path}: not a learner2008 data file: {exc}") from None
+
+
+@lru_cache(maxsize=16)
+def trained_table(path: str, mtime: float, setting: Setting) -> Table:
+    """A table of ``setting`` counted from the decision records of ``path`` (a ``--save-data`` file)."""
+    values, decisions, rewards = _records(path, mtime)
+    table = Table(setting)
+    table.add(values, decisions, rewards)
+    return table
+
+
 # ------------------------------------------------------------------ the player
 
 def default_table_path(game: GameDef) -> Path:
@@ -227,10 +273,41 @@ class Learner2008(Study2008Player):
     params: ClassVar[dict[str, Param]] = {
         "table": Param(str, "", "the table file (.npz from 'train'); default: the shipped table for the game"),
         "setting": Param(str, "common", "which setting's table to play", choices=tuple(SETTINGS)),
+        "data": Param(str, "", "decision records (.npz from 'train --save-data') to count a table of the widths "
+                               "given below from (empty: none)"),
+        **{k: Param(float, 0.0, f"width of {var} (0: the setting's)", lambda v: v >= 0, "must be >= 0")
+           for k, (var, _, _) in GENES.items() if var},
+        "bq": Param(int, 0, "levels of the big variables (0: the setting's)", lambda v: v >= 0, "must be >= 0"),
+        "lq": Param(int, 0, "levels of the small variables (0: the setting's)", lambda v: v >= 0, "must be >= 0"),
     }
+    #: the study's genetic bounds (Table 4), for ``acpc-match tune``
+    tune_ranges: ClassVar[dict[str, tuple[float, float]]] = {k: (lo, hi) for k, (_, lo, hi) in GENES.items()}
 
     def __init__(self, game: GameDef, rng: random.Random, **params: Any) -> None:
         super().__init__(game, rng, **params)
+        widths = {var: getattr(self, k) for k, (var, _, _) in GENES.items() if var and getattr(self, k) > 0}
+        if widths or self.bq or self.lq:  # type: ignore[attr-defined]
+            if not self.data:  # type: ignore[attr-defined]
+                raise ValueError("learner2008: widths or level counts need data=FILE (decision records) to count "
+                                 "their table from")
+            setting = tuned_setting(SETTINGS[self.setting], widths, self.bq, self.lq)  # type: ignore[attr-defined]
+            data = Path(self.data)  # type: ignore[attr-defined]
+            try:
+                self.lookup = trained_table(str(data), data.stat().st_mtime, setting)
+            except OSError as exc:
+                raise ValueError(f"learner2008: cannot read data file {data}: {exc}") from None
+            self.meta = {"data": str(data)}
+            self.last_seen = False
+            return
+        if self.data:  # type: ignore[attr-defined]
+            data = Path(self.data)  # type: ignore[attr-defined]
+            try:
+                self.lookup = trained_table(str(data), data.stat().st_mtime, SETTINGS[self.setting])  # type: ignore[attr-defined]
+            except OSError as exc:
+                raise ValueError(f"learner2008: cannot read data file {data}: {exc}") from None
+            self.meta = {"data": str(data)}
+            self.last_seen = False
+            return
         path = Path(self.table) if self.table else default_table_path(game)  # type: ignore[attr-defined]
         try:
             tables, self.meta = _cached_tables(str(path), path.stat().st_mtime)
