@@ -191,7 +191,7 @@ def deal(game: GameDef, rng: random.Random) -> tuple[list[tuple[int, ...]], list
     return hole, cards[game.num_players * k:]
 
 
-class Table:
+class FreezeoutTable:
     """One freezeout table of in-process clients (one per seat); :meth:`play` runs it to its end.
 
     ``first_hand_id`` numbers the hands (a series of tables keeps them

@@ -13,14 +13,14 @@ import argparse
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from acpcbot.gamedef import GameDefError, load_game
 
 from .folders import default_runs_dir, new_run_dir
 from .recipes import RecipeError, check_strategy, game_path, make_entries, parse_player, safe_name
-from .sitngo import BUTTONS, TableRules, parse_schedule
-from .sitngo_run import default_jobs, format_summary, plan_tables, progress_stream, results_document, run_tables, \
+from .sitngo import TableRules, parse_schedule
+from .sitngo_run import add_sitngo_options, default_jobs, format_summary, plan_tables, progress_stream, results_document, run_tables, \
     write_outputs
 
 #: the recipe keys of a sitngo recipe
@@ -34,25 +34,6 @@ def name_and_spec(text: str) -> tuple[str | None, str]:
     if eq and head and ":" not in head and safe_name(head) == head and rest.strip():
         return head, rest.strip()
     return None, text.strip()
-
-
-def add_sitngo_options(p: argparse.ArgumentParser) -> None:
-    """The table options shared by ``sitngo`` and ``tune``."""
-    p.add_argument("--game", default="hunl", help="the poker game whose rules, deck and betting the tables play "
-                                                  "(its stacks and blinds are replaced; default: hunl)")
-    p.add_argument("--tables", type=int, default=100, help="tables to play (default: 100)")
-    p.add_argument("--size", default="", help="players per table, or a list cycled over the tables "
-                                              "(4,6,8,10,2); default: one seat per player")
-    p.add_argument("--stack", type=int, default=1000, help="starting chips of every player (default: 1000)")
-    p.add_argument("--blinds", default="10/20", help="SMALL/BIG, or a schedule 10/20,20/40@50,... (blinds from "
-                                                     "hand N on; default: 10/20)")
-    p.add_argument("--button", choices=BUTTONS, default="moving",
-                   help="moving: the button moves to the next live seat; random: drawn each hand (the 2008 study)")
-    p.add_argument("--max-hands", type=int, help="hand limit per table (most chips wins; equal: lower seat)")
-    p.add_argument("--short-stop", action="store_true",
-                   help="end a table when at most one player can post the big blind (the 2008 study)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first table (default: 0)")
-    p.add_argument("--duplicate", action="store_true", help="play each seed once per rotation of the players")
 
 
 def add_parsers(sub: Any) -> None:
@@ -180,8 +161,3 @@ def main(args: argparse.Namespace) -> int:
 def recipe_main(path: str, runs_dir: str, json_out: bool = False) -> int:
     """``acpc-match run RECIPE`` for a ``kind = "sitngo"`` recipe."""
     return main(argparse.Namespace(command="run", recipe=path, runs_dir=runs_dir, json=json_out))
-
-
-def sequence_arg(values: Sequence[str]) -> list[str]:
-    """The players of a command line as given."""
-    return list(values)

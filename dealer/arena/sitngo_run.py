@@ -14,6 +14,7 @@ with its interval; :func:`places_svg` draws the finishing-place distribution.
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import math
@@ -31,7 +32,7 @@ from acpcbot.world import MatchInfo
 
 from .recipes import strategy_seed
 from .report import PALETTE, _svg, _text, _title_lines
-from .sitngo import Table, TableResult, TableRules
+from .sitngo import BUTTONS, FreezeoutTable, TableResult, TableRules
 from .stats import estimate
 
 Z95 = 1.959963984540054
@@ -118,7 +119,7 @@ def play_tables(game_arg: str, rules: TableRules, specs: Sequence[str], names: S
             else:
                 clients = make_clients(game, seat_specs, seated, plan.seed)
             try:
-                table = Table(game, rules, clients, seated, plan.seed, first_hand_id=hand_id, on_hand=on_hand)
+                table = FreezeoutTable(game, rules, clients, seated, plan.seed, first_hand_id=hand_id, on_hand=on_hand)
                 result = table.play()
                 hand_id = table.hand_id
             finally:
@@ -296,3 +297,22 @@ def default_jobs() -> int:
 def progress_stream() -> Any:
     """stderr when it is a terminal (progress lines), else None."""
     return sys.stderr if sys.stderr.isatty() else None
+
+
+def add_sitngo_options(p: argparse.ArgumentParser) -> None:
+    """The table options shared by ``sitngo`` and ``tune``."""
+    p.add_argument("--game", default="hunl", help="the poker game whose rules, deck and betting the tables play "
+                                                  "(its stacks and blinds are replaced; default: hunl)")
+    p.add_argument("--tables", type=int, default=100, help="tables to play (default: 100)")
+    p.add_argument("--size", default="", help="players per table, or a list cycled over the tables "
+                                              "(4,6,8,10,2); default: one seat per player")
+    p.add_argument("--stack", type=int, default=1000, help="starting chips of every player (default: 1000)")
+    p.add_argument("--blinds", default="10/20", help="SMALL/BIG, or a schedule 10/20,20/40@50,... (blinds from "
+                                                     "hand N on; default: 10/20)")
+    p.add_argument("--button", choices=BUTTONS, default="moving",
+                   help="moving: the button moves to the next live seat; random: drawn each hand (the 2008 study)")
+    p.add_argument("--max-hands", type=int, help="hand limit per table (most chips wins; equal: lower seat)")
+    p.add_argument("--short-stop", action="store_true",
+                   help="end a table when at most one player can post the big blind (the 2008 study)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first table (default: 0)")
+    p.add_argument("--duplicate", action="store_true", help="play each seed once per rotation of the players")

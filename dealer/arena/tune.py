@@ -37,7 +37,7 @@ from acpcbot.strategies.registry import create, resolve
 from .genetic import Gene, next_generation, random_genome
 from .recipes import RecipeError
 from .sitngo import TableRules, parse_schedule
-from .sitngo_run import default_jobs, plan_tables, play_tables
+from .sitngo_run import add_sitngo_options, default_jobs, plan_tables, play_tables
 
 
 def genes_of(base_spec: str, only: Sequence[str] = ()) -> list[Gene]:
@@ -154,7 +154,6 @@ def tune(base_spec: str, field: Sequence[tuple[float, str]], game_arg: str, rule
 
 def add_parser(sub: Any) -> None:
     """Register ``acpc-match tune``."""
-    from .sitngo_cli import add_sitngo_options
     p = sub.add_parser("tune", help="genetic tuning of a strategy's parameters against a field of opponents")
     add_sitngo_options(p)
     p.set_defaults(tables=20, size="2")
