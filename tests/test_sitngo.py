@@ -185,3 +185,30 @@ def test_sitngo_recipe(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text('kind = "sitngo"\nplayers = ["random2008"]\ntablez = 2\n')
     assert recipe_main(str(bad), str(tmp_path / "runs")) == 2
+
+
+def test_a_series_carries_the_same_players_across_tables(tmp_path):
+    # utility learns every 5 hands; over a series its thresholds move and reach the model file, one entry per bot
+    model = tmp_path / "m.json"
+    spec = f"utility:n=5,mu=0.05,model={model}"
+    rules = TableRules(stack=300)
+    plans = plan_tables(3, [3], 6, 1, duplicate=False)
+    results = run_tables("hunl", rules, [spec] * 3, ["a", "b", "c"], plans, carry=True)
+    assert len(results) == 6
+    entries = json.loads(model.read_text())["entries"]
+    assert sorted(entries) == ["a+b", "a+c", "b+c"]
+    hands = sum(r.hands for r in results)
+    # every bot played every hand until it busted: its count spans tables, beyond any single table's hands
+    assert max(e["hands"] for e in entries.values()) > max(r.hands for r in results)
+    assert sum(e["hands"] for e in entries.values()) <= 3 * hands
+
+
+def test_a_series_reports_what_the_players_learnt():
+    plans = plan_tables(3, [3], 3, 2, duplicate=False)
+    results = run_tables("hunl", TableRules(stack=300), ["utility:n=5,mu=0.05"] * 3, ["a", "b", "c"], plans,
+                         carry=True)
+    summary = summarise(results, ["a", "b", "c"], 300)
+    for name in "abc":
+        end = summary[name]["learnt_end"]
+        assert end == results[-1].learnt[name] and 0 <= end["F"] < end["R"] <= 1
+    assert sum(summary[n]["learnt_end"]["hands"] for n in "abc") > 0

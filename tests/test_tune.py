@@ -98,3 +98,24 @@ def test_tune_refuses_a_checkpoint_of_another_run(tmp_path):
         tune("utility:mu=0", [(2.0, "random2008")], "hunl", TableRules(stack=200, max_hands=30), tables=2,
              generations=1, population=4, elite=1, mutants=1, seed=5, jobs=1,
              checkpoint=str(tmp_path / "other.json"), only=["r", "f"], stream=None)
+
+
+def test_learner2008_counts_a_table_of_tuned_widths_from_records(tmp_path):
+    import numpy as np
+
+    from acpcbot.strategies.learner2008 import SETTINGS, Table, tuned_setting
+    from acpcbot.strategies.learner2008_train import DecisionData
+
+    rng = np.random.default_rng(1)
+    values = rng.uniform(0, 40, size=(300, 9))
+    data = DecisionData(values, rng.integers(1, 7, 300).astype(np.int8), rng.normal(0, 5, 300), {"hunl": 1})
+    path = tmp_path / "records.npz"
+    data.save(path)
+    game = load_game("hunl")
+    player = create(f"learner2008:data={path},pot=12.5,chance=20,bq=3,lq=2", game, 1)
+    expected = Table(tuned_setting(SETTINGS["common"], {"POT": 12.5, "CHANCE": 20}, 3, 2))
+    expected.add(data.values, data.decisions, data.rewards)
+    assert player.lookup.setting.widths[0] == 12.5 and player.lookup.setting.levels[0] == 3
+    assert (player.lookup.counts == expected.counts).all() and player.lookup.records == 300
+    with pytest.raises(ValueError, match="need data=FILE"):
+        create("learner2008:pot=12.5", game, 1)

@@ -285,8 +285,11 @@ class Learner2008(Study2008Player):
 
     def __init__(self, game: GameDef, rng: random.Random, **params: Any) -> None:
         super().__init__(game, rng, **params)
+        #: whether the latest decision came from the table (False: an unseen state, played at random)
+        self.last_seen = False
         widths = {var: getattr(self, k) for k, (var, _, _) in GENES.items() if var and getattr(self, k) > 0}
-        if widths or self.bq or self.lq:  # type: ignore[attr-defined]
+        if widths or self.bq or self.lq or self.data:  # type: ignore[attr-defined]
+            # a table counted now from decision records: the setting's widths, or tuned ones (acpc-match tune)
             if not self.data:  # type: ignore[attr-defined]
                 raise ValueError("learner2008: widths or level counts need data=FILE (decision records) to count "
                                  "their table from")
@@ -297,16 +300,6 @@ class Learner2008(Study2008Player):
             except OSError as exc:
                 raise ValueError(f"learner2008: cannot read data file {data}: {exc}") from None
             self.meta = {"data": str(data)}
-            self.last_seen = False
-            return
-        if self.data:  # type: ignore[attr-defined]
-            data = Path(self.data)  # type: ignore[attr-defined]
-            try:
-                self.lookup = trained_table(str(data), data.stat().st_mtime, SETTINGS[self.setting])  # type: ignore[attr-defined]
-            except OSError as exc:
-                raise ValueError(f"learner2008: cannot read data file {data}: {exc}") from None
-            self.meta = {"data": str(data)}
-            self.last_seen = False
             return
         path = Path(self.table) if self.table else default_table_path(game)  # type: ignore[attr-defined]
         try:
@@ -320,8 +313,6 @@ class Learner2008(Study2008Player):
         if self.lookup.setting.widths != SETTINGS[setting].widths or \
                 self.lookup.setting.levels != SETTINGS[setting].levels:
             raise ValueError(f"learner2008: the {setting!r} table of {path} was cut with other widths or levels")
-        #: whether the latest decision came from the table (False: an unseen state, played at random)
-        self.last_seen = False
 
     def decide(self, s: Situation | None) -> int:
         """The best decision of the state's cell, or random2008's when the state was never seen."""

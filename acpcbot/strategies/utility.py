@@ -195,11 +195,11 @@ class UtilityStrategy(Strategy):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if not self.f < self.r:  # type: ignore[attr-defined]
-            raise ValueError(f"utility: the fold threshold f={self.f} must be below the raise threshold "  # type: ignore[attr-defined]
-                             f"r={self.r}")  # type: ignore[attr-defined]
-        self.raise_threshold = self.r  # type: ignore[attr-defined]
-        self.fold_threshold = self.f  # type: ignore[attr-defined]
+        r, f = self.r, self.f  # type: ignore[attr-defined]
+        if not f < r:
+            raise ValueError(f"utility: the fold threshold f={f} must be below the raise threshold r={r}")
+        self.raise_threshold = r
+        self.fold_threshold = f
         self.weights = (self.wv, self.wp, self.wb, self.ws)  # type: ignore[attr-defined]
         #: the model file (loaded now so a bad file fails before the match)
         self.store = ModelFile(self.model, MODEL_KIND, MODEL_VERSION) if self.model else None
@@ -273,6 +273,11 @@ class UtilityStrategy(Strategy):
             self.window = []
             self.steps += 1
             self._save()
+
+    def learnt(self) -> dict[str, float | int]:
+        """What the player has learnt so far: thresholds, hands counted and learning steps (freezeout results)."""
+        return {"R": round(self.raise_threshold, 6), "F": round(self.fold_threshold, 6), "hands": self.hands,
+                "steps": self.steps}
 
     def end_match(self) -> None:
         """Write the thresholds to the model file."""

@@ -156,11 +156,14 @@ class TableResult:
     eliminated: list[int] = field(default_factory=list)
     #: the table's number in its run
     index: int = 0
+    #: what learning players hold after the table, by name (``Strategy.learnt()`` where a strategy has one)
+    learnt: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         """The table as JSON-ready data."""
-        return {"index": self.index, "seed": self.seed, "names": list(self.names), "places": self.places, "chips": self.chips,
-                "hands": self.hands, "winner": self.winner, "eliminated": self.eliminated}
+        return {"index": self.index, "seed": self.seed, "names": list(self.names), "places": self.places,
+                "chips": self.chips, "hands": self.hands, "winner": self.winner, "eliminated": self.eliminated,
+                **({"learnt": self.learnt} if self.learnt else {})}
 
 
 def next_live(seat: int, live: Sequence[int], n: int) -> int:

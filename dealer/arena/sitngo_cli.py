@@ -20,8 +20,8 @@ from acpcbot.gamedef import GameDefError, load_game
 from .folders import default_runs_dir, new_run_dir
 from .recipes import RecipeError, check_strategy, game_path, make_entries, parse_player, safe_name
 from .sitngo import TableRules, parse_schedule
-from .sitngo_run import add_sitngo_options, default_jobs, format_summary, plan_tables, progress_stream, results_document, run_tables, \
-    write_outputs
+from .sitngo_run import (add_sitngo_options, default_jobs, format_summary, plan_tables, progress_stream,
+                         results_document, run_tables, write_outputs)
 
 #: the recipe keys of a sitngo recipe
 RECIPE_KEYS = {"kind", "name", "description", "game", "players", "tables", "size", "stack", "blinds", "button",
@@ -42,6 +42,8 @@ def add_parsers(sub: Any) -> None:
     add_sitngo_options(p)
     p.add_argument("--carry", action="store_true",
                    help="a series: the same player objects play every table in order (learning carries over)")
+    p.add_argument("--record", help="save every decision of every player as learner2008 training records "
+                                    "(.npz, as 'train --save-data' writes; plays in one process)")
     p.add_argument("--recipe", help="a TOML recipe with kind = \"sitngo\" instead of the options")
     p.add_argument("--jobs", type=int, help="processes (default: one per core; 1 with --carry)")
     p.add_argument("--name", default="", help="run name (folder RUNS_DIR/NAME-TIMESTAMP)")
@@ -125,8 +127,9 @@ def run(values: dict[str, Any], runs_dir: str, where: str = "") -> dict[str, Any
     jobs = values["jobs"] or default_jobs()
     name = safe_name(values["name"] or "sitngo")
     folder = new_run_dir(runs_dir, name)
+    record = values.get("record")
     results = run_tables(values["game"], s["rules"], specs, names, plans, carry=values["carry"], jobs=jobs,
-                         run_seed=values["seed"], stream=progress_stream())
+                         run_seed=values["seed"], stream=progress_stream(), record=record)
     doc = results_document(name, values["game"], s["rules"], specs, names, results, values["seed"],
                            values["carry"], values["duplicate"])
     doc["run_dir"] = str(folder)
@@ -144,7 +147,7 @@ def main(args: argparse.Namespace) -> int:
         else:
             values = {k: getattr(args, k) for k in ("players", "game", "tables", "size", "stack", "blinds",
                                                     "button", "max_hands", "short_stop", "seed", "duplicate",
-                                                    "carry", "jobs", "name")}
+                                                    "carry", "jobs", "name", "record")}
             where = ""
         doc = run(values, getattr(args, "runs_dir", None) or str(default_runs_dir()), where)
     except RecipeError as exc:

@@ -105,34 +105,37 @@ def play_tables(game_arg: str, rules: TableRules, specs: Sequence[str], names: S
     """
     game = load_game(game_arg)
     results = []
-    kept: dict[tuple[str, ...], list[Client]] = {}
+    kept: dict[str, Client] = {}
     hand_id = 0
     try:
         for plan in plans:
             seat_specs = [specs[e] for e in plan.seats]
             seated = seat_names(names, plan.seats)
             if carry:
-                key = tuple(seated)
-                if key not in kept:  # the series' players: one object per name, whatever its seat
-                    kept[key] = make_clients(game, seat_specs, seated, run_seed)
-                clients = kept[key]
+                if any(n not in kept for n in seated):  # the series' players: one object per name, whatever its seat
+                    for n, c in zip(seated, make_clients(game, seat_specs, seated, run_seed)):
+                        kept.setdefault(n, c)
+                clients = [kept[n] for n in seated]
             else:
                 clients = make_clients(game, seat_specs, seated, plan.seed)
             try:
-                table = FreezeoutTable(game, rules, clients, seated, plan.seed, first_hand_id=hand_id, on_hand=on_hand)
+                table = FreezeoutTable(game, rules, clients, seated, plan.seed, first_hand_id=hand_id,
+                                       on_hand=on_hand)
                 result = table.play()
                 hand_id = table.hand_id
             finally:
                 if not carry:
                     end_clients(clients)
+            # what learning players hold after the table (a series: every player of it), e.g. utility's thresholds
+            holders = kept if carry else dict(zip(seated, clients))
+            result.learnt = {n: c.strategy.learnt() for n, c in holders.items() if hasattr(c.strategy, "learnt")}
             result.names = tuple(names[e] for e in plan.seats)  # results count by entry
             result.index = plan.index
             results.append(result)
             if progress is not None:
                 progress(result)
     finally:
-        for clients in kept.values():
-            end_clients(clients)
+        end_clients(list(kept.values()))
     return results
 
 
@@ -142,8 +145,11 @@ def _chunk(args: tuple) -> list[TableResult]:
 
 def run_tables(game_arg: str, rules: TableRules, specs: Sequence[str], names: Sequence[str],
                plans: Sequence[TablePlan], *, carry: bool = False, jobs: int = 1, run_seed: int = 0,
-               stream: Any = None) -> list[TableResult]:
-    """Play every table: one series in order with ``carry``, else spread over ``jobs`` processes."""
+               stream: Any = None, record: str | None = None) -> list[TableResult]:
+    """Play every table: one series in order with ``carry``, else spread over ``jobs`` processes.
+
+    ``record`` names a file for learner2008's training records of every decision (tables then play in order).
+    """
     done = [0]
 
     def tick(result: TableResult) -> None:
@@ -152,7 +158,23 @@ def run_tables(game_arg: str, rules: TableRules, specs: Sequence[str], names: Se
             stream.write(f"\rtables {done[0]}/{len(plans)}")
             stream.flush()
 
-    if carry or jobs <= 1 or len(plans) <= 1:
+    if record:
+        from acpcbot.strategies.learner2008_train import DecisionData, Hand, hand_records
+        data = DecisionData()
+        parts: list[DecisionData] = []
+
+        def keep(state: Any, order: Any) -> None:
+            parts.append(hand_records(Hand(state, state.payoffs())))
+            if len(parts) >= 500:
+                for part in parts:
+                    data.extend(part)
+                parts.clear()
+
+        results = play_tables(game_arg, rules, specs, names, plans, carry, run_seed, tick, keep)
+        for part in parts:
+            data.extend(part)
+        data.save(record)
+    elif carry or jobs <= 1 or len(plans) <= 1:
         results = play_tables(game_arg, rules, specs, names, plans, carry, run_seed, tick)
     else:
         parts = [list(plans[i::jobs]) for i in range(jobs)]
@@ -209,10 +231,13 @@ def summarise(results: Sequence[TableResult], names: Sequence[str], stack: int) 
         hist: dict[str, int] = {}
         for p in sorted(places):
             hist[str(p)] = hist.get(str(p), 0) + 1
+        learnt = [r.learnt[name] for r in results if name in r.learnt]
         out[name] = {"tables": tables, "won": won, "win_rate": round(won / tables, 4) if tables else None,
                      "win_ci95": [round(lo, 4), round(hi, 4)], "places": hist, "place": _mean(places),
                      "chips_end": _mean(chips), "balance": _mean(balance),
                      "balance_total": sum(balance)}
+        if learnt:
+            out[name]["learnt_end"] = learnt[-1]
     return out
 
 

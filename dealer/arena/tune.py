@@ -126,8 +126,9 @@ def tune(base_spec: str, field: Sequence[tuple[float, str]], game_arg: str, rule
             stream.write(f"tune: resuming after generation {len(state['history'])} from {checkpoint}\n")
     if state["history"]:
         last = state["history"][-1]
-        pop = next_generation(last["population"], last["fitness"], genes, random.Random(f"{seed}:{len(state['history'])}"),
-                              elite=elite, mutants=mutants, generation=len(state["history"]), generations=generations)
+        done = len(state["history"])
+        pop = next_generation(last["population"], last["fitness"], genes, random.Random(f"{seed}:{done}"),
+                              elite=elite, mutants=mutants, generation=done, generations=generations)
     else:
         pop = [random_genome(genes, random.Random(f"{seed}:init:{i}")) for i in range(population)]
     for gen in range(len(state["history"]), generations):
