@@ -212,3 +212,16 @@ def test_a_series_reports_what_the_players_learnt():
         end = summary[name]["learnt_end"]
         assert end == results[-1].learnt[name] and 0 <= end["F"] < end["R"] <= 1
     assert sum(summary[n]["learnt_end"]["hands"] for n in "abc") > 0
+
+
+def test_places_picture_text_fits_and_never_overlaps():
+    from dealer.arena.report import text_boxes
+    from dealer.arena.sitngo_run import places_svg
+
+    summary = {f"a-rather-long-player-name-{i}": {"places": {str(p): (p * i) % 7 + 1 for p in range(1, 11)}}
+               for i in range(10)}
+    width, height, boxes = text_boxes(places_svg(summary, "title", ["a note"]))
+    for i, a in enumerate(boxes):
+        assert 0 <= a.x0 and a.x1 <= width and a.y1 <= height, a
+        for b in boxes[i + 1:]:
+            assert not a.overlaps(b), (a, b)

@@ -31,7 +31,7 @@ from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
 
 from .recipes import strategy_seed
-from .report import PALETTE, _svg, _text, _title_lines
+from .report import PALETTE, _fit, _svg, _text, _title_lines
 from .sitngo import BUTTONS, FreezeoutTable, TableResult, TableRules
 from .stats import estimate
 
@@ -255,7 +255,7 @@ def places_svg(summary: dict[str, dict[str, Any]], title: str, notes: Sequence[s
         s = summary[name]
         total = sum(s["places"].values()) or 1
         x = left
-        body.append(_text(left - 8, y + bar_h * 0.7, name[:22], 11, "end"))
+        body.append(_text(left - 8, y + bar_h * 0.7, _fit(name, 11, left - 14), 11, "end"))
         for place in range(1, max_place + 1):
             share = s["places"].get(str(place), 0) / total
             w = share * span
