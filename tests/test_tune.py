@@ -119,3 +119,9 @@ def test_learner2008_counts_a_table_of_tuned_widths_from_records(tmp_path):
     assert (player.lookup.counts == expected.counts).all() and player.lookup.records == 300
     with pytest.raises(ValueError, match="need data=FILE"):
         create("learner2008:pot=12.5", game, 1)
+
+
+def test_learner2008_genes_in_the_study_order():
+    # Table 5's order: Pot, Chance, Raise, Odds, QtyRaise, Followers, Ingame, Nplayers, LQ, BQ
+    assert [g.name for g in genes_of("learner2008:data=x.npz")] == \
+        ["pot", "chance", "raise", "odds", "qtyraise", "followers", "ingame", "nplayers", "lq", "bq"]

@@ -191,11 +191,12 @@ def load_table_file(path: str | Path) -> tuple[dict[str, Table], dict[str, Any]]
 
 # ------------------------------------------------------------------ tuned settings
 
-#: the study's ten genetic constants (Table 4 bounds): the eight widths, then the big and small level counts
+#: the study's ten genetic constants in its Table 5 order (Table 4 bounds): the eight widths, then the small
+#: ("little") and big level counts
 GENES: dict[str, tuple[str, float, float]] = {
     "pot": ("POT", 1, 50), "chance": ("CHANCE", 5, 25), "raise": ("RAISE", 1, 25), "odds": ("ODDS", 1, 10),
     "qtyraise": ("QTYRAISE", 1, 10), "followers": ("FOLLOWERS", 1, 10), "ingame": ("INGAME", 1, 10),
-    "nplayers": ("NPLAYERS", 1, 10), "bq": ("", 2, 10), "lq": ("", 2, 4)}
+    "nplayers": ("NPLAYERS", 1, 10), "lq": ("", 2, 4), "bq": ("", 2, 10)}
 
 
 def tuned_setting(base: Setting, widths: dict[str, float], big: int, small: int) -> Setting:
@@ -257,6 +258,12 @@ class Learner2008(Study2008Player):
     plays the best (sum_win − sum_lose)/(n_win + n_lose) (ties: the less
     aggressive); an unseen state plays like random2008.  The table is fixed
     during play (learning happens offline, from logged matches).
+    ``data=FILE`` (decision records, ``train --save-data`` or ``acpc-match
+    sitngo --record``) counts the table from the records now, with the
+    setting's widths or with the study's ten genetic constants given as
+    parameters (``pot chance raise odds qtyraise followers ingame nplayers``
+    widths, ``lq``/``bq`` level counts; ``tune_ranges`` holds its Table 4
+    bounds for ``acpc-match tune``).
     Deviations: the study's two bugs are not repeated (CHANCE uses its own
     width; ROUND is cut the same way in training and play, by the same
     function); decisions are read back from observed actions (see
@@ -277,8 +284,8 @@ class Learner2008(Study2008Player):
                                "given below from (empty: none)"),
         **{k: Param(float, 0.0, f"width of {var} (0: the setting's)", lambda v: v >= 0, "must be >= 0")
            for k, (var, _, _) in GENES.items() if var},
-        "bq": Param(int, 0, "levels of the big variables (0: the setting's)", lambda v: v >= 0, "must be >= 0"),
         "lq": Param(int, 0, "levels of the small variables (0: the setting's)", lambda v: v >= 0, "must be >= 0"),
+        "bq": Param(int, 0, "levels of the big variables (0: the setting's)", lambda v: v >= 0, "must be >= 0"),
     }
     #: the study's genetic bounds (Table 4), for ``acpc-match tune``
     tune_ranges: ClassVar[dict[str, tuple[float, float]]] = {k: (lo, hi) for k, (_, lo, hi) in GENES.items()}
