@@ -225,3 +225,37 @@ def test_places_picture_text_fits_and_never_overlaps():
         assert 0 <= a.x0 and a.x1 <= width and a.y1 <= height, a
         for b in boxes[i + 1:]:
             assert not a.overlaps(b), (a, b)
+
+
+def test_the_commands(tmp_path, capsys):
+    from dealer.arena.cli import main
+
+    runs = str(tmp_path / "runs")
+    assert main(["sitngo", "--tables", "2", "--jobs", "1", "--stack", "200", "--runs-dir", runs, "--json",
+                 "random2008", "rh:t=0.1"]) == 0
+    assert set(json.loads(capsys.readouterr().out)["summary"]) == {"random2008", "rh-t-0.1"}
+    recipe = tmp_path / "r.toml"
+    recipe.write_text('kind = "sitngo"\nplayers = ["random2008", "call"]\ntables = 1\nstack = 100\n')
+    assert main(["run", str(recipe), "--runs-dir", runs]) == 0
+    assert "win%" in capsys.readouterr().out
+    assert main(["tune", "random2008", "--field", "call"]) == 2
+    assert "declares no parameter ranges" in capsys.readouterr().err
+
+
+def test_recipe_kinds(tmp_path):
+    from dealer.arena.recipes import RecipeError, load_recipe, recipe_kind
+
+    base = 'game = "kuhn2p"\nhands = 5\nplayers = ["call", "fold"]\n'
+    for kind, expected in (('"match"', "match"), ('"sitngo"', "sitngo"), ('"other"', "match")):
+        path = tmp_path / "r.toml"
+        path.write_text(f"kind = {kind}\n" + base)
+        assert recipe_kind(path) == expected
+    assert load_recipe(_write(tmp_path, 'kind = "match"\n' + base)).hands == 5
+    with pytest.raises(RecipeError, match="'kind'"):
+        load_recipe(_write(tmp_path, 'kind = "other"\n' + base))
+
+
+def _write(tmp_path, text):
+    path = tmp_path / "k.toml"
+    path.write_text(text)
+    return path
