@@ -189,6 +189,53 @@ def load_table_file(path: str | Path) -> tuple[dict[str, Table], dict[str, Any]]
     return tables, meta
 
 
+# ------------------------------------------------------------------ tuned settings
+
+#: the study's ten genetic constants in its Table 5 order (Table 4 bounds): the eight widths, then the small
+#: ("little") and big level counts
+GENES: dict[str, tuple[str, float, float]] = {
+    "pot": ("POT", 1, 50), "chance": ("CHANCE", 5, 25), "raise": ("RAISE", 1, 25), "odds": ("ODDS", 1, 10),
+    "qtyraise": ("QTYRAISE", 1, 10), "followers": ("FOLLOWERS", 1, 10), "ingame": ("INGAME", 1, 10),
+    "nplayers": ("NPLAYERS", 1, 10), "lq": ("", 2, 4), "bq": ("", 2, 10)}
+
+
+def tuned_setting(base: Setting, widths: dict[str, float], big: int, small: int) -> Setting:
+    """``base`` with the given variables' widths (``VARIABLES`` names) and level counts (0: keep base's)."""
+    big_vars = ("POT", "ODDS", "RAISE", "CHANCE")
+    w, n = list(base.widths), list(base.levels)
+    for i, var in enumerate(VARIABLES):
+        if var in widths:
+            w[i] = float(widths[var])
+        if w[i] == OFF:
+            n[i] = 1
+        elif var == "ROUND":
+            n[i] = 2
+        elif var in big_vars:
+            n[i] = big or (n[i] if base.widths[i] != OFF else 4)
+        else:
+            n[i] = small or (n[i] if base.widths[i] != OFF else 2)
+    return Setting("tuned", tuple(w), tuple(n))
+
+
+@lru_cache(maxsize=4)
+def _records(path: str, mtime: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return (np.asarray(data["values"], dtype=np.float64), np.asarray(data["decisions"], dtype=np.int64),
+                    np.asarray(data["rewards"], dtype=np.float64))
+    except UNREADABLE_NPZ as exc:
+        raise TrainingError(f"{path}: not a learner2008 data file: {exc}") from None
+
+
+@lru_cache(maxsize=16)
+def trained_table(path: str, mtime: float, setting: Setting) -> Table:
+    """A table of ``setting`` counted from the decision records of ``path`` (a ``--save-data`` file)."""
+    values, decisions, rewards = _records(path, mtime)
+    table = Table(setting)
+    table.add(values, decisions, rewards)
+    return table
+
+
 # ------------------------------------------------------------------ the player
 
 def default_table_path(game: GameDef) -> Path:
@@ -211,6 +258,12 @@ class Learner2008(Study2008Player):
     plays the best (sum_win − sum_lose)/(n_win + n_lose) (ties: the less
     aggressive); an unseen state plays like random2008.  The table is fixed
     during play (learning happens offline, from logged matches).
+    ``data=FILE`` (decision records, ``train --save-data`` or ``acpc-match
+    sitngo --record``) counts the table from the records now, with the
+    setting's widths or with the study's ten genetic constants given as
+    parameters (``pot chance raise odds qtyraise followers ingame nplayers``
+    widths, ``lq``/``bq`` level counts; ``tune_ranges`` holds its Table 4
+    bounds for ``acpc-match tune``).
     Deviations: the study's two bugs are not repeated (CHANCE uses its own
     width; ROUND is cut the same way in training and play, by the same
     function); decisions are read back from observed actions (see
@@ -227,10 +280,34 @@ class Learner2008(Study2008Player):
     params: ClassVar[dict[str, Param]] = {
         "table": Param(str, "", "the table file (.npz from 'train'); default: the shipped table for the game"),
         "setting": Param(str, "common", "which setting's table to play", choices=tuple(SETTINGS)),
+        "data": Param(str, "", "decision records (.npz from 'train --save-data') to count a table of the widths "
+                               "given below from (empty: none)"),
+        **{k: Param(float, 0.0, f"width of {var} (0: the setting's)", lambda v: v >= 0, "must be >= 0")
+           for k, (var, _, _) in GENES.items() if var},
+        "lq": Param(int, 0, "levels of the small variables (0: the setting's)", lambda v: v >= 0, "must be >= 0"),
+        "bq": Param(int, 0, "levels of the big variables (0: the setting's)", lambda v: v >= 0, "must be >= 0"),
     }
+    #: the study's genetic bounds (Table 4), for ``acpc-match tune``
+    tune_ranges: ClassVar[dict[str, tuple[float, float]]] = {k: (lo, hi) for k, (_, lo, hi) in GENES.items()}
 
     def __init__(self, game: GameDef, rng: random.Random, **params: Any) -> None:
         super().__init__(game, rng, **params)
+        #: whether the latest decision came from the table (False: an unseen state, played at random)
+        self.last_seen = False
+        widths = {var: getattr(self, k) for k, (var, _, _) in GENES.items() if var and getattr(self, k) > 0}
+        if widths or self.bq or self.lq or self.data:  # type: ignore[attr-defined]
+            # a table counted now from decision records: the setting's widths, or tuned ones (acpc-match tune)
+            if not self.data:  # type: ignore[attr-defined]
+                raise ValueError("learner2008: widths or level counts need data=FILE (decision records) to count "
+                                 "their table from")
+            setting = tuned_setting(SETTINGS[self.setting], widths, self.bq, self.lq)  # type: ignore[attr-defined]
+            data = Path(self.data)  # type: ignore[attr-defined]
+            try:
+                self.lookup = trained_table(str(data), data.stat().st_mtime, setting)
+            except OSError as exc:
+                raise ValueError(f"learner2008: cannot read data file {data}: {exc}") from None
+            self.meta = {"data": str(data)}
+            return
         path = Path(self.table) if self.table else default_table_path(game)  # type: ignore[attr-defined]
         try:
             tables, self.meta = _cached_tables(str(path), path.stat().st_mtime)
@@ -243,8 +320,6 @@ class Learner2008(Study2008Player):
         if self.lookup.setting.widths != SETTINGS[setting].widths or \
                 self.lookup.setting.levels != SETTINGS[setting].levels:
             raise ValueError(f"learner2008: the {setting!r} table of {path} was cut with other widths or levels")
-        #: whether the latest decision came from the table (False: an unseen state, played at random)
-        self.last_seen = False
 
     def decide(self, s: Situation | None) -> int:
         """The best decision of the state's cell, or random2008's when the state was never seen."""

@@ -81,14 +81,19 @@ class Utility(NamedTuple):
     stack: float
 
 
-def utility(view: View) -> Utility:
-    """U = 0.6·V + 0.1·P + 0.2·B + 0.1·S for the seat to act in ``view``."""
+#: the study's weights (V, P, B, S)
+WEIGHTS = (W_VALUE, W_POSITION, W_BET, W_STACK)
+
+
+def utility(view: View, weights: tuple[float, float, float, float] = WEIGHTS) -> Utility:
+    """U = wV·V + wP·P + wB·B + wS·S (default 0.6, 0.1, 0.2, 0.1) for the seat to act in ``view``."""
     state, me = view.state, view.position
     v = hand_value(view.hole, view.board_cards)
     p = position_value(state, me)
     b = bet_value(state, me)
     s = stack_value(state, me)
-    return Utility(W_VALUE * v + W_POSITION * p + W_BET * b + W_STACK * s, v, p, b, s)
+    wv, wp, wb, ws = weights
+    return Utility(wv * v + wp * p + wb * b + ws * s, v, p, b, s)
 
 
 def learn(raise_t: float, fold_t: float, hands: list[tuple[float, int, int]], mu: float) -> tuple[float, float]:
@@ -147,6 +152,12 @@ class UtilityStrategy(Strategy):
     hand pulls it down; calls move F the same way.  R stays <= 1 and
     R − F >= 0.01.
 
+    The 2017 study's experiments vary the starting thresholds (``r``,
+    ``f``), the weights (``wv``, ``wp``, ``wb``, ``ws``) and the step
+    (``mu=0`` freezes the thresholds); ``acpc-match tune`` tunes any of them
+    within ``tune_ranges``.  Over freezeout tables (``acpc-match sitngo``)
+    S is the seat's share of the chips still in play at the table.
+
     ``model=FILE`` keeps the thresholds across matches (JSON, see
     acpcbot.strategies.persist), keyed by the table: the other seats' names joined by
     ``+`` when the match names them, else their seats (``seat:2``,
@@ -170,12 +181,26 @@ class UtilityStrategy(Strategy):
         "mu": Param(float, 0.02, "learning step", lambda v: 0 <= v <= 1, "must be in 0..1"),
         "model": Param(str, "", "JSON file keeping the thresholds across matches (empty: none)", folder_exists,
                        "its folder must exist"),
+        "r": Param(float, START_RAISE, "starting raise threshold", lambda v: 0 < v <= 1, "must be in (0, 1]"),
+        "f": Param(float, START_FOLD, "starting fold threshold", lambda v: 0 <= v < 1, "must be in [0, 1)"),
+        "wv": Param(float, W_VALUE, "weight of V (hand value)", lambda v: v >= 0, "must be >= 0"),
+        "wp": Param(float, W_POSITION, "weight of P (position)", lambda v: v >= 0, "must be >= 0"),
+        "wb": Param(float, W_BET, "weight of B (bet)", lambda v: v >= 0, "must be >= 0"),
+        "ws": Param(float, W_STACK, "weight of S (stack share)", lambda v: v >= 0, "must be >= 0"),
     }
+    #: the ranges ``acpc-match tune`` searches
+    tune_ranges: ClassVar[dict[str, tuple[float, float]]] = {
+        "r": (0.3, 0.95), "f": (0.05, 0.5), "wv": (0.0, 1.0), "wp": (0.0, 1.0), "wb": (0.0, 1.0), "ws": (0.0, 1.0),
+        "mu": (0.0, 0.1)}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.raise_threshold = START_RAISE
-        self.fold_threshold = START_FOLD
+        r, f = self.r, self.f  # type: ignore[attr-defined]
+        if not f < r:
+            raise ValueError(f"utility: the fold threshold f={f} must be below the raise threshold r={r}")
+        self.raise_threshold = r
+        self.fold_threshold = f
+        self.weights = (self.wv, self.wp, self.wb, self.ws)  # type: ignore[attr-defined]
         #: the model file (loaded now so a bad file fails before the match)
         self.store = ModelFile(self.model, MODEL_KIND, MODEL_VERSION) if self.model else None
         if self.store is not None:
@@ -214,7 +239,7 @@ class UtilityStrategy(Strategy):
         """Compare U with the thresholds."""
         self.observe(view)  # in case the client skipped observe (direct calls in tests)
         state = view.state
-        u = self.last = utility(view)
+        u = self.last = utility(view, self.weights)
         r, f = self.raise_threshold, self.fold_threshold
         if view.to_call == 0:
             wants_raise = u.u >= r
@@ -248,6 +273,11 @@ class UtilityStrategy(Strategy):
             self.window = []
             self.steps += 1
             self._save()
+
+    def learnt(self) -> dict[str, float | int]:
+        """What the player has learnt so far: thresholds, hands counted and learning steps (freezeout results)."""
+        return {"R": round(self.raise_threshold, 6), "F": round(self.fold_threshold, 6), "hands": self.hands,
+                "steps": self.steps}
 
     def end_match(self) -> None:
         """Write the thresholds to the model file."""

@@ -26,7 +26,7 @@ from acpcbot.version import version
 from .batch import acpc_match_program, job_commands, jobs_folder
 from .folders import RUNS_DIR, RunError
 from .recipes import (EXTERNAL_PREFIX, TRANSPORTS, Plan, RecipeError, build_plan, check_strategy, game_path,
-                      load_recipe, make_entries, parse_player, resolve_entries, safe_name)
+                      load_recipe, make_entries, parse_player, recipe_kind, resolve_entries, safe_name)
 from .results import format_results
 from .runner import RunInterrupted, execute, merge_runs, resume
 from .stats import StatsError
@@ -115,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_human_parser(sub)
     from .lbr import add_parser as add_lbr_parser
     add_lbr_parser(sub)
+    from .sitngo_cli import add_parsers as add_experiment_parsers
+    add_experiment_parsers(sub)  # sitngo and tune
     return parser
 
 
@@ -184,6 +186,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "lbr":
         from .lbr import main as lbr_main
         return lbr_main(args)
+    if hasattr(args, "experiment"):
+        return args.experiment(args)
+    if args.command == "run" and recipe_kind(args.recipe) == "sitngo":
+        from .sitngo_cli import recipe_main
+        return recipe_main(args.recipe, args.runs_dir, args.json)
     stream = sys.stderr if sys.stderr.isatty() else None
     try:
         if args.command == "merge":

@@ -318,8 +318,21 @@ def build_plan(*, name: str, game: str, hands: int, seed: int, duplicate: bool, 
 
 # ------------------------------------------------------------------ recipes
 
-_KEYS = {"name", "description", "game", "hands", "seed", "duplicate", "transport", "jobs",
+_KEYS = {"kind", "name", "description", "game", "hands", "seed", "duplicate", "transport", "jobs",
          "seats", "players", "hero", "opponents"}
+
+
+#: recipe kinds: the default plays dealer matches; "sitngo" plays freezeout tables (dealer.arena.sitngo_cli)
+RECIPE_KINDS = ("match", "sitngo")
+
+
+def recipe_kind(path: str | Path) -> str:
+    """The ``kind`` key of a recipe (default ``match``); a file that cannot be read is left to the loader."""
+    try:
+        kind = tomllib.loads(Path(path).read_text(encoding="utf-8")).get("kind", "match")
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return "match"
+    return kind if kind in RECIPE_KINDS else "match"  # another kind: recipe_plan names the key
 
 
 def load_recipe(path: str | Path, overrides: dict[str, Any] | None = None) -> Plan:
@@ -369,6 +382,8 @@ def recipe_plan(data: dict[str, Any], where: str, default_name: str = "recipe", 
             raise key_error(key, f"must be {_KIND.get(names, names)}, got {value!r}")
         return value
 
+    if data.get("kind", "match") != "match":
+        raise key_error("kind", f"must be one of {', '.join(RECIPE_KINDS)}, got {data['kind']!r}")
     name = get("name", str, default_name)
     get("description", str)
     game = get("game", str, required=True)
