@@ -2,18 +2,21 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+LINT_STAMP := $(VENV)/.installed-dev
 
-.PHONY: help test soak selfmatch install clean submission
+.PHONY: help test soak lint selfmatch install clean submission
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make test        the quick suite on every core (about 2 minutes on 2 cores): all but the long matches"
 	@echo "make soak        the long runs: 2,000-hand matches through the dealer, floods against the reference"
 	@echo "                 dealer when ACPC_REFERENCE_DIR names it built (several minutes)"
+	@echo "make lint        the static checks: ruff (pyflakes, import order) and mypy over acpcbot/ and dealer/"
+	@echo "                 (--strict on the engine, cards, game definitions, evaluator and text formats)"
 	@echo "make selfmatch   the main job: adaptive against the studies' players over TCP, in duplicate"
 	@echo "make submission  the competition kit in build/submission"
 	@echo "make install     create .venv and install the package (the targets above do it when needed)"
-	@echo "make clean       remove .venv and the test cache"
+	@echo "make clean       remove .venv and the test and lint caches"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +27,11 @@ $(STAMP): pyproject.toml | $(PY)
 
 install: $(STAMP)
 
+# The static checks' tools are the dev extra, installed beside the test one (never a run-time dependency).
+$(LINT_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[test,dev]'
+	touch $(LINT_STAMP)
+
 # The suite's files are dealt to one pytest process per core (tests/suite.py); `-m slow` marks what
 # `make soak` runs instead: the 2,000-hand matches through the dealer and the comparisons of floods with
 # the built reference dealer.
@@ -32,6 +40,13 @@ test: $(STAMP)
 
 soak: $(STAMP)
 	$(PY) tests/suite.py -m slow
+
+# Settings in pyproject.toml ([tool.ruff], [tool.mypy]); both run, and both must report nothing.
+lint: $(LINT_STAMP)
+	@status=0; \
+	echo "ruff check acpcbot dealer"; $(VENV)/bin/ruff check acpcbot dealer || status=1; \
+	echo "mypy acpcbot dealer"; $(VENV)/bin/mypy acpcbot dealer || status=1; \
+	exit $$status
 
 # The main job: our strongest player against the baselines through the bundled
 # dealer over TCP, in duplicate; results, logs and report in matches/runs/.
@@ -45,4 +60,4 @@ submission: $(STAMP)
 	$(PY) -m acpcbot.package --game hunl --out build/submission --tar --check
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

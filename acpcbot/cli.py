@@ -197,7 +197,7 @@ async def play_leavable(strategy: Strategy, info: MatchInfo, host: str, port: in
         requested.wait(10.0)
 
     if hasattr(strategy, "leave"):
-        strategy.leave = leave  # type: ignore[attr-defined]
+        strategy.leave = leave
     try:
         return await task
     except asyncio.CancelledError:

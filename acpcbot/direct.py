@@ -16,8 +16,16 @@ import socket
 from typing import TextIO
 
 from .client import Client
-from .connection import (EXIT_DISCONNECTED, EXIT_OK, EXIT_PROTOCOL, EXIT_STRATEGY, MAX_LINE,
-                         ClientError, connect_blocking, set_keepalive)
+from .connection import (
+    EXIT_DISCONNECTED,
+    EXIT_OK,
+    EXIT_PROTOCOL,
+    EXIT_STRATEGY,
+    MAX_LINE,
+    ClientError,
+    connect_blocking,
+    set_keepalive,
+)
 from .protocol import VERSION_LINE
 from .strategies.base import Strategy, reads_turns_only
 from .world import MatchInfo

@@ -25,7 +25,7 @@ from enum import IntEnum
 from typing import NamedTuple, Sequence
 
 from .gamedef import GameDef
-from .hand import HandFacts, Pot, Step, position_of, seat_of  # noqa: F401  (part of the engine's API)
+from .hand import HandFacts, Pot as Pot, Step as Step, position_of as position_of, seat_of as seat_of  # re-exported
 
 MAX_NUM_ACTIONS = 64  # the reference engine's per-round action limit
 

@@ -11,7 +11,7 @@ rules themselves (turns, legality, transitions, payoffs) are in
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, NamedTuple, cast, Self
+from typing import TYPE_CHECKING, NamedTuple, Self, cast
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

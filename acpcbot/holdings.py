@@ -74,7 +74,7 @@ def blocked(game: GameDef, cards: Iterable[int]) -> np.ndarray:
     idx = [int(c) for c in cards if 0 <= int(c) < 52]
     if not idx:
         return np.zeros(len(member), dtype=bool)
-    return member[:, idx].any(axis=1)
+    return member[:, idx].any(axis=1)  # type: ignore[return-value]  # numpy's stub: of a 2-D array, an array
 
 
 def holds(game: GameDef) -> np.ndarray:

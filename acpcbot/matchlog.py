@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import os
+import re
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from .engine import State, position_of
 from .gamedef import UINT32_MAX, GameDef, GameDefError, bounded_int, clip, load_game
 from .protocol import ProtocolError, format_betting, format_cards, parse_cards_field, replay_betting
-
 
 log = logging.getLogger(__name__)
 

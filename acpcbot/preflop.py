@@ -18,7 +18,7 @@ from typing import Iterable, Mapping, Union
 import numpy as np
 
 from .cards import RANK_CHARS, CardError, parse_card
-from .evaluator import NUM_PAIRS, PAIRS
+from .evaluator import PAIRS
 
 _DESC = RANK_CHARS[::-1]  # 'AKQJT98765432'
 

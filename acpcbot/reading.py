@@ -15,8 +15,15 @@ from __future__ import annotations
 from .cards import CardError, parse_cards
 from .engine import CALL, FOLD, RAISE, Action, ActionType, IllegalAction, State
 from .gamedef import GameDef
-from .protocol import (_SHORT_CARDS, MatchState, ProtocolError, _deck_of, format_action, parse_cards_field,
-                       replay_betting)
+from .protocol import (
+    _SHORT_CARDS,
+    MatchState,
+    ProtocolError,
+    _deck_of,
+    format_action,
+    parse_cards_field,
+    replay_betting,
+)
 
 _R = ActionType.RAISE
 
@@ -165,7 +172,7 @@ class HandReader:
         known = self.cards_text
         if cards != known:
             if rounds:
-                dealt = self._dealt(cards, known, r, state)  # type: ignore[arg-type]
+                dealt = self._dealt(cards, known, r, state)
                 if dealt is None:
                     return None
                 state.board.extend(dealt)

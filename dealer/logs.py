@@ -173,7 +173,7 @@ class Transcript:
         self._sink = LineSink(stream, name)
         self.quiet = quiet
         # text as bytes, or the parts of TO lines (stamp, lines) and of a FROM line (stamp, seat, line)
-        self._parts: list[bytes | tuple] = []
+        self._parts: list[bytes | tuple[int, list[bytes]] | tuple[int, int, bytes]] = []
         self._size = 0
         self._max = max_buffer
 
@@ -256,7 +256,7 @@ class Transcript:
 _HELD_SIZE = 96
 
 
-def _rendered(parts: list[bytes | tuple]) -> list[bytes]:
+def _rendered(parts: list[bytes | tuple[int, list[bytes]] | tuple[int, int, bytes]]) -> list[bytes]:
     """The transcript's held parts as the pieces of the bytes written: text as it is, TO and FROM lines formatted."""
     # pieces joined once by the caller: cheaper than formatting each TO and FROM line as a whole
     out: list[bytes] = []
@@ -264,7 +264,7 @@ def _rendered(parts: list[bytes | tuple]) -> list[bytes]:
     extend = out.extend
     to, from_ = _TO, _FROM
     for part in parts:
-        if part.__class__ is bytes:
+        if isinstance(part, bytes):
             add(part)
         elif len(part) == 2:
             stamp_us, lines = part

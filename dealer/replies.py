@@ -122,7 +122,7 @@ def _read_state_prefix(text: str, state: State, position: int) -> int | None:
             if text[i:i + 1] != "|":
                 break
             i += 1
-        cards = []
+        cards: list[int] = []
         while len(cards) < game.num_hole_cards:
             card = _CARD.get(text[i:i + 2])
             if card is None:

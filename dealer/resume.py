@@ -12,8 +12,15 @@ from acpcbot.matchlog import format_score_line
 from acpcbot.protocol import ProtocolError, format_betting, format_cards, parse_action
 
 from .config import MatchConfig
-from .logs import (LogWriter, Transaction, TransactionFileError, TransactionLog, read_log_lines, read_transactions,
-                   truncate_file)
+from .logs import (
+    LogWriter,
+    Transaction,
+    TransactionFileError,
+    TransactionLog,
+    read_log_lines,
+    read_transactions,
+    truncate_file,
+)
 from .progress import MatchProgress, finish_hand
 
 

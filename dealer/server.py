@@ -478,4 +478,6 @@ def _print(stdout: TextIO, line: str) -> None:
 
 def binary_stream(stream: TextIO | BinaryIO) -> BinaryIO:
     """The byte stream under a text stream such as sys.stderr (or the stream itself)."""
-    return getattr(stream, "buffer", stream)  # type: ignore[return-value]
+    if hasattr(stream, "buffer"):
+        return stream.buffer
+    return stream

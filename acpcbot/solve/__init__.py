@@ -13,8 +13,7 @@ Typical use::
 
 from .best_response import Exploitability, best_response_value, exploitability, policy_values
 from .cfr import ALGORITHMS, Solver
-from .policy import (PolicyError, infoset_key, policy_from_strategy, read_policy, strategy_from_policy,
-                     write_policy)
+from .policy import PolicyError, infoset_key, policy_from_strategy, read_policy, strategy_from_policy, write_policy
 from .tree import MAX_TREE_SIZE, GameTooBig, PublicTree, build_tree, check_solvable
 
 __all__ = ["ALGORITHMS", "Exploitability", "GameTooBig", "MAX_TREE_SIZE", "PolicyError", "PublicTree", "Solver",

@@ -143,7 +143,8 @@ class AbstractSolver:
         header = {"format": CHECKPOINT_FORMAT, "iteration": self.iteration, "algorithm": self.algorithm,
                   **(meta or {})}
         with atomic_write(path, "wb") as fh:
-            np.savez(fh, header=np.array(json.dumps(header)), **arrays)
+            np.savez(fh, header=np.array(json.dumps(header)), **arrays)  # type: ignore[arg-type]  # numpy's stub:
+            # **arrays could name its allow_pickle flag; here they are regrets{r} and sum{r}
 
     def load(self, path: str | os.PathLike[str], meta: dict[str, object] | None = None) -> dict[str, object]:
         """Resume from a checkpoint written by ``save`` with the same ``meta``; returns its header.
@@ -266,7 +267,7 @@ class AbstractSolver:
                 else:
                     leaf_reach[-1 - ch] = pair
         leaf_vals = self._leaf_values(p, r, lo, hi, leaf_reach, mode)
-        own_at = opp_at = leaf_reach = None
+        del own_at, opp_at, leaf_reach  # the forward pass's reaches, freed before the backward pass
         # backward
         node_vals: list = [None] * n_dec
         for d in range(n_dec - 1, -1, -1):
@@ -376,6 +377,7 @@ class AbstractSolver:
                     q = np.einsum("nab,nbk->nak", fold[paths], mass)
                 val = (pay[:, None, None] * (q @ outcome.T)).reshape(n, c, 1, k)
             else:
+                assert ag.showdown_kernel is not None  # the game has one of showdown_outcome and showdown_kernel
                 kern = self._cast(("showdown", p), ag.showdown_kernel, dtype, p == 1, p == 1)
                 mass = mass.reshape(n, c * k)
                 q = mass @ kern[0].T if single else np.einsum("nab,nb->na", kern[paths], mass)
@@ -387,12 +389,13 @@ class AbstractSolver:
             n_pub = ag.public[r + 1]
             width = len(nxt) * n_pub
             shape = (n, c, m, k)
+            own: np.ndarray  # (n, ends, 1, ·) here, then (n * width, ·) rows for the next round
             own = np.stack([np.broadcast_to(reach[leaf][0], shape) for leaf in nxt], axis=1).reshape(n, len(nxt), 1, -1)
             opp = np.stack([np.broadcast_to(reach[leaf][1], shape) for leaf in nxt], axis=1).reshape(n, len(nxt), 1, -1)
             own = np.broadcast_to(own, (n, len(nxt), n_pub, own.shape[-1])).reshape(n * width, -1)
             opp = np.broadcast_to(opp, (n, len(nxt), n_pub, opp.shape[-1])).reshape(n * width, -1)
             vals = self._round(p, r + 1, lo * width, hi * width, own, opp, mode)
-            for j, leaf in enumerate(nxt):
+            for j, leaf in enumerate(nxt.tolist()):
                 out[leaf] = tuple(v.reshape(n, len(nxt), n_pub, c, m, k)[:, j].sum(1) for v in vals)
         return out
 

@@ -84,9 +84,12 @@ class RoundTemplate:
         return int((self.leaf_kind == NEXT_LEAF).sum())
 
 
-def _walk_round(start: State):
+def _walk_round(start: State) -> tuple[list[int], list[list[bool]], list[list[int]], list[tuple[int, State]]]:
     """The round's decision nodes and leaves from ``start`` in pre-order, through the engine."""
-    actor, legal, child, leaves = [], [], [], []   # leaves: (kind, state)
+    actor: list[int] = []
+    legal: list[list[bool]] = []
+    child: list[list[int]] = []
+    leaves: list[tuple[int, State]] = []  # (kind, state)
 
     def visit(state: State) -> int:
         d = len(actor)
@@ -153,7 +156,7 @@ def _betting_rounds(game: GameDef, public: tuple[int, ...]) -> list[RoundTemplat
     starts = [State(game)]
     rounds: list[RoundTemplate] = []
     for r in range(game.num_rounds):
-        shape = None
+        shape: tuple[list[int], list[list[bool]], list[list[int]], list[int]] | None = None
         payoffs, next_states = [], []
         for start in starts:
             actor, legal, child, leaves = _walk_round(start)
@@ -166,6 +169,7 @@ def _betting_rounds(game: GameDef, public: tuple[int, ...]) -> list[RoundTemplat
             nxt = [s for k, s in leaves if k == NEXT_LEAF]
             for s in nxt:
                 next_states.extend([s] * (public[r + 1] if r + 1 < len(public) else 1))
+        assert shape is not None  # every round but the last ends in calls that lead to the next
         actor, legal, child, kinds = shape
         kinds_a = np.array(kinds, dtype=np.int8)
         leaf_next = np.full(len(kinds), -1, dtype=np.int64)
@@ -265,7 +269,7 @@ class AbstractGame:
             e = self.showdown_outcome
             if e.shape != (kb, kb) or np.abs(e + e.T).max() > 1e-12 or np.abs(e).max() > 1:
                 raise AbstractGameError(f"showdown_outcome: expected an antisymmetric ({kb}, {kb}) table in -1..1")
-        elif self.showdown_kernel.shape != (math.prod(self.public), keys, keys):
+        elif self.showdown_kernel is not None and self.showdown_kernel.shape != (math.prod(self.public), keys, keys):
             raise AbstractGameError(f"showdown_kernel: expected shape ({math.prod(self.public)}, {keys}, {keys})")
 
 

@@ -165,13 +165,13 @@ def kmeans(x: np.ndarray, w: np.ndarray, k: int, rng: np.random.Generator, iters
     n = len(x)
     if n == 0:
         return np.zeros((k, x.shape[1]))
-    cent = [x[rng.choice(n, p=w / w.sum())]]
-    d2 = ((x - cent[0]) ** 2).sum(1)
+    picks = [x[rng.choice(n, p=w / w.sum())]]
+    d2 = ((x - picks[0]) ** 2).sum(1)
     for _ in range(1, k):
         p = w * d2
-        cent.append(x[rng.choice(n, p=p / p.sum())] if p.sum() > 0 else x[rng.integers(n)])
-        d2 = np.minimum(d2, ((x - cent[-1]) ** 2).sum(1))
-    cent = np.array(cent)
+        picks.append(x[rng.choice(n, p=p / p.sum())] if p.sum() > 0 else x[rng.integers(n)])
+        d2 = np.minimum(d2, ((x - picks[-1]) ** 2).sum(1))
+    cent = np.array(picks)
     sq = (x * x).sum(1)
     for _ in range(iters):
         # |x - c|^2 = |x|^2 - 2 x.c + |c|^2 as a matrix product: fitting only (assignments use ``nearest``)
@@ -231,7 +231,8 @@ class Buckets:
                     raise AbstractionError(f"{where}: bucket format {int(z['format'])}, expected {FORMAT}")
                 if not np.array_equal(z["canon_flops"], CANON_FLOPS):
                     raise AbstractionError(f"{where}: made with another list of canonical flops")
-                b = cls(k=tuple(int(x) for x in z["k"]), river_edges=z["river_edges"], flop_bucket=z["flop_bucket"],
+                k1, k2, k3 = (int(x) for x in z["k"])
+                b = cls(k=(k1, k2, k3), river_edges=z["river_edges"], flop_bucket=z["flop_bucket"],
                         turn_centroids=z["turn_centroids"], transitions=[z["t1"], z["t2"], z["t3"]],
                         build_seconds=float(z["build_seconds"]))
         except (OSError, KeyError, ValueError) as exc:
@@ -343,19 +344,20 @@ def build(k: tuple[int, int, int], river_edges: tuple[int, ...], workers: int = 
             t1[c] = np.bincount(lab, weights=weights[fi], minlength=k1)
         log(f"flop clusters  {time.perf_counter() - start:.0f} s")
         # turn clusters within each (class, flop bucket), from the sampled turns
-        feats, groups, wts = [], [], []
+        feat_rows, group_rows, wt_rows = [], [], []
         for f in range(n_flops):
             turns, tf = turn_sample[f]
             b1 = flop_bucket[f]
             for j, t in enumerate(turns):
                 live = np.flatnonzero((b1 < 255) & ((PAIR_MASK >> t) & 1 == 0))
-                feats.append(tf[j, live])
-                groups.append(PAIR_CLASS[live] * k1 + b1[live])
-                wts.append(np.full(len(live), weights[f]))
-        feats, groups, wts = np.concatenate(feats), np.concatenate(groups), np.concatenate(wts)
+                feat_rows.append(tf[j, live])
+                group_rows.append(PAIR_CLASS[live] * k1 + b1[live])
+                wt_rows.append(np.full(len(live), weights[f]))
+        feats, groups, wts = np.concatenate(feat_rows), np.concatenate(group_rows), np.concatenate(wt_rows)
+        del feat_rows, group_rows, wt_rows  # their copies are in the arrays: the pieces' memory is freed now
         order = np.argsort(groups, kind="stable")
         bounds = np.searchsorted(groups[order], np.arange(NUM_CLASSES * k1 + 1))
-        centroids = np.zeros((NUM_CLASSES * k1, k2, BINS), dtype=np.float32)
+        centroids: np.ndarray = np.zeros((NUM_CLASSES * k1, k2, BINS), dtype=np.float32)
         for g in range(NUM_CLASSES * k1):
             sel = order[bounds[g]:bounds[g + 1]]
             centroids[g] = kmeans(cdf(feats[sel]), wts[sel], k2, rng)
@@ -364,8 +366,8 @@ def build(k: tuple[int, int, int], river_edges: tuple[int, ...], workers: int = 
         log(f"turn clusters  {time.perf_counter() - start:.0f} s")
         counts2 = np.zeros(NUM_CLASSES * k1 * k2)
         counts3 = np.zeros((NUM_CLASSES * k1 * k2, k3))
-        jobs = [(f, k, edges, flop_bucket[f], centroids) for f in range(n_flops)]
-        for done, (f, c2, c3) in enumerate(pool.imap_unordered(_count_job, jobs, chunksize=4), 1):
+        count_jobs = [(f, k, edges, flop_bucket[f], centroids) for f in range(n_flops)]
+        for done, (f, c2, c3) in enumerate(pool.imap_unordered(_count_job, count_jobs, chunksize=4), 1):
             counts2 += weights[f] * c2
             counts3 += weights[f] * c3
             if done % 100 == 0 or done == n_flops:

@@ -96,9 +96,9 @@ def deal_chance(game: GameDef, hole: Sequence[int], board: Sequence[int], round_
             m = samples[min(r - 1, 2)]
             for parent in parents:
                 used = dead | set(int(c) for c in parent)
-                rest = np.array([c for c in range(52) if c not in used], dtype=np.int64)
-                pick = np.argpartition(rng.random((m, len(rest))), need - 1, axis=1)[:, :need]
-                rows.append(np.hstack([np.broadcast_to(parent, (m, len(parent))), rest[pick]]))
+                free = np.array([c for c in range(52) if c not in used], dtype=np.int64)
+                pick = np.argpartition(rng.random((m, len(free))), need - 1, axis=1)[:, :need]
+                rows.append(np.hstack([np.broadcast_to(parent, (m, len(parent))), free[pick]]))
         levels.append(np.vstack(rows))
         branch.append(m)
     equity = [np.zeros(0)] * len(levels)

@@ -48,23 +48,32 @@ import numpy as np
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, State
 from ..evaluator import NUM_PAIRS, pair_ranks
 from ..gamedef import GameDef
-from .adaptive_stats import (OpponentStats, SavedStatsError, info_class, raise_size_class, size_info_class,
-                             spot_of)
-from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
 from ..world import MatchInfo, View
-from .adaptive_ranges import (Event, HandTracker, action_likelihood, pair_of, pairs_with, preflop_bins, quick_equity,
-                              range_histogram, reference_percentiles, size_likelihoods, threshold_likelihood)
-from .adaptive_policy import ModelPolicy
-from .adaptive_portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows  # noqa: F401
 from .adaptive_floor import shipped_blueprint, stands_on_blueprint
 from .adaptive_multiway import multiway_values
+from .adaptive_policy import ModelPolicy
+from .adaptive_portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows  # noqa: F401
+from .adaptive_ranges import (
+    Event,
+    HandTracker,
+    action_likelihood,
+    pair_of,
+    pairs_with,
+    preflop_bins,
+    quick_equity,
+    range_histogram,
+    reference_percentiles,
+    size_likelihoods,
+    threshold_likelihood,
+)
 from .adaptive_runouts import Runouts, runout_boards, signed_sums, warm_uniform
 from .adaptive_search import NUM_BINS, OpponentPolicy, Search, our_raises, quick_raise
+from .adaptive_stats import OpponentStats, SavedStatsError, info_class, raise_size_class, size_info_class, spot_of
 from .base import ActionPolicy, NoPolicy, Param, Strategy, parse_bool
 from .common import holdem_only
+from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
 from .probes import KINDS as PROBE_KINDS, ProbePolicy
 from .registration import register
-
 
 if TYPE_CHECKING:
     from ..solve.blueprint import Blueprint

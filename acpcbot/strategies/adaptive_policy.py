@@ -12,7 +12,7 @@ import numpy as np
 
 from ..engine import RAISE, Action, ActionType, State, raise_to
 from ..gamedef import GameDef
-from .adaptive_ranges import reference_percentiles, threshold_likelihoods
+from .adaptive_ranges import threshold_likelihoods
 from .adaptive_search import NUM_BINS, SHORT_BEHIND
 from .adaptive_stats import OpponentStats, info_class, spot_of
 

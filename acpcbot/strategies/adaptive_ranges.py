@@ -61,7 +61,7 @@ def pairs_with(cards: Sequence[int]) -> np.ndarray:
     cs = list(cards)
     if not cs:
         return np.zeros(NUM_PAIRS, dtype=bool)
-    return _PAIR_CARD_MASK[:, cs].any(axis=1)
+    return _PAIR_CARD_MASK[:, cs].any(axis=1)  # type: ignore[return-value]  # numpy's stub: of a 2-D array, an array
 
 
 def strength_scores(board: Sequence[int]) -> np.ndarray:

@@ -79,7 +79,7 @@ class Runouts:
         self._counts: np.ndarray | None = None
         self._move_cells: tuple[np.ndarray, np.ndarray] | None = None
         self._signs: dict[int, np.ndarray] = {}
-        self._ties: tuple[np.ndarray, ...] | None = None
+        self._ties: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @property
     def ranks(self) -> np.ndarray:
@@ -224,7 +224,7 @@ class _Moves:
         self._live: np.ndarray | None = None
         self._counts: np.ndarray | None = None
         self._showdown: np.ndarray | None = None
-        self._moves: tuple | None = None
+        self._moves: tuple[np.ndarray, np.ndarray | None, np.ndarray] | None = None
 
     @property
     def our_live(self) -> np.ndarray:
@@ -248,6 +248,7 @@ class _Moves:
             # A range that is a function of the bin now (before the flop, every narrowing is by these bins)
             # scales the uniform range's tables, which are kept: the rows of a policy cost a lookup.
             counts = np.bincount(bins, minlength=NUM_BINS)
+            factor: np.ndarray | None  # None: the range is uniform within each bin
             factor = np.divide(np.bincount(bins, weights=self._w0, minlength=NUM_BINS), counts,
                                out=np.zeros(NUM_BINS), where=counts > 0)
             # np.allclose(factor[bins], w0, rtol=1e-12, atol=1e-300) for finite weights, without its overhead

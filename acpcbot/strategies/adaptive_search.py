@@ -278,6 +278,7 @@ class Search:
         for k, c in children:
             part = self._walk(batch, c, q * probs[:, k])
             total = part if total is None else total + part
+        assert total is not None  # an opponent's node has a child for each legal action
         return total
 
     # ----------------------------------------------------------------- the opponent
@@ -286,6 +287,7 @@ class Search:
         """:meth:`_probs` at an opponent's node of a river round, once per spot for a spot-keyed policy (its pot-
         sized bets, checks and raises recur from one river round to the next)."""
         state = skeleton.nodes[node][3]
+        assert state is not None  # an opponent's node keeps its state
         if not self._spot_keyed:
             return self._probs(state, None)
         key = skeleton.spots[node]
@@ -417,12 +419,12 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
         for kind in (_F, _C, _R):
             if kind not in legal:
                 continue
-            action = (FOLD, CALL, None)[int(kind)]
-            if action is None:
-                action = policy.raise_to(state)
-                raises.append((state, action))
+            reply = (FOLD, CALL, None)[int(kind)]
+            if reply is None:
+                reply = policy.raise_to(state)
+                raises.append((state, reply))
             child = state.copy()
-            child.apply_unchecked(action)
+            child.apply_unchecked(reply)
             pairs.append((int(kind), build(child)))
         nodes[index] = (THEIRS, 0.0, pairs, state)
         return index
@@ -430,7 +432,7 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
     build(s, own=False)  # the caller's state is left as it is
     shape = tuple((kind, tuple(c if isinstance(c, int) else tuple(c) for c in children))
                   for kind, _, children, _ in nodes)
-    skeleton = Skeleton(nodes, shape, tuple(spot_key(state, opp) if kind == THEIRS else None
+    skeleton = Skeleton(nodes, shape, tuple(spot_key(state, opp) if kind == THEIRS and state is not None else None
                                             for kind, _, _, state in nodes), tuple(raises))
     kept.insert(0, skeleton)
     del kept[SKELETON_VARIANTS:]

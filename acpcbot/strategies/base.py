@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, Sequence, overload
 
 import numpy as np
 
@@ -40,7 +40,11 @@ class RaiseSpan(Sequence[Action]):
     def __len__(self) -> int:
         return len(self.before) + self.high - self.low + 1
 
-    def __getitem__(self, i):  # type: ignore[no-untyped-def, override]  # an int or a slice, as a tuple takes
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Action, ...]: ...
+    def __getitem__(self, i: int | slice) -> Action | tuple[Action, ...]:  # an int or a slice, as a tuple takes
         if isinstance(i, slice):
             return tuple(self[k] for k in range(*i.indices(len(self))))
         n = len(self)
@@ -51,12 +55,12 @@ class RaiseSpan(Sequence[Action]):
         k = len(self.before)
         return self.before[i] if i < k else raise_to(self.low + i - k)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Action]:
         yield from self.before
         for size in range(self.low, self.high + 1):
             yield raise_to(size)
 
-    def index(self, action: Action, start: int = 0, stop: int | None = None) -> int:  # type: ignore[override]
+    def index(self, action: Action, start: int = 0, stop: int | None = None) -> int:
         """The column of ``action`` (ValueError when absent), in constant time for a raise-to."""
         if action[0] == ActionType.RAISE and self.low <= action[1] <= self.high and start == 0 and stop is None:
             return len(self.before) + action[1] - self.low
@@ -174,7 +178,7 @@ def holding_free_policy(game: GameDef, actions: Sequence[Action], row: Sequence[
     """
     one = np.asarray(row, dtype=np.float64)
     listed = actions if isinstance(actions, RaiseSpan) else tuple(actions)
-    policy = ActionPolicy(listed, np.broadcast_to(one, (num_holdings(game), len(one))), game)  # type: ignore[arg-type]
+    policy = ActionPolicy(listed, np.broadcast_to(one, (num_holdings(game), len(one))), game)
     if kinds is not None and sizes is not None:
         policy.__dict__["kinds"], policy.__dict__["sizes"] = kinds, sizes  # what the cached properties would compute
     return policy

@@ -70,13 +70,12 @@ from typing import Any, ClassVar, Iterable, Sequence
 import numpy as np
 
 from ..engine import Action, ActionType, State
-from ..evaluator import (PAIR_INDEX, hand_potential, rank, rank_batch, rank_class, rank_class_batch,
-                         showdown_shares)
+from ..evaluator import PAIR_INDEX, hand_potential, rank, rank_batch, rank_class, rank_class_batch, showdown_shares
 from ..gamedef import GameDef
 from ..preflop import chen_score
-from .bayes_ranges import HandRange
 from ..world import MatchInfo, View
 from .base import Param, Strategy, parse_bool
+from .bayes_ranges import HandRange
 from .common import holdem_only, intent_to_action, sample_triple
 from .patterns import PAIR_BUCKET, PAIR_PREFLOP_BUCKET, PATTERNS, pair_postflop_buckets, triple_table
 from .registration import register

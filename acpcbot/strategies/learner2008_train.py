@@ -32,7 +32,7 @@ from ..gamedef import GameDef, GameDefError, load_game
 from ..matchlog import MATCH_HEADER, Header, LogError, LogLineError, header_game, parse_header_line, read_entries
 from ..protocol import ProtocolError, parse_match_state, replay_betting
 from .common import holdem_only, study_blinds
-from .learner2008 import UNREADABLE_NPZ, SETTINGS, Table, TrainingError, load_table_file, save_tables
+from .learner2008 import SETTINGS, UNREADABLE_NPZ, Table, TrainingError, load_table_file, save_tables
 from .study2008 import VARIABLES, action_decision, decisions_of_hand, situation
 
 

@@ -407,6 +407,7 @@ class Constant(Study2008Player):
 
     name = "constant"
     description = "2008 study: always decision d (2 call, 3/4/5 small/medium/large raise, 6 all-in)."
+    d: int  # the parameter, set from params by Strategy.__init__
     params: ClassVar[dict[str, Param]] = {
         "d": Param(int, 2, "the decision to play", choices=(2, 3, 4, 5, 6)),
     }
@@ -417,7 +418,7 @@ class Constant(Study2008Player):
 
     def decide(self, s: Situation | None) -> int:
         """Always ``d``."""
-        return self.d  # type: ignore[attr-defined, no-any-return]
+        return self.d
 
 
 @register

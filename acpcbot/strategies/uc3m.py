@@ -13,13 +13,13 @@ import numpy as np
 
 from ..engine import CALL, RAISE, Action, ActionType, State
 from ..evaluator import NUM_PAIRS, hand_strength
-from .uc3m_tree import RAISE_FRACTION, ModelError, OpponentModel, line_tokens, miximax, showdown_strength
-from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key, table_key
 from ..preflop import CLASSES, PAIR_CLASS, hand_class, preflop_equity
 from ..world import MatchInfo, View
 from .base import Param, Strategy
 from .common import holdem_only, sample_triple
+from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key, table_key
 from .registration import register
+from .uc3m_tree import RAISE_FRACTION, ModelError, OpponentModel, line_tokens, miximax, showdown_strength
 
 log = logging.getLogger(__name__)
 

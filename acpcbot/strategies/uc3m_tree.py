@@ -206,11 +206,12 @@ class BettingTree:
 
     def find(self, tokens: Sequence[str]) -> Node | None:
         """The node of a line, or None when it was never seen."""
-        node: Node | None = self.root
+        node = self.root
         for t in tokens:
-            node = node.children.get(t)
-            if node is None:
+            child = node.children.get(t)
+            if child is None:
                 return None
+            node = child
         return node
 
     def record(self, state: State, result: float | None = None, shown: float | None = None) -> None:

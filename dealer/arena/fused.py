@@ -20,7 +20,6 @@ from typing import Sequence
 
 from acpcbot.engine import CALL, ActionType
 from acpcbot.protocol import CardsText, format_betting
-
 from dealer.match import Match, MatchAborted, MatchResult
 from dealer.progress import finish_hand
 from dealer.seats import SeatChannel
@@ -55,7 +54,7 @@ class FusedMatch(Match):
         """Play the match as :meth:`Match.run` does, with the fused loop when it applies."""
         self._fused = fused_ready(self, seats)
         self._pending = []
-        self._deciders = [getattr(seat, "client", None) and seat.client.decide_state for seat in seats]
+        self._deciders = [(client := getattr(seat, "client", None)) and client.decide_state for seat in seats]
         return super().run(seats)
 
     def _write_log(self) -> None:
