@@ -37,6 +37,16 @@ class Level:
     offsets: list[int]  # first edge row of action slot j
     child_start: int
     global_parents: list[int] = field(default_factory=list)
+    edge_parent: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # (E,) parent position
+    uniform: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1), dtype=np.float32))  # (E, 1, 1)
+
+    def __post_init__(self) -> None:
+        self.edge_parent = np.concatenate([np.arange(n) for n in self.counts]).astype(np.int64)
+        self.edge_source = self.parents[self.edge_parent]  # local id of each edge's parent
+        widths = np.zeros(len(self.parents))
+        for n in self.counts:
+            widths[:n] += 1
+        self.uniform = (1.0 / widths[self.edge_parent]).astype(np.float32)[:, None, None]
 
     @property
     def num_edges(self) -> int:

@@ -38,6 +38,7 @@ class Workspace:
         self.reach_buf = [[np.zeros((len(lay.nodes), len(groups[g].boards), len(prep.hands[p].rows)), DTYPE)
                            for g, lay in enumerate(self.layouts)] for p in (0, 1)]
         self.value_buf = [[np.zeros_like(a) for a in bufs] for bufs in self.reach_buf]
+        self.reach_tag: list[object] = [None, None]
         self.masks = prep.masks
         self.matrices_t = {g: tuple(np.ascontiguousarray(m.transpose(0, 2, 1)) for m in pair)
                            for g, pair in prep.showdown.items()}
@@ -50,8 +51,14 @@ class Workspace:
                 for g, lay in enumerate(self.layouts)]
 
 
-def forward(ws: Workspace, sigma: LevelArrays, player: int, root: np.ndarray, chance: bool) -> None:
-    """Fill ``ws.reach_buf[player]`` with the player's reach under ``sigma``; ``chance`` weighs each deal."""
+def forward(ws: Workspace, sigma: LevelArrays, player: int, root: np.ndarray, chance: bool,
+            tag: object = None) -> None:
+    """Fill ``ws.reach_buf[player]`` with the player's reach under ``sigma``; ``chance`` weighs each deal.
+
+    ``tag`` names what was computed (``ws.reach_tag[player]``), so a caller
+    can tell whether the buffer still holds the reach it needs.
+    """
+    ws.reach_tag[player] = tag
     prep = ws.prep
     bufs = ws.reach_buf[player]
     groups = prep.tree.groups
