@@ -5,13 +5,18 @@
 Prints one JSON object.  Each spot runs in its own process (so ``peak_mb``,
 ``resource.getrusage``'s peak resident size, is that spot's), BLAS pinned to
 one thread: ``total_s`` is the user's time from the call to the result
-(tree, holdings, showdown matrices, solve), ``solve_s`` the iterations and
+(tree, holdings, showdown matrices, solve), ``cpu_s`` the process's CPU time over
+the same span (what the solve costs when other processes share the cores;
+it includes the one-time load of the evaluator's tables), ``solve_s`` the iterations and
 best responses alone, ``iterations`` and ``exploitability_pct`` (half the
 sum of both players' best-response gains, % of the starting pot) where it
-stopped, ``history`` its best-response checks (iteration, s, %).  The peer,
+stopped, ``history`` its best-response checks (iteration, s, %).  ``warm_*``:
+the same spot built and solved again in the same process, as a bot's later
+decisions are (the evaluator's tables already loaded).  The peer,
 b-inary/postflop-solver on one thread as SOLVER_SPOTS.md measured it on this
 kind of machine (river 0.008 s in 60 iterations, turn 5.0 s in 120), stands
-beside the no-limit spots with ``ratio`` = our total_s / its seconds.  The
+beside the no-limit spots with ``ratio`` = our total_s / its seconds
+(``cpu_ratio`` the same with cpu_s).  The
 limit spots have no peer figure: the same board and ranges, hulhe's own
 betting (a raised pre-flop pot of 40 and a bet and call on the flop: 80).
 """
@@ -59,31 +64,42 @@ def _limit_spot(street: str):
     return game, state, parse_cards(board), (spot_range(game, OOP_TURN, board), spot_range(game, IP_TURN, board))
 
 
-def run_one(name: str, target: float) -> dict:
+def run_one(name: str, target: float, warm: bool = True) -> dict:
     """Solve one spot in this process and report it."""
     from acpcbot.solve.subgame import Subgame, spot_sizes
     from acpcbot.solve.subgame.spots import spot
 
-    start = time.perf_counter()
-    if name in ("river", "turn"):
-        game, state, board, ranges = spot(name)
-        sub = Subgame(game, state, board, ranges, spot_sizes())
-    else:
-        game, state, board, ranges = _limit_spot(name.split("-")[1])
-        sub = Subgame(game, state, board, ranges)
-    built = time.perf_counter() - start
-    result = sub.solve(target_pct=target)
-    total = time.perf_counter() - start
-    out = {"total_s": round(total, 4), "build_s": round(built, 4), "solve_s": round(result.seconds, 4),
-           "iterations": result.iterations, "exploitability_pct": round(result.exploitability_pct, 4),
+    def once() -> tuple:
+        start = time.perf_counter()
+        cpu = time.process_time()
+        if name in ("river", "turn"):
+            game, state, board, ranges = spot(name)
+            sub = Subgame(game, state, board, ranges, spot_sizes())
+        else:
+            game, state, board, ranges = _limit_spot(name.split("-")[1])
+            sub = Subgame(game, state, board, ranges)
+        built = time.perf_counter() - start
+        result = sub.solve(target_pct=target)
+        return sub, result, time.perf_counter() - start, time.process_time() - cpu, built
+
+    sub, result, total, cpu, built = once()
+    out = {"total_s": round(total, 4), "cpu_s": round(cpu, 4), "build_s": round(built, 4),
+           "solve_s": round(result.seconds, 4), "iterations": result.iterations,
+           "exploitability_pct": round(result.exploitability_pct, 4),
            "s_per_iteration": round(result.seconds / max(1, result.iterations), 5),
            "decision_nodes": sub.tree.num_decisions, "terminal_lines": len(sub.tree.terminal_lines()),
            "holdings": [len(h.rows) for h in sub.prep.hands],
            "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
            "history": [[t, round(s, 3), round(p, 4)] for t, s, p in result.history]}
+    if warm:
+        _, _, total_w, cpu_w, built_w = once()  # again, the evaluator's tables loaded: a bot's later decisions
+        out.update({"warm_total_s": round(total_w, 4), "warm_cpu_s": round(cpu_w, 4), "warm_build_s": round(built_w, 4)})
     if name in PEER:
         out["peer"] = PEER[name]
         out["ratio"] = round(total / PEER[name]["seconds"], 2)
+        out["cpu_ratio"] = round(cpu / PEER[name]["seconds"], 2)
+        if warm:
+            out["warm_cpu_ratio"] = round(out["warm_cpu_s"] / PEER[name]["seconds"], 2)
     return out
 
 
@@ -92,10 +108,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--target", type=float, default=0.5, help="exploitability target, %% of the pot")
     parser.add_argument("--only", default=",".join(SPOTS), help="comma-separated spots to run")
+    parser.add_argument("--cold-only", action="store_true", help="skip the second (warm) solve of each spot")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(run_one(args.child, args.target)))
+        print(json.dumps(run_one(args.child, args.target, not args.cold_only)))
         return
     names = [n for n in args.only.split(",") if n]
     bad = [n for n in names if n not in SPOTS]
@@ -105,14 +122,15 @@ def main() -> None:
                     "load_before": round(os.getloadavg()[0], 2), "target_pct": args.target,
                     "threads": 1, "spots": {}}
     for name in names:
-        proc = subprocess.run([sys.executable, __file__, "--child", name, "--target", str(args.target)],
+        extra = ["--cold-only"] if args.cold_only else []
+        proc = subprocess.run([sys.executable, __file__, "--child", name, "--target", str(args.target)] + extra,
                               capture_output=True, text=True, check=False)
         if proc.returncode:
             report["spots"][name] = {"error": proc.stderr.strip().splitlines()[-1:]}
             continue
         report["spots"][name] = json.loads(proc.stdout)
     report["load_after"] = round(os.getloadavg()[0], 2)
-    print(json.dumps(report, indent=1))
+    print(json.dumps(report))
 
 
 if __name__ == "__main__":
