@@ -121,3 +121,36 @@ def test_leduc_no_limit_solves_with_chance_over_the_board() -> None:
     first = sub.solve(target_pct=None, max_iterations=10).exploitability
     result = sub.solve(target_pct=2.0, max_iterations=2000, check_every=25)
     assert result.exploitability < first and result.exploitability_pct <= 2.0
+
+
+def test_a_leduc_round_two_subgame_has_the_full_games_value() -> None:
+    # Both check pre-flop and the board is a king: the ranges are what the full game's (near) equilibrium
+    # brings there; a subgame reached by both players is solved by that equilibrium too, and a zero-sum
+    # subgame with fixed ranges has one value, so the re-solved value must be the full game's.
+    from acpcbot.cards import make_card
+    from acpcbot.holdings import holding_index
+    from acpcbot.solve.cfr import Solver as FullSolver
+    from acpcbot.solve.tree import count_deals
+
+    game = load_game("leduc")
+    full = FullSolver(build_full_tree(game))
+    full.run(400)
+    tree, sigma = full.tree, full.average()
+    king = make_card(11, 2)
+    node = next(n for n in range(tree.num_nodes)
+                if tree.boards[n] == (king,) and tree.states[n].actions == [[CALL, CALL], []])
+    reach = tree.reach(sigma)[node]  # (players, hands): each player's own reach
+    ranges = []
+    for p in (0, 1):
+        r = np.zeros(6)
+        for i, hand in enumerate(tree.hands):
+            r[holding_index(game, hand)] = reach[p, i]
+        ranges.append(r)
+    state = State(game).apply(CALL).apply(CALL)
+    result = Subgame(game, state, (king,), ranges).solve(target_pct=0.01, max_iterations=4000, check_every=50)
+    deals = count_deals(game)
+    for p in (0, 1):
+        full_value = float(reach[p] @ tree.backward(p, tree.reach(sigma), sigma)[node])
+        mine = float(ranges[p] @ result.cfv[p]) / deals
+        assert abs(full_value) > 1e-3  # not a trivially empty comparison
+        assert mine == pytest.approx(full_value, abs=2e-4)

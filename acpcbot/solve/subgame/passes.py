@@ -40,8 +40,6 @@ class Workspace:
         self.value_buf = [[np.zeros_like(a) for a in bufs] for bufs in self.reach_buf]
         self.reach_tag: list[object] = [None, None]
         self.masks = prep.masks
-        self.matrices_t = {g: tuple(np.ascontiguousarray(m.transpose(0, 2, 1)) for m in pair)
-                           for g, pair in prep.showdown.items()}
 
     def level_shapes(self, player: int) -> list[list[tuple[int, int, int] | None]]:
         """Per group and level: the (edges, boards, holdings) of the level's arrays when ``player`` owns it."""
@@ -95,8 +93,8 @@ def _terminals(ws: Workspace, g: int, player: int, values: np.ndarray) -> None:
         values[lay.folds] = sums
     if len(lay.showdowns):
         stacked = np.ascontiguousarray(opp[lay.showdowns].transpose(1, 0, 2))  # (B, T, Ho)
-        vals = np.matmul(stacked, ws.matrices_t[g][player])  # (B, T, Hi)
-        vals *= lay.showdown_pay0.astype(DTYPE)[None, :, None]
+        vals = np.matmul(stacked, prep.showdown[g][player])  # (B, T, Hi)
+        vals *= (sign * lay.showdown_pay0).astype(DTYPE)[None, :, None]
         values[lay.showdowns] = vals.transpose(1, 0, 2)
 
 
