@@ -23,13 +23,14 @@ from .prepared import DTYPE
 def regret_matching(regrets: np.ndarray, lv: Level) -> np.ndarray:
     """Strategy (E, B, H) proportional to positive regret among each parent's edges; uniform where none is positive."""
     positive = np.maximum(regrets, 0)
-    total = positive[lv.rows(0)].copy()
-    for j in range(1, len(lv.counts)):
-        total[:lv.counts[j]] += positive[lv.rows(j)]
+    rows = lv.slot_rows
+    total = positive[rows[0]].copy()
+    for j in range(1, len(rows)):
+        total[:lv.counts[j]] += positive[rows[j]]
     per_edge = total[lv.edge_parent]
     some = per_edge > 0
     np.divide(positive, per_edge, out=positive, where=some)
-    np.copyto(positive, np.broadcast_to(lv.uniform, positive.shape), where=~some)
+    np.copyto(positive, lv.uniform, where=~some)
     return positive
 
 
@@ -95,7 +96,7 @@ class DCFR:
                     held *= sigma
                     held *= weight
                     ssum += held
-                    regrets += v[lv.child_start:lv.child_start + lv.num_edges]
+                    regrets += v[lv.children]
                     regrets -= v[lv.edge_source]
                     self.sigma[g][k] = regret_matching(regrets, lv)
             self.version[p] += 1
