@@ -27,10 +27,14 @@ def regret_matching(regrets: np.ndarray, lv: Level) -> np.ndarray:
     total = positive[rows[0]].copy()
     for j in range(1, len(rows)):
         total[:lv.counts[j]] += positive[rows[j]]
-    per_edge = total[lv.edge_parent]
-    some = per_edge > 0
-    np.divide(positive, per_edge, out=positive, where=some)
-    np.copyto(positive, lv.uniform, where=~some)
+    # where a parent's total is 0 its edges divide 0 by 1 and then get 1 / (its actions): no masked passes
+    empty = total <= 0
+    total[empty] = 1.0
+    positive /= np.take(total, lv.edge_parent, axis=0)
+    if empty.any():
+        fill = empty * lv.parent_uniform
+        for j, n in enumerate(lv.counts):
+            positive[rows[j]] += fill[:n]
     return positive
 
 
@@ -92,12 +96,15 @@ class DCFR:
                     gain *= keep_pos - keep_neg
                     regrets *= keep_neg
                     regrets += gain
-                    held = own[lv.edge_source]
-                    held *= sigma
-                    held *= weight
-                    ssum += held
                     regrets += v[lv.children]
-                    regrets -= v[lv.edge_source]
+                    # per parent (a third of the edges): its reach times the weight, and its value
+                    held = own[lv.parents]
+                    held *= weight
+                    here = v[lv.parents]
+                    for j, n in enumerate(lv.counts):
+                        rows = lv.slot_rows[j]
+                        ssum[rows] += held[:n] * sigma[rows]
+                        regrets[rows] -= here[:n]
                     self.sigma[g][k] = regret_matching(regrets, lv)
             self.version[p] += 1
 

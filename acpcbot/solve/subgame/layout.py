@@ -44,6 +44,7 @@ class Level:
     edge_parent: np.ndarray = field(init=False)  # (E,) position of each edge's parent in ``parents``
     edge_source: np.ndarray = field(init=False)  # (E,) local id of each edge's parent
     uniform: np.ndarray = field(init=False)  # (E, 1, 1) float32: 1 / the parent's actions
+    parent_uniform: np.ndarray = field(init=False)  # (P, 1, 1) float32: the same per parent
 
     def __post_init__(self) -> None:
         self.num_edges = self.offsets[-1] + self.counts[-1]
@@ -55,6 +56,7 @@ class Level:
         for n in self.counts:
             widths[:n] += 1
         self.uniform = (1.0 / widths[self.edge_parent]).astype(np.float32)[:, None, None]
+        self.parent_uniform = (1.0 / widths).astype(np.float32)[:, None, None]
 
     def rows(self, j: int) -> slice:
         """The rows (and, shifted by ``child_start``, children) of action slot ``j``."""
