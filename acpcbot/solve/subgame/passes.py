@@ -1,0 +1,150 @@
+"""The two sweeps of every CFR iteration and best response: reach down the tree, values up it, level by level.
+
+Arrays are (nodes of a board group, its boards, a player's holdings), one
+buffer per group and player, reused by every pass.  Reach goes down: a
+level's children are its parents' reach, times the strategy where the
+player whose reach it is acts; a chance node's child copies it to every
+board that extends the parent's and zeroes the holdings the new cards block
+(times the deal's probability for the opponent's reach, so that values are
+counterfactual: opponent reach x chance x payoff).  Values come up: the
+group's terminals at once, chance nodes from their child groups (the sum
+over the cards dealt, blocked own holdings zeroed), then each level from
+the deepest (the strategy's mix of the children, their best for a best
+response, or their plain sum where the opponent acts).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from .layout import GroupLayout, Level, lay_out
+from .prepared import DTYPE, Prepared
+
+CURRENT, BEST = "current", "best"
+
+#: per group, per level: an (edges, boards, holdings of the level's owner) array
+LevelArrays = list[list[np.ndarray]]
+
+
+class Workspace:
+    """The layout of a prepared subgame and its reach and value buffers, per player and group."""
+
+    def __init__(self, prep: Prepared) -> None:
+        self.prep = prep
+        self.layouts: list[GroupLayout] = lay_out(prep.tree)
+        groups = prep.tree.groups
+        self.reach_buf = [[np.zeros((len(lay.nodes), len(groups[g].boards), len(prep.hands[p].rows)), DTYPE)
+                           for g, lay in enumerate(self.layouts)] for p in (0, 1)]
+        self.value_buf = [[np.zeros_like(a) for a in bufs] for bufs in self.reach_buf]
+        self.reach_tag: list[object] = [None, None]
+        self.masks = prep.masks
+
+    def level_shapes(self, player: int) -> list[list[tuple[int, int, int] | None]]:
+        """Per group and level: the (edges, boards, holdings) of the level's arrays when ``player`` owns it."""
+        groups = self.prep.tree.groups
+        h = len(self.prep.hands[player].rows)
+        return [[(lv.num_edges, len(groups[g].boards), h) if lv.owner == player else None for lv in lay.levels]
+                for g, lay in enumerate(self.layouts)]
+
+
+def forward(ws: Workspace, sigma: LevelArrays, player: int, root: np.ndarray, chance: bool,
+            tag: object = None) -> None:
+    """Fill ``ws.reach_buf[player]`` with the player's reach under ``sigma``; ``chance`` weighs each deal.
+
+    ``tag`` names what was computed (``ws.reach_tag[player]``), so a caller
+    can tell whether the buffer still holds the reach it needs.
+    """
+    ws.reach_tag[player] = tag
+    prep = ws.prep
+    bufs = ws.reach_buf[player]
+    groups = prep.tree.groups
+    for g, lay in enumerate(ws.layouts):
+        r = bufs[g]
+        if lay.parent_group < 0:
+            r[0] = root
+        else:
+            parent = bufs[lay.parent_group][lay.parent_chance]  # (n, Bp, H)
+            np.multiply(parent[:, groups[g].parent_board, :], ws.masks[player][g][None], out=r[:lay.num_roots])
+            if chance:
+                r[:lay.num_roots] *= DTYPE(prep.chance_weight[g])
+        for k, lv in enumerate(lay.levels):
+            out = r[lv.children]
+            np.take(r, lv.edge_source, axis=0, out=out)
+            if lv.owner == player:
+                out *= sigma[g][k]
+
+
+def _terminals(ws: Workspace, g: int, player: int, values: np.ndarray) -> None:
+    prep = ws.prep
+    lay = ws.layouts[g]
+    opp = ws.reach_buf[1 - player][g]
+    if len(lay.folds):
+        sums = prep.fold_sums[player](opp[lay.folds])
+        sums *= lay.fold_pay[player]
+        values[lay.folds] = sums
+    if len(lay.showdowns):
+        stacked = np.ascontiguousarray(opp[lay.showdowns].transpose(1, 0, 2))  # (B, T, Ho)
+        vals = np.matmul(stacked, prep.showdown[g][player])  # (B, T, Hi)
+        vals *= lay.showdown_pay[player]
+        values[lay.showdowns] = vals.transpose(1, 0, 2)
+
+
+def backward(ws: Workspace, sigma: LevelArrays, player: int, mode: str = CURRENT) -> None:
+    """Fill ``ws.value_buf[player]`` with counterfactual values against the opponent reach in ``ws.reach_buf``."""
+    groups = ws.prep.tree.groups
+    bufs = ws.value_buf[player]
+    for g in range(len(ws.layouts) - 1, -1, -1):
+        lay = ws.layouts[g]
+        v = bufs[g]
+        _terminals(ws, g, player, v)
+        for cg in lay.child_groups:
+            child = ws.layouts[cg]
+            below = bufs[cg][:child.num_roots] * ws.masks[player][cg][None]
+            n, _, h = below.shape
+            v[child.parent_chance] = below.reshape(n, len(groups[g].boards), groups[cg].deal_count, h).sum(axis=2)
+        for k in range(len(lay.levels) - 1, -1, -1):
+            lv = lay.levels[k]
+            v[lv.parents] = level_values(lv, v, sigma[g][k] if lv.owner == player else None, mode)
+
+
+def level_values(lv: Level, v: np.ndarray, sigma: np.ndarray | None, mode: str = CURRENT) -> np.ndarray:
+    """(P, B, H) values at a level's parents from their children's in ``v``: a plain sum (``sigma`` None), mix or max."""
+    kids = v[lv.children]
+    first = lv.slot_rows[0]
+    if sigma is None:
+        acc = kids[first].copy()
+    elif mode == BEST:
+        acc = kids[first].copy()
+    else:
+        acc = kids[first] * sigma[first]
+    for j in range(1, len(lv.counts)):
+        rows = lv.slot_rows[j]
+        n = lv.counts[j]
+        if sigma is None:
+            acc[:n] += kids[rows]
+        elif mode == BEST:
+            np.maximum(acc[:n], kids[rows], out=acc[:n])
+        else:
+            acc[:n] += kids[rows] * sigma[rows]
+    return acc
+
+
+def root_values(ws: Workspace, player: int) -> np.ndarray:
+    """The player's counterfactual values at the root, per live holding (after ``backward``)."""
+    return ws.value_buf[player][0][0, 0].astype(np.float64)
+
+
+def by_node(ws: Workspace, arrays: LevelArrays) -> list[np.ndarray | None]:
+    """Per-level arrays as one (actions, boards, holdings) array per decision node (None elsewhere)."""
+    out: list[np.ndarray | None] = [None] * len(ws.prep.tree.nodes)
+    for g, lay in enumerate(ws.layouts):
+        for k, lv in enumerate(lay.levels):
+            for i, gid in enumerate(lv.global_parents):
+                rows = [lv.offsets[j] + i for j in range(len(lv.counts)) if lv.counts[j] > i]
+                out[gid] = arrays[g][k][rows]
+    return out
+
+
+__all__: Sequence[str] = ["BEST", "CURRENT", "Workspace", "backward", "by_node", "forward", "root_values"]
