@@ -105,8 +105,10 @@ def test_leaving_ends_the_match_without_a_fold(tmp_path):
         t.read_until("Leave the match? ")
         t.type("y\n")
         assert t.read_until("You left") == "You left"
+        t.read_until("hands played: ")
     finally:
         code = t.close()
     assert code == 0, t.screen[-2000:]
+    assert t.screen.count("You left") == 1, t.screen[-2000:]  # issue 32: said once, not twice
     log = (next(tmp_path.glob("human-kuhn2p-*")) / "match.log").read_text()
     assert "STATE:0:" not in log  # the first hand was never finished, so never folded for the player

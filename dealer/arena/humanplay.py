@@ -124,7 +124,7 @@ async def _play(game: Any, game_arg: str, hands: int, seed: int, name: str, bots
         score = (await asyncio.wait_for(dealer.stdout.read(), 30)).decode("ascii", "replace")
         await asyncio.wait_for(dealer.wait(), 30)
         if me.left:
-            print(f"\nYou left. The dealer log of the hands played: {run_dir / 'match.log'}")
+            print(f"The dealer log of the hands played: {run_dir / 'match.log'}")  # the table said "You left"
             return 0
         final = [line for line in score.splitlines() if line.startswith("SCORE:")]
         print(f"\nMatch over{': ' + final[-1] if final else ''}. Logs: {run_dir}")
