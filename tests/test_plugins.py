@@ -198,3 +198,12 @@ def test_the_module_on_the_plugin_path_wins_over_a_folder_of_its_name(shadowing_
     monkeypatch.setenv("ACPCBOT_PLUGIN_PATH", "bots")
     cls, values = resolve("shadowed_bot:Folder:limit=2")
     assert cls.__name__ == "Folder" and values == {"limit": 2}
+
+
+def test_the_library_names_a_plugin_class_in_a_parameter_error(plugin):
+    # issue 32: acpcbot.play(..., TightBot, params={"bett": 0.8}) said "strategy '' has no parameter bett"
+    from acpcbot.library import build_strategy
+
+    cls, _ = resolve(f"{plugin}:Folder")
+    with pytest.raises(TypeError, match=r"strategy 'Folder' has no parameter limt \(parameters: limit\)"):
+        build_strategy(cls, load_game("kuhn2p"), 1, {"limt": 1})
