@@ -3,15 +3,17 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help test soak selfmatch install clean submission
+.PHONY: help test soak selfmatch install clean submission docs-results
 .DEFAULT_GOAL := help
 
 help:
-	@echo "make test        the quick suite on every core (about 2 minutes on 2 cores): all but the long matches"
+	@echo "make test        the quick suite on every core: all but the long matches (about 2 minutes on a quiet"
+	@echo "                 2-core machine, about 5 on a busy one)"
 	@echo "make soak        the long runs: 2,000-hand matches through the dealer, floods against the reference"
 	@echo "                 dealer when ACPC_REFERENCE_DIR names it built (several minutes)"
 	@echo "make selfmatch   the main job: adaptive against the studies' players over TCP, in duplicate"
 	@echo "make submission  the competition kit in build/submission"
+	@echo "make docs-results  the measured tables of README.md and docs/, generated from docs/results/*.json"
 	@echo "make install     create .venv and install the package (the targets above do it when needed)"
 	@echo "make clean       remove .venv and the test cache"
 
@@ -43,6 +45,10 @@ selfmatch: $(STAMP)
 # here, never on the organisers' machine); then a 20-hand check of its startme.sh through our dealer.
 submission: $(STAMP)
 	$(PY) -m acpcbot.package --game hunl --out build/submission --tar --check
+
+# Every measured figure of the docs is a table generated from a committed result file (docs/results/*.json).
+docs-results: $(STAMP)
+	$(PY) tools/docs_results.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache
