@@ -175,3 +175,16 @@ def test_messages_name_acpc_match_as_it_can_be_called_from_here(tmp_path, monkey
     monkeypatch.chdir("/")
     monkeypatch.setenv("PATH", "/nonexistent")
     assert match_command() == str(bin_dir / "acpc-match")
+
+
+def test_a_run_resumed_by_a_relative_path_names_its_folder_absolutely(tmp_path, monkeypatch, capsys):
+    # issue 32: results.json's run_dir was the relative path given to resume
+    from dealer.arena.cli import main
+
+    assert main(["play", "--game", "kuhn2p", "--hands", "5", "--seed", "1", "--transport", "memory", "call", "call",
+                 "--runs-dir", str(tmp_path / "runs"), "--json"]) == 0
+    run_dir = Path(json.loads(capsys.readouterr().out)["run_dir"])
+    monkeypatch.chdir(tmp_path)
+    assert main(["resume", str(run_dir.relative_to(tmp_path)), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["run_dir"] == str(run_dir)
+    assert json.loads((run_dir / "results.json").read_text())["run_dir"] == str(run_dir)
