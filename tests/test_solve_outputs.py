@@ -40,3 +40,40 @@ def test_a_no_limit_game_is_refused_with_its_estimated_size(tmp_path, capsys):
     err = capsys.readouterr().err
     # hunl: raise-to 200..20000 (19,801 sizes), fold and call at the first decision; 52P9 ordered deals
     assert "estimated tree size above 2.64e+19 (19,803 actions at the first decision alone x 1.34e+15 deals)" in err
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_the_blueprint_is_written_stops_at_once_and_keeps_the_checkpoint(tmp_path):
+    # issue 32: after training, the save said nothing for 45 s and Ctrl-C did nothing; now each step is logged and
+    # Ctrl-C stops at once, the checkpoint (written before the save) kept for the same command to finish the job
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    checkpoint, out = tmp_path / "c.npz", tmp_path / "bp.npz"
+    command = [sys.executable, "-m", "acpcbot.solve", "hulhe", "--iterations", "1", "--check-every", "1",
+               "--compress", "1", "--checkpoint", str(checkpoint), "--out", str(out)]
+    proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, cwd=root)
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if line.startswith("policy: measuring"):
+            sent = time.monotonic()
+            proc.send_signal(signal.SIGINT)
+            break
+    rest = proc.stderr.read()
+    assert proc.wait(120) == 130, "".join(seen) + rest
+    assert time.monotonic() - sent < 30
+    text = "".join(seen) + rest
+    assert "(355 MB)" in text and "policy: quantising the average strategy" in text
+    assert f"interrupted: {out} not written; the same command with --checkpoint {checkpoint} writes it" in text
+    assert checkpoint.is_file() and not out.exists()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=root, timeout=600)  # the same command
+    assert done.returncode == 0, done.stderr
+    assert "resumed from" in done.stderr
+    assert not re.search(r"(?m)^iteration \d+  exploitability", done.stderr)  # no training again
+    assert out.is_file()
