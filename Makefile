@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 
 help:
 	@echo "make test        the quick suite on every core: all but the long matches (about 2 minutes on a quiet"
-	@echo "                 2-core machine, about 5 on a busy one)"
+	@echo "                 2-core machine, several times that when other work shares the processors)"
 	@echo "make soak        the long runs: 2,000-hand matches through the dealer, floods against the reference"
 	@echo "                 dealer when ACPC_REFERENCE_DIR names it built (several minutes)"
 	@echo "make selfmatch   the main job: adaptive against the studies' players over TCP, in duplicate"
