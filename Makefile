@@ -4,17 +4,19 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 LINT_STAMP := $(VENV)/.installed-dev
 
-.PHONY: help test soak lint selfmatch install clean submission
+.PHONY: help test soak lint selfmatch install clean submission docs-results
 .DEFAULT_GOAL := help
 
 help:
-	@echo "make test        the quick suite on every core (about 2 minutes on 2 cores): all but the long matches"
+	@echo "make test        the quick suite on every core: all but the long matches (about 2 minutes on a quiet"
+	@echo "                 2-core machine, several times that when other work shares the processors)"
 	@echo "make soak        the long runs: 2,000-hand matches through the dealer, floods against the reference"
 	@echo "                 dealer when ACPC_REFERENCE_DIR names it built (several minutes)"
 	@echo "make lint        the static checks: ruff (pyflakes, import order) and mypy over acpcbot/ and dealer/"
 	@echo "                 (--strict on the engine, cards, game definitions, evaluator and text formats)"
 	@echo "make selfmatch   the main job: adaptive against the studies' players over TCP, in duplicate"
 	@echo "make submission  the competition kit in build/submission"
+	@echo "make docs-results  the measured tables of README.md and docs/, generated from docs/results/*.json"
 	@echo "make install     create .venv and install the package (the targets above do it when needed)"
 	@echo "make clean       remove .venv and the test and lint caches"
 
@@ -58,6 +60,10 @@ selfmatch: $(STAMP)
 # here, never on the organisers' machine); then a 20-hand check of its startme.sh through our dealer.
 submission: $(STAMP)
 	$(PY) -m acpcbot.package --game hunl --out build/submission --tar --check
+
+# Every measured figure of the docs is a table generated from a committed result file (docs/results/*.json).
+docs-results: $(STAMP)
+	$(PY) tools/docs_results.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

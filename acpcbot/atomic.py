@@ -44,3 +44,18 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", *, encoding: str
         except OSError:
             pass  # already renamed or never made: nothing left behind
         raise
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Raise OSError unless ``atomic_write(path)`` could write there now: checked before long work, not after it.
+
+    A file is made and removed beside the target, as ``atomic_write`` would
+    make its temporary one; the target itself is left as it is.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise IsADirectoryError(f"{target} is a folder")
+    probe = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.probe")
+    with open(probe, "xb"):
+        pass
+    os.unlink(probe)

@@ -563,7 +563,7 @@ class Client:
         match = self.world.match
         bb = self.game.big_blind
         mbb = 1000.0 * match.total / bb / match.hands_played if match.hands_played else 0.0
-        return (f"{match.hands_played} hands, {match.total:+g} chips ({mbb:+.1f} mbb/hand), {self.replies} actions"
+        return (f"{match.hands_played} hands, {match.total:+.15g} chips ({mbb:+.1f} mbb/hand), {self.replies} actions"
                 f", {self.corrections} corrected, {self.fallbacks} fallbacks")
 
 

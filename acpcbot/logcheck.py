@@ -1,7 +1,8 @@
 """Check an ACPC match log against the rules engine.
 
 ``python -m acpcbot.logcheck FILE [--game G]`` replays every STATE line:
-the betting must be legal and complete, the cards consistent with the game,
+the betting must be legal and complete, the cards consistent with the game
+and dealt from the seed in the header (as the reference dealer deals),
 each logged value equal to the engine's payoff as the reference prints it,
 and the SCORE line equal to the per-seat sums.  It prints per-player totals
 and mbb/hand, and exits non-zero naming the first bad hand.
@@ -15,6 +16,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cards import cards_to_text
+from .deals import Dealer
 from .gamedef import GameDef, GameDefError, clip, load_game
 from .matchlog import Header, LogError, LogLineError, format_value, header_game, read_entries
 
@@ -109,6 +112,43 @@ def check_log(path: str | Path, game: GameDef | None = None) -> LogSummary:
     return summary
 
 
+def check_deals(path: str | Path, game: GameDef | None = None) -> int:
+    """Check every hand's cards against the deal the seed in the log's header gives, as the reference dealer and
+    ours deal; return the hands checked, raise LogCheckError at the first hand dealt otherwise.
+
+    Run after :func:`check_log` (which checks everything else): a log whose cards were altered, or that was
+    not dealt from its header's seed, passes every rule and still is not the match it says it is.
+    """
+    dealer: Dealer | None = None
+    dealt = 0
+    checked = 0
+    for entry in read_entries(path, game):
+        if entry.new_match:
+            dealer, dealt = None, 0
+        if entry.kind != "state" or entry.hand is None:
+            continue
+        hand, state = entry.hand, entry.hand.state
+        if entry.header is None:
+            raise LogCheckError(entry.number, "no header line with the seed: the cards cannot be checked")
+        if dealer is None:
+            dealer = Dealer(state.game, entry.header.seed)
+        if hand.hand_id < dealt:
+            raise LogCheckError(entry.number, f"hand {hand.hand_id}: comes after hand {dealt - 1}")
+        while dealt <= hand.hand_id:  # a hand missing from the log still used its deal
+            hole, board = dealer.deal()
+            dealt += 1
+        logged_board = list(state.board)
+        if [tuple(h) for h in state.hole] != hole or logged_board != board[:len(logged_board)]:
+            raise LogCheckError(entry.number, f"hand {hand.hand_id}: the cards are not the deal of seed "
+                                              f"{entry.header.seed} (it deals {_deal_text(hole, board)})")
+        checked += 1
+    return checked
+
+
+def _deal_text(hole: list[tuple[int, ...]], board: list[int]) -> str:
+    return "|".join(cards_to_text(h) for h in hole) + (f"/{cards_to_text(board)}" if board else "")
+
+
 def _short(text: str) -> str:
     # values and names as written when short, a cut quotation of them otherwise
     return text if len(text) <= 80 else clip(text)
@@ -129,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m acpcbot.logcheck", description=__doc__.split("\n\n")[0])
     parser.add_argument("logs", nargs="+", metavar="FILE", help="ACPC .log files to check")
     parser.add_argument("--game", help="game name or .game path (default: the one the header names)")
+    parser.add_argument("--no-deal-check", action="store_true",
+                        help="skip checking the cards against the seed in the header (a log another dealer dealt)")
     args = parser.parse_args(argv)
     game = None
     if args.game:
@@ -141,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.logs:
         try:
             summary = check_log(path, game)
+            dealt = "" if args.no_deal_check or summary.hands == 0 else f", cards dealt from the seed in the header"
+            if dealt:
+                check_deals(path, game)
         except OSError as exc:
             print(f"{path}: cannot read: {exc}", file=sys.stderr)
             status = 1
@@ -150,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
             status = 1
             continue
         score = "SCORE matches" if summary.score_checked else "no SCORE line (match not finished)"
-        print(f"{path}: OK: {summary.hands} hands, {score}")
+        print(f"{path}: OK: {summary.hands} hands, {score}{dealt}")
         for name, total in summary.totals.items():
             print(f"  {name:<20} {format_value(total):>14}  {summary.mbb_per_hand(name):+12.2f} mbb/hand")
     return status

@@ -4,7 +4,7 @@ A class is ``'AA'`` (a pair: 6 combos), ``'AKs'`` (suited: 4) or ``'AKo'``
 (offsuit: 12), higher rank first.  The equity table is exact and ships as
 data (``acpcbot/data/preflop_equity.csv``, made by
 ``tools/make_preflop_equity.py``); the Chen score, the Sklansky–Malmuth
-groups and the utility player's ranking follow ../shared/STRATEGIES.md
+groups and the utility player's ranking follow docs/studies.md
 (sections 2 and 3).
 """
 
@@ -167,7 +167,7 @@ def _expand(spec: str) -> list[str]:
     return out
 
 
-# Sklansky–Malmuth groups as STRATEGIES.md section 2 lists them.
+# Sklansky–Malmuth groups as the 2020 study lists them (docs/studies.md).
 _SM_GROUPS = (
     "AA KK QQ JJ AKs",
     "TT AQs AJs KQs AKo",
@@ -186,7 +186,7 @@ def sm_group(c1: CardLike, c2: CardLike) -> int:
     return SM_GROUP.get(hand_class(c1, c2), 9)
 
 
-# The utility player's ranking (STRATEGIES.md section 3), best first.
+# The utility player's ranking (docs/studies.md, the 2017 study), best first.
 UTILITY_RANKING: tuple[str, ...] = tuple("""
 AA KK QQ AKs JJ AQs KQs AJs KJs TT AKo ATs QJs KTs QTs JTs 99 AQo A9s KQo
 88 K9s T9s A8s Q9s J9s AJo A5s 77 A7s KJo A4s A3s A6s QJo 66 K8s T8s A2s

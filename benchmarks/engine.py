@@ -10,6 +10,7 @@ measured on this machine for issue 2, marked as such.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -101,15 +102,12 @@ def reference_rate(reference: Path, hands: int = 3000) -> float:
 
 def main() -> None:
     """Run the measurements and print the JSON object."""
-    args = [a for a in sys.argv[1:] if not a.startswith("--reference")]
-    reference = os.environ.get("ACPC_REFERENCE_DIR")
-    for i, a in enumerate(sys.argv[1:]):
-        if a == "--reference" and i + 2 < len(sys.argv):
-            reference = sys.argv[i + 2]
-            args.remove(reference)
-        elif a.startswith("--reference="):
-            reference = a.split("=", 1)[1]
-    hands = int(args[0]) if args else 30000
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("hands", nargs="?", type=int, default=30000, help="hands per game and round (default 30000)")
+    parser.add_argument("--reference", metavar="DIR", default=os.environ.get("ACPC_REFERENCE_DIR"),
+                        help="folder holding the built reference C dealer (default $ACPC_REFERENCE_DIR)")
+    ns = parser.parse_args()
+    hands, reference = ns.hands, ns.reference
     result: dict[str, object] = {}
     for name in ("hunl", "hulhe", "kuhn3p"):
         play(name, 500)  # warm caches and tables

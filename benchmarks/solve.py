@@ -10,8 +10,8 @@ under 2 s.  The peer figure is OpenSpiel's Python CFR+ on Leduc, 16 s for
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 import time
 
 from acpcbot.gamedef import load_game
@@ -75,7 +75,9 @@ def openspiel_leduc(seconds: float) -> dict[str, object] | None:
 
 def main() -> None:
     """Run each game three times, keep the fastest run, and print the JSON object."""
-    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("repeats", nargs="?", type=int, default=3, help="runs of each game, the fastest kept (default 3)")
+    repeats = parser.parse_args().repeats
     result: dict[str, object] = {}
     for name in ("leduc", "kuhn2p", "kuhn3p"):
         runs = [solve_to_target(name, TARGETS[name], CHECK_EVERY[name]) for _ in range(repeats)]

@@ -25,7 +25,7 @@ import pytest
 from acpcbot.logcheck import check_log
 from dealer.arena import results as results_module
 from dealer.arena.cli import main
-from dealer.arena.folders import RunError
+from dealer.arena.folders import RunError, match_command
 from dealer.arena.memory import play_job, play_match
 from dealer.arena.recipes import Entry, Job
 from dealerkit import config_for
@@ -129,7 +129,7 @@ def test_results_and_report_that_cannot_be_written_end_acpc_match_with_one_messa
     assert run.returncode == 2
     folder = _one_run(runs)
     assert run.stderr.strip() == (f"acpc-match: error: cannot write {folder / 'results.json'}: File too large "
-                                  f"(the match files are kept; acpc-match resume {folder} writes it again)")
+                                  f"(the match files are kept; {match_command()} resume {folder} writes it again)")
     assert not (folder / "results.json").exists() and check_log(folder / "match-000.log").score_checked
     # with room again, resume keeps the finished match and writes the results
     assert main(["resume", str(folder), "--json"]) == 0

@@ -138,3 +138,18 @@ def test_code_planted_in_the_run_folder_never_runs_in_the_dealer_or_our_bots(tmp
     assert not hijacked.exists(), f"planted {hijacked.read_text()} ran"
     assert out.returncode == 0, out.stdout + out.stderr
     assert [m["complete"] for m in json.loads(out.stdout)["matches"]] == [True, True]
+
+
+def test_a_second_batch_of_the_same_recipe_gets_a_folder_of_its_own(tmp_path, capsys):
+    # issue 32: the second batch reused NAME-jobs/, so every one of its jobs found its folder taken
+    recipe = tmp_path / "split.toml"
+    recipe.write_text(RECIPE)
+    folders = []
+    for _ in range(2):
+        assert main(["run", str(recipe), "--print-jobs", "--runs-dir", str(tmp_path / "out")]) == 0
+        jobs = capsys.readouterr().out.splitlines()
+        outs = {str(Path(shlex.split(j)[shlex.split(j).index("--run-dir") + 1]).parent) for j in jobs}
+        assert len(outs) == 1
+        folders.append(outs.pop())
+    assert folders == [str(tmp_path / "out" / "split-jobs"), str(tmp_path / "out" / "split-jobs-2")]
+    assert all(Path(f).is_dir() for f in folders)  # made when printed: a third batch cannot take them either

@@ -122,7 +122,7 @@ def test_every_rank_multiset_and_flush_pattern_equals_treys():
             assert ev.rank(hand) == treys_rank(hand), hand
 
 
-# --- the evaluator note (STRATEGIES.md section 5) -------------------------------
+# --- the evaluator note (docs/studies.md) -------------------------------
 
 NOTE_CASES = [
     "5s4s3s2sAs", "AsKsQsJsTs", "AsKs5s4s3s2s", "9h8h7h6h6s5s4h", "9h8h7h6h5h6s4c",

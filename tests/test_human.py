@@ -11,6 +11,7 @@ import pytest
 
 from acpcbot.engine import CALL, FOLD, RAISE, raise_to
 from acpcbot.gamedef import load_game
+from acpcbot.strategies import human_screen
 from acpcbot.strategies.human import HumanStrategy, parse_entry
 from acpcbot.world import MatchInfo, View, World
 from client_fakedealer import client_process
@@ -52,6 +53,48 @@ def test_bad_entries_say_why(view, entry, words):
 
 def test_limit_raise():
     assert parse_entry("r", View.parse("MATCHSTATE:0:0:r:TdAs|", HULHE)) == RAISE
+
+
+def test_a_limit_raise_may_name_the_size_its_option_shows():
+    # issue 32: the option reads "r raise to 30", so "r 30" is that raise, not an error
+    view = View.parse("MATCHSTATE:0:0:r:TdAs|", HULHE)
+    assert "r raise to 30" in human_screen.options(view)
+    assert parse_entry("r 30", view) == RAISE and parse_entry("r30", view) == RAISE
+    with pytest.raises(ValueError, match=r"fixed size: enter r alone \(or r 30\)"):
+        parse_entry("r 40", view)
+
+
+def test_the_running_total_counts_the_hands_shown_not_the_ones_the_match_already_holds():
+    # issue 32: the hook runs on a worker thread, after the client may have read the next hand's end too;
+    # hand 2 ends without the player acting (the bot folds its small blind)
+    player, out = human("")
+    player.start_match(MatchInfo(game=HUNL, name="me", opponents=("bot",)))
+    world = World(HUNL)
+    first = world.update("MATCHSTATE:1:0:r300f:|JdTc")           # we raise, the big blind folds: +100
+    second = world.update("MATCHSTATE:0:1:f:9s8h|")              # the bot folds its small blind: +50
+    player.observe(first)
+    player.observe(second)
+    text = out.getvalue()
+    assert "match: you +100 after 1 hand\n" in text
+    assert "match: you +150 after 2 hands\n" in text
+    assert text.count("match: you") == 2
+    player.observe(second)  # the same final state again: no second end of hand
+    assert out.getvalue().count("match: you") == 2
+
+
+def test_a_split_pot_says_so():
+    # issue 32: both play the royal flush on the board; nobody wins chips, and the screen still says how it ended
+    player, out = human("")
+    player.start_match(MatchInfo(game=HUNL, name="me", opponents=("bot",)))
+    player.observe(World(HUNL).update("MATCHSTATE:0:3:cc/cc/cc/cc:2c3d|4h5s/AsKsQs/Js/Ts"))
+    text = out.getvalue()
+    assert "the pot of 200 is split between you, bot; you +0\n" in text
+    assert "match: you +0 after 1 hand" in text
+
+
+def test_chip_totals_are_never_in_scientific_notation():
+    assert human_screen.chips(3450040.0) == "+3450040" and human_screen.chips(-0.5) == "-0.5"
+    assert human_screen.chips(-12345678901.0) == "-12345678901"
 
 
 class Keyboard:

@@ -105,8 +105,38 @@ def test_leaving_ends_the_match_without_a_fold(tmp_path):
         t.read_until("Leave the match? ")
         t.type("y\n")
         assert t.read_until("You left") == "You left"
+        t.read_until("hands played: ")
     finally:
         code = t.close()
     assert code == 0, t.screen[-2000:]
+    assert t.screen.count("You left") == 1, t.screen[-2000:]  # issue 32: said once, not twice
     log = (next(tmp_path.glob("human-kuhn2p-*")) / "match.log").read_text()
     assert "STATE:0:" not in log  # the first hand was never finished, so never folded for the player
+
+
+def test_the_first_ctrl_c_ends_the_session(tmp_path):
+    # issue 32: the first Ctrl-C was swallowed (asyncio only cancelled the match) and the keyboard reader then held
+    # the process; the terminal here is the program's controlling terminal, so ^C is a SIGINT as at a keyboard
+    import fcntl
+    import termios
+
+    def controlling_terminal() -> None:
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    t = Terminal.__new__(Terminal)
+    t.master, slave = os.openpty()
+    t.proc = subprocess.Popen([sys.executable, "-m", "dealer.arena", "human", "--game", "kuhn2p", "--hands", "50",
+                               "--seed", "1", "--bot", "call", "--runs-dir", str(tmp_path)], cwd=tmp_path,
+                              stdin=slave, stdout=slave, stderr=slave, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                              preexec_fn=controlling_terminal)
+    os.close(slave)
+    t.screen, t.end = "", time.monotonic() + LIMIT
+    try:
+        assert t.read_until("your action> ") == "your action> "
+        t.type("\x03")
+        assert t.read_until("interrupted") == "interrupted"
+    finally:
+        code = t.close()
+    assert code == 130, t.screen[-2000:]
+    assert "the dealer log of the hands played:" in t.screen

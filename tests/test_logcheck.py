@@ -124,3 +124,38 @@ def test_the_game_comes_from_the_header_or_a_clear_error(tmp_path):
     path.write_text("STATE:0:cc/cc/cc/cc:5d5c|9hQd/8dAs8s/4h/6d:0|0:a|b\n")
     with pytest.raises(LogCheckError, match=r"line 1: no '# name/game/hands/seed' header names the game; pass --game"):
         check_log(path)
+
+
+# ------------------------------------------------------------------ the cards against the header's seed (issue 32)
+
+def test_the_hand_worked_log_was_dealt_from_its_seed():
+    from acpcbot.logcheck import check_deals
+
+    assert check_deals(FIXTURE) == 3
+
+
+def test_the_reference_dealers_logs_were_dealt_from_their_seeds():
+    from acpcbot.logcheck import check_deals
+
+    logs = sorted((Path(__file__).parent / "fixtures" / "dealer").glob("*.log"))
+    assert len(logs) >= 4
+    for log in logs:
+        assert check_deals(log) == check_log(log).hands > 0, log.name
+
+
+@pytest.mark.parametrize("old,new,line", [
+    ("hunl 3 0", "hunl 3 1", 5),         # another seed: every rule still holds, the cards are not its deal
+    ("5d5c|9hQd", "5c5d|9hQd", 5),       # two hole cards swapped: the same hand, not the same deal
+])
+def test_cards_that_are_not_the_seeds_deal_are_found(tmp_path, capsys, old, new, line):
+    from acpcbot.logcheck import check_deals
+
+    bad = tmp_path / "bad.log"
+    bad.write_text(FIXTURE.read_text().replace(old, new, 1))
+    check_log(bad)  # the rules alone cannot tell
+    with pytest.raises(LogCheckError, match=rf"^line {line}: hand 0: the cards are not the deal of seed"):
+        check_deals(bad)
+    assert main([str(bad)]) == 1 and "the cards are not the deal of seed" in capsys.readouterr().err
+    assert main([str(bad), "--no-deal-check"]) == 0
+    assert "cards dealt from the seed" not in capsys.readouterr().out
+    assert main([str(FIXTURE)]) == 0 and "cards dealt from the seed in the header" in capsys.readouterr().out

@@ -154,3 +154,37 @@ def test_a_seat_that_cannot_start_ends_its_match_at_once(capsys, tmp_path, monke
                        "--runs-dir", "runs", "--json"]) == 1
     m = json.loads(capsys.readouterr().out)["matches"][0]
     assert not m["complete"] and m["error"].startswith("seat 1 (adaptive-model-m.json) exited with status 1")
+
+
+def test_messages_name_acpc_match_as_it_can_be_called_from_here(tmp_path, monkeypatch):
+    # issue 32: a fresh clone has only .venv/bin/acpc-match; "acpc-match resume" in a message would not run
+    import sys
+
+    from dealer.arena.folders import match_command
+
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "acpc-match").write_text("#!/bin/sh\n")
+    (bin_dir / "acpc-match").chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(bin_dir / "python"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert match_command() == ".venv/bin/acpc-match"
+    monkeypatch.setenv("PATH", str(bin_dir))  # activated: the bare name works
+    assert match_command() == "acpc-match"
+    monkeypatch.chdir("/")
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert match_command() == str(bin_dir / "acpc-match")
+
+
+def test_a_run_resumed_by_a_relative_path_names_its_folder_absolutely(tmp_path, monkeypatch, capsys):
+    # issue 32: results.json's run_dir was the relative path given to resume
+    from dealer.arena.cli import main
+
+    assert main(["play", "--game", "kuhn2p", "--hands", "5", "--seed", "1", "--transport", "memory", "call", "call",
+                 "--runs-dir", str(tmp_path / "runs"), "--json"]) == 0
+    run_dir = Path(json.loads(capsys.readouterr().out)["run_dir"])
+    monkeypatch.chdir(tmp_path)
+    assert main(["resume", str(run_dir.relative_to(tmp_path)), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["run_dir"] == str(run_dir)
+    assert json.loads((run_dir / "results.json").read_text())["run_dir"] == str(run_dir)

@@ -149,3 +149,61 @@ def test_a_plugin_beside_a_recipe_is_found_from_another_folder(tmp_path, capsys,
     finally:
         sys.modules.pop("beside_recipe_bot", None)
     assert json.loads(capsys.readouterr().out)["results"][0]["hands"] == 20
+
+
+def test_a_relative_plugin_path_is_read_where_it_is_given_also_over_tcp(tmp_path):
+    # issue 32: the seats run in folders of their own, where "bots" named nothing (`module ... (None) has no ...`)
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "relpath_plugin_bot.py").write_text(BOT)
+    out = subprocess.run([sys.executable, "-m", "dealer.arena", "play", "--game", "kuhn2p", "--hands", "20",
+                          "relpath_plugin_bot:Folder", "call", "--runs-dir", str(tmp_path / "runs"), "--json"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=90,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT), ACPCBOT_PLUGIN_PATH="bots"))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["matches"][0]["complete"]
+
+
+def test_a_relative_plugin_path_is_passed_to_the_seats_made_absolute(tmp_path, monkeypatch):
+    from dealer.arena.tcp import child_env
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ACPCBOT_PLUGIN_PATH", os.pathsep.join(["bots", "", str(tmp_path / "abs")]))
+    assert child_env()["ACPCBOT_PLUGIN_PATH"] == os.pathsep.join([str(tmp_path / "bots"), str(tmp_path / "abs")])
+    assert child_env(["/recipe"])["ACPCBOT_PLUGIN_PATH"].split(os.pathsep)[:2] == ["/recipe", str(tmp_path / "bots")]
+
+
+@pytest.fixture
+def shadowing_folder(tmp_path, monkeypatch):
+    """A folder ``shadowed_bot/`` (no __init__.py) in a folder on the Python path, as the current folder is for
+    ``python -m``; yields the folder holding it."""
+    (tmp_path / "shadowed_bot").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    yield tmp_path
+    sys.modules.pop("shadowed_bot", None)
+
+
+def test_a_folder_named_like_the_plugin_module_is_named_in_the_error(shadowing_folder):
+    # issue 32: it said `module shadowed_bot (None) has no 'Folder'`
+    with pytest.raises(StrategySpecError) as err:
+        resolve("shadowed_bot:Folder")
+    text = str(err.value)
+    assert f"'shadowed_bot' is the folder {shadowing_folder / 'shadowed_bot'} (it has no __init__.py)" in text
+    assert "a folder named like the module shadows it" in text and "(None)" not in text
+
+
+def test_the_module_on_the_plugin_path_wins_over_a_folder_of_its_name(shadowing_folder, monkeypatch):
+    (shadowing_folder / "bots").mkdir()
+    (shadowing_folder / "bots" / "shadowed_bot.py").write_text(BOT)
+    monkeypatch.setenv("ACPCBOT_PLUGIN_PATH", "bots")
+    cls, values = resolve("shadowed_bot:Folder:limit=2")
+    assert cls.__name__ == "Folder" and values == {"limit": 2}
+
+
+def test_the_library_names_a_plugin_class_in_a_parameter_error(plugin):
+    # issue 32: acpcbot.play(..., TightBot, params={"bett": 0.8}) said "strategy '' has no parameter bett"
+    from acpcbot.library import build_strategy
+
+    cls, _ = resolve(f"{plugin}:Folder")
+    with pytest.raises(TypeError, match=r"strategy 'Folder' has no parameter limt \(parameters: limit\)"):
+        build_strategy(cls, load_game("kuhn2p"), 1, {"limt": 1})

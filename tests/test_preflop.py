@@ -29,7 +29,7 @@ def test_hand_class(c1, c2, cls):
     assert pf.hand_class(parse_card(c1), parse_card(c2)) == cls
 
 
-# STRATEGIES.md section 4: the 2012 study's hard-coded equities.
+# docs/studies.md: the 2012 study's hard-coded equities.
 STUDY_EQUITIES = {"AA": 0.8520, "KK": 0.8240, "QQ": 0.7993, "JJ": 0.7747, "TT": 0.7501, "99": 0.7206, "88": 0.6916}
 
 

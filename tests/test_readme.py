@@ -1,5 +1,6 @@
-"""The README works as written: every command in it parses (and names strategies, games, recipes and modules that
-exist), its example bot plays, its links stay inside the repository, its contents list matches its sections."""
+"""The README and the guide work as written: every command they show parses (and names strategies, games, recipes
+and modules that exist), the example bot plays, every link resolves, every measured figure is generated from its
+committed result file, and the README stays a ten-minute read."""
 
 from __future__ import annotations
 
@@ -19,17 +20,37 @@ from unittest import mock
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+TEXTS = {p: p.read_text(encoding="utf-8") for p in PAGES}
+README = TEXTS[ROOT / "README.md"]
+ALL = "\n\n".join(TEXTS.values())  # README and guide, for what may be said on any page
+# Guide pages other branches of issue 32 add (reliability, speed, re-solving, LBR, experiments): linked from the
+# index before they exist here. Delete this list once they are merged; the link test then covers them.
+PENDING_PAGES = {"reliability.md", "speed.md", "resolving.md", "lbr.md", "experiments.md"}
 PROGRAMS = ("acpc-match", "acpcbot", "acpc-dealer", "python")
-# placeholders the README uses for what only the reader knows
+# placeholders the docs use for what only the reader knows
 PLACEHOLDERS = {"HOST": "127.0.0.1", "PORT": "9", "RUN_DIR": "/nonexistent/run", "RUN_A": "/nonexistent/a",
                 "RUN_B": "/nonexistent/b", "POLICY.json": "policy.json", "GAME": "leduc",
                 "matchName.log": "match.log"}
 
 
-def blocks(kinds: tuple[str, ...]) -> list[str]:
+def page(name: str) -> str:
+    """One guide page's text (``docs/NAME``)."""
+    return TEXTS[ROOT / "docs" / name]
+
+
+def section(text: str, heading: str) -> str:
+    """From ``heading`` to the next heading of the same or a higher level."""
+    start = text.index(heading)
+    level = len(heading) - len(heading.lstrip("#"))
+    masked = re.sub(r"(?ms)^```\w*\n.*?^```", lambda m: " " * len(m.group()), text)  # a '# comment' is no heading
+    nxt = re.search(rf"(?m)^#{{1,{level}}} ", masked[start + len(heading):])
+    return text[start:start + len(heading) + nxt.start()] if nxt else text[start:]
+
+
+def blocks(kinds: tuple[str, ...], text: str = ALL) -> list[str]:
     """The fenced code blocks of the given kinds ("" is a fence with no kind)."""
-    return [m.group(2) for m in re.finditer(r"(?ms)^```(\w*)\n(.*?)^```", README) if m.group(1) in kinds]
+    return [m.group(2) for m in re.finditer(r"(?ms)^```(\w*)\n(.*?)^```", text) if m.group(1) in kinds]
 
 
 def commands() -> list[str]:
@@ -49,20 +70,62 @@ def test_console_scripts_are_always_called_from_the_venv():
     assert "activate" in README
 
 
-def test_no_reference_outside_the_repository():
-    assert "../" not in README
-    for target in re.findall(r"\]\(([^)#:]+)\)", README):
-        assert (ROOT / target).exists(), target
+def anchor(title: str) -> str:
+    """The anchor a forge gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-")
 
 
-def test_the_contents_list_names_real_sections():
-    def anchor(title: str) -> str:
-        return re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-")
+def anchors(text: str) -> set[str]:
+    """The anchors of a page's headings (code blocks left out: a shell comment is no heading)."""
+    prose_only = re.sub(r"(?ms)^```\w*\n.*?^```", "", text)
+    return {anchor(t) for t in re.findall(r"(?m)^#{1,6} (.*)$", prose_only)}
 
-    anchors = {anchor(t) for t in re.findall(r"(?m)^#{1,3} (.*)$", README)}
-    linked = re.findall(r"\]\(#([^)]+)\)", README)
-    assert len(linked) >= 10 and set(linked) <= anchors
-    assert README.index("## Contents") < README.index("## Quick start") < README.index("# Reference")
+
+def links(text: str) -> list[str]:
+    """Every Markdown link target of a page, web addresses left out."""
+    return [t for t in re.findall(r"\]\(([^)\s]+)\)", text) if not re.match(r"[a-z]+:", t)]
+
+
+def test_every_link_resolves_inside_the_repository():
+    checked = 0
+    for path, text in TEXTS.items():
+        for target in links(text):
+            file, _, fragment = target.partition("#")
+            dest = (path.parent / file).resolve() if file else path
+            where = f"{path.relative_to(ROOT)}: link {target!r}"
+            assert dest.is_relative_to(ROOT), f"{where} leaves the repository"
+            if dest.name in PENDING_PAGES and dest.parent == ROOT / "docs" and not dest.exists():
+                continue
+            assert dest.exists(), f"{where}: no such file"
+            if fragment:
+                assert dest.suffix == ".md" and fragment in anchors(dest.read_text(encoding="utf-8")), \
+                    f"{where}: no heading with that anchor"
+            checked += 1
+    assert checked >= 40
+
+
+def test_a_broken_link_or_anchor_would_fail():
+    assert "units-once" in anchors(page("README.md")) and "no-such-heading" not in anchors(page("README.md"))
+    assert anchor("## The hold'em blueprint".lstrip("# ")) == "the-holdem-blueprint"
+    assert links("see [a](a.md#b) and [web](https://x.org) and [c](../c.md)") == ["a.md#b", "../c.md"]
+
+
+def test_the_guide_index_lists_every_page():
+    index = page("README.md")
+    listed = set(re.findall(r"\]\(([\w-]+\.md)\)", index))
+    assert {p.name for p in (ROOT / "docs").glob("*.md")} - {"README.md"} <= listed
+    assert PENDING_PAGES <= listed
+    assert "docs/README.md" in README
+
+
+def test_the_readme_is_a_ten_minute_read():
+    assert len(README.splitlines()) <= 300
+    prose_only = re.sub(r"(?ms)^```\w*\n.*?^```|<!-- results:.*?<!-- /results -->", "", README)
+    assert not re.search(r"\b20\d\d-\d\d-\d\d\b", prose_only), "a dated figure in the README's prose"
+    assert not re.search(r"±", prose_only), "a measured figure in the README's prose, outside a generated block"
+    for title in ("Play a match against any ACPC dealer", "Run a self-match or a tournament", "Plug in your own bot",
+                  "Measure a strategy", "Enter a competition"):
+        assert f"### {title}" in README
 
 
 @pytest.fixture
@@ -85,10 +148,10 @@ def workdir(tmp_path, monkeypatch):
 
 
 def example_bot() -> str:
-    """The example bot's source, as the README gives it."""
-    start = README.index("Save this as `mybot.py`")
-    return blocks(("python",))[[i for i, m in enumerate(re.finditer(r"(?ms)^```python\n", README))
-                                if m.start() > start][0]]
+    """The example bot's source, as the guide gives it."""
+    text = page("strategies.md")
+    start = text.index("Save this as `mybot.py`")
+    return re.search(r"(?ms)^```python\n(.*?)^```", text[start:]).group(1)
 
 
 # `python -m X` for these modules is the console script of the same name
@@ -181,11 +244,28 @@ def test_the_example_bot_plays(workdir, capsys):
     assert len(example_bot().splitlines()) <= 35
 
 
-def test_the_main_job_time_is_measured_not_guessed():
-    # the figure says when, where and under what load it was measured
-    words = r"took (\d+ minutes? )?\d+ s (\(\d+ s\) )?on this machine \(2 cores, \d{4}-\d\d-\d\d, load average"
-    assert re.search(words.replace(" ", r"\s+"), README)
-    assert "about a minute" not in README
+def test_every_measured_table_is_generated_from_its_committed_result():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_results", ROOT / "tools" / "docs_results.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    for path, text in TEXTS.items():
+        assert tool.regenerate(text) == text, f"{path.relative_to(ROOT)} disagrees with docs/results/ " \
+                                              "(make docs-results)"
+    assert len(re.findall(r"<!-- results:", ALL)) >= 8
+
+
+def test_the_headline_figure_is_the_committed_main_job():
+    doc = json.loads((ROOT / "docs" / "results" / "main-job.json").read_text())
+    hero = doc["results"][0]
+    mean, interval = f"{hero['duplicate_mbb_per_hand']:+,.0f}", f"± {hero['duplicate_ci95']:,.0f}"
+    caption = re.search(r"<!-- results:main-job:caption -->(.*?)<!-- /results -->", README, re.S).group(1)
+    assert f"{mean} mbb/hand, duplicate 95% interval {interval}" in caption
+    # the picture is that run's report: its overall figure is the same, to the tenth
+    svg = (ROOT / "docs" / "main-job-report.svg").read_text()
+    assert f"duplicate {hero['duplicate_mbb_per_hand']:+.1f} ± {hero['duplicate_ci95']:.1f}" in svg
+    assert doc["measured"]["date"] and doc["measured"]["machine"] and doc["measured"]["load"]
 
 
 # ------------------------------------------------------------------ programs run as `python -m X` or `python FILE`
@@ -256,8 +336,8 @@ SPEC_SPAN = re.compile(r"^([a-z][a-z0-9-]*)\[?:([a-z]\w*)=")  # `name:key=...` o
 
 
 def prose() -> str:
-    """The README without its fenced code blocks."""
-    return re.sub(r"(?ms)^```\w*\n.*?^```", "", README)
+    """The README and the guide without their fenced code blocks."""
+    return re.sub(r"(?ms)^```\w*\n.*?^```", "", ALL)
 
 
 def inline_code() -> list[str]:
@@ -294,7 +374,7 @@ def check_spec_notation(text: str) -> None:
 
 def strategy_table() -> list[str]:
     """The first cell of each row of the strategies table, its specs separated."""
-    section = README[README.index("## Strategies"):]
+    section = page("strategies.md")
     rows = re.findall(r"(?m)^\| (.*?) \| .* \|$", section[:section.index("\n\n", section.index("|---"))])
     return [spec.replace("\\|", "|") for row in rows[1:] for spec in re.findall(r"`([^`]+)`", row)]
 
@@ -326,7 +406,8 @@ def test_the_defaults_table_says_what_each_game_plays_without_a_strategy():
     from acpcbot.gamedef import load_game
     from acpcbot.strategies.registry import default_spec
 
-    section = README[README.index("| games | default player |"):]
+    text = page("playing.md")
+    section = text[text.index("| games | default player |"):]
     rows = re.findall(r"(?m)^ *\| (.+?) \| `([^`]+)` \|", section[:section.index("\n\n")])
     stated = {game.strip(): spec for games, spec in rows for game in games.split(",")}
     shipped = sorted(p.stem for p in (ROOT / "acpcbot" / "games").glob("*.game"))
@@ -337,7 +418,7 @@ def test_the_defaults_table_says_what_each_game_plays_without_a_strategy():
 def test_the_policy_strategies_are_named_where_lbr_and_aivat_need_them():
     from acpcbot.strategies.registry import available
 
-    sentence = re.search(r"Strategies that expose their policy[^:]*:([^.]*)\.", prose())
+    sentence = re.search(r"Strategies that expose their policy[^:]*:([^.]*)\.", page("measuring.md"))
     assert sentence, "the LBR/AIVAT section names the strategies with a policy"
     named = set(re.findall(r"`([^`]+)`", sentence.group(1)))
     assert named == {n for n, cls in available().items() if cls.has_policy}
@@ -345,27 +426,26 @@ def test_the_policy_strategies_are_named_where_lbr_and_aivat_need_them():
 
 # ------------------------------------------------------------------ lists that must name every file
 
-def listed_block(after: str) -> str:
-    """The first fenced block after the heading ``after``."""
-    start = README.index(after)
-    return re.search(r"(?ms)^```\w*\n(.*?)^```", README[start:]).group(1)
+def listed_block(after: str, text: str) -> str:
+    """The first fenced block after the heading ``after`` of a page."""
+    start = text.index(after)
+    return re.search(r"(?ms)^```\w*\n(.*?)^```", text[start:]).group(1)
 
 
 def test_the_benchmarks_list_names_every_benchmark():
-    listed = set(re.findall(r"benchmarks/(\w+\.py)", listed_block("## Benchmarks")))
+    listed = set(re.findall(r"benchmarks/(\w+\.py)", listed_block("# Benchmarks", page("benchmarks.md"))))
     assert listed == {p.name for p in (ROOT / "benchmarks").glob("*.py")}
 
 
 def test_the_recipe_list_names_every_recipe():
-    section = README[README.index("### Recipes"):]
-    section = section[:section.index("\n### ", 1)]
-    listed = set(re.findall(r"`([\w.-]+\.toml)`", section))
+    recipes = section(page("arena.md"), "## Recipes")
+    listed = set(re.findall(r"`([\w.-]+\.toml)`", recipes))
     assert {p.name for p in (ROOT / "matches").glob("*.toml")} <= listed
 
 
 def test_every_make_target_is_explained():
     phony = re.search(r"(?m)^\.PHONY:(.*)$", (ROOT / "Makefile").read_text()).group(1).split()
-    assert sorted(t for t in phony if f"make {t}" not in README) == []
+    assert sorted(t for t in phony if f"make {t}" not in ALL) == []
 
 
 # ------------------------------------------------------------------ results.json as documented
@@ -395,7 +475,7 @@ def test_results_json_is_documented_as_written(tmp_path, capsys):
         assert main([*args, "--transport", "memory", "--runs-dir", str(tmp_path), "--json"]) == 0
         out = json.loads(capsys.readouterr().out)
         docs.append(json.loads((Path(out["run_dir"]) / "results.json").read_text()))
-    block = listed_block("### results.json")
+    block = listed_block("## results.json", page("arena.md"))
     assert f'"schema": {SCHEMA}' in block
     keys = set().union(*(keys_of(d) for d in docs))
     assert sorted(k for k in keys if f'"{k}"' not in block) == []
@@ -480,9 +560,9 @@ def program_parsers() -> list[argparse.ArgumentParser]:
     return [p for p in parsers if p is not None]
 
 
-def test_every_option_the_readme_names_exists():
+def test_every_option_the_docs_name_exists():
     known = set().union(*(long_options(p) for p in program_parsers()))
     # other programs' options: GNU parallel's and Slurm's, in the recipes for many machines
-    ours = re.sub(r"(?m)^(parallel|#SBATCH) .*$|`(sbatch|parallel) [^`]*`", "", README)
+    ours = re.sub(r"(?m)^(parallel|#SBATCH) .*$|`(sbatch|parallel) [^`]*`", "", ALL)
     named = set(re.findall(r"(?<![\w-])--[a-z][\w-]*", ours))
     assert len(known) > 50 and sorted(named - known) == []

@@ -1,4 +1,4 @@
-"""uc3m and uc3m-simple (STRATEGIES.md section 4): analyzers, raise sizes, EV analyzer, persistence, history."""
+"""uc3m and uc3m-simple (docs/studies.md, the 2012 study): analyzers, raise sizes, EV analyzer, persistence, history."""
 
 from __future__ import annotations
 

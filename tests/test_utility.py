@@ -1,4 +1,4 @@
-"""The utility player (STRATEGIES.md section 3): features, thresholds, raise sizes, learning, persistence."""
+"""The utility player (docs/studies.md, the 2017 study): features, thresholds, raise sizes, learning, persistence."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def cards(text: str) -> tuple[int, ...]:
     ("83o", 1 - 166 / 167), ("82o", 0.0), ("72o", 0.0),
 ])
 def test_preflop_value_runs_from_one_at_rank_1_to_zero_at_rank_168(cls, value):
-    # STRATEGIES.md: "1 - rank/168 (rank 1 = 1.0, ranks 168-169 = 0)"; the two
+    # the study: "1 - rank/168 (rank 1 = 1.0, ranks 168-169 = 0)"; the two
     # anchors fix the line, 1 - (rank - 1)/167, clamped for rank 169
     assert preflop_value(cls) == pytest.approx(value)
 

@@ -11,6 +11,7 @@ import argparse
 import sys
 import time
 
+from ..atomic import check_writable
 from ..gamedef import GameDefError, load_game
 from .best_response import Exploitability, exploitability
 from .cfr import ALGORITHMS, Solver
@@ -94,6 +95,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.evaluate is None and args.out is None:
         ap.error("--out POLICY.json is required (or --evaluate POLICY.json)")
+    if args.evaluate is None:
+        try:  # before any work: a bad --out found after training would lose it
+            check_writable(args.out)
+        except OSError as exc:
+            print(f"acpcbot.solve: cannot write --out {args.out}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     try:
         game = load_game(args.game)
         tree = build_tree(game)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..atomic import atomic_write
+from ..atomic import atomic_write, check_writable
 from ..gamedef import GameDef, GameDefError, load_game
 from .abstract_cfr import ALGORITHMS, AbstractSolver, Report, train
 from .abstract_game import NEXT_LEAF, AbstractGame
@@ -265,6 +265,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run the hold'em blueprint command line; returns the exit status."""
     args = parser().parse_args(argv)
     single_threaded_blas()
+    bad = unwritable_outputs(args)
+    if bad:
+        print(f"acpcbot.solve: {bad}", file=sys.stderr)
+        return 2
     try:
         game = load_game(args.game)
         buckets = _load_buckets(args)
@@ -309,7 +313,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.checkpoint:
             t = time.perf_counter()
             s.save(args.checkpoint, {**ident, "curve": curve, "seconds": elapsed()})
-            _log(f"checkpoint at iteration {s.iteration} written in {time.perf_counter() - t:.1f} s")
+            size = Path(args.checkpoint).stat().st_size / 1e6
+            _log(f"checkpoint at iteration {s.iteration} written to {args.checkpoint} ({size:,.0f} MB) "
+                 f"in {time.perf_counter() - t:.1f} s")
 
     def report(rep: Report) -> None:
         curve.append((rep.iteration, round(rep.exploitability.mbb, 4), round(elapsed(), 1)))
@@ -329,22 +335,64 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     if not curve or curve[-1][0] != solver.iteration:      # e.g. resumed at or past --iterations
         report(Report(solver.iteration, solver.exploitability(), 0.0))
+    # from here on Ctrl-C stops at once: the checkpoint already holds the training, only the policy file is lost
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _interrupt)
+    try:
+        return _ship(args, ag, solver, curve, buckets, elapsed)
+    except KeyboardInterrupt:
+        kept = f"; the same command with --checkpoint {args.checkpoint} writes it without training again" \
+            if args.checkpoint else ""
+        _log(f"interrupted: {args.out} not written{kept}")
+        return 130
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def unwritable_outputs(args: argparse.Namespace) -> str | None:
+    """Why one of the files this command would write cannot be written (None: all can), checked before training."""
+    outputs = [("--checkpoint", args.checkpoint)]
+    if args.build_buckets or not Path(args.buckets).exists():
+        outputs.append(("--buckets", args.buckets))
+    if not args.evaluate and not args.build_buckets:
+        outputs.append(("--out", args.out))
+    for option, path in outputs:
+        if path:
+            try:
+                check_writable(path)
+            except OSError as exc:
+                return f"cannot write {option} {path}: {exc.strerror or exc}"
+    return None
+
+
+def _ship(args, ag: AbstractGame, solver: AbstractSolver, curve: list, buckets: Buckets, elapsed) -> int:
+    """Quantise the average policy, measure it and write it, saying what each step is while it runs."""
     t = time.perf_counter()
+    _log("policy: quantising the average strategy")
     rows = policy_rows(ag, solver)
     final = curve[-1] if curve else None
     iterations = solver.iteration
     solver.close()
     del solver
+    _log("policy: measuring the quantised policy's exploitability")
     shipped = evaluate_rows(ag, rows, args.workers)
     meta = {"iterations": iterations, "algorithm": args.algorithm, "curve": curve,
             "train_seconds": round(elapsed(), 1), "buckets": _digest(buckets),
             "average_mbb": final[1] if final else None, "shipped_mbb": round(shipped.mbb, 4),
             "value0": round(shipped.values[0], 6)}
-    write_policy(args.out, ag, rows, meta, preset=args.compress | (lzma.PRESET_EXTREME if args.compress == 9 else 0))
+    _log(f"policy: compressing (lzma level {args.compress}; under a minute at level 9) and writing {args.out}")
+    try:
+        write_policy(args.out, ag, rows, meta,
+                     preset=args.compress | (lzma.PRESET_EXTREME if args.compress == 9 else 0))
+    except OSError as exc:
+        kept = f"; the training is kept in {args.checkpoint}" if args.checkpoint else ""
+        print(f"acpcbot.solve: cannot write --out {args.out}: {exc.strerror or exc}{kept}", file=sys.stderr)
+        return 2
     _log(f"wrote {args.out} ({Path(args.out).stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - t:.0f} s; "
          f"shipped (quantised) policy: abstract exploitability {shipped.mbb:.4f} mbb/g")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

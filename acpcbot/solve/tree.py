@@ -71,8 +71,14 @@ def check_solvable(game: GameDef, max_size: int = MAX_TREE_SIZE) -> int:
     """The estimated tree size (betting sequences x deals); GameTooBig when the solver refuses the game."""
     label = game.name or "this game"
     if not game.is_limit:
+        root = State(game)
+        lo, hi = root.raise_bounds()
+        first = hi - lo + 1 + len(root.legal_actions()) - 1  # every raise-to amount, and fold or call
+        deals = count_deals(game)
         raise GameTooBig(f"{label} is a no-limit game: its raise sizes are not discrete (every raise-to "
-                         f"amount is its own action), so it has no small game tree to solve")
+                         f"amount is its own action), so it has no small game tree to solve: estimated tree "
+                         f"size above {_big(first * deals)} ({first:,} actions at the first decision alone x "
+                         f"{_big(deals)} deals)")
     deals = count_deals(game)
     sequences, exact = count_betting_sequences(game)
     size = sequences * deals

@@ -265,12 +265,14 @@ class Strategy:
     deterministic: bool = False
 
     def __init__(self, game: GameDef, rng: random.Random, **params: Any) -> None:
+        label = self.name or type(self).__name__  # a plugin class has no registered name
         reason = self.unsupported_reason(game)
         if reason:
-            raise UnsupportedGame(f"strategy {self.name!r} cannot play {game.name or 'this game'}: {reason}")
+            raise UnsupportedGame(f"strategy {label!r} cannot play {game.name or 'this game'}: {reason}")
         unknown = set(params) - set(self.params)
         if unknown:
-            raise TypeError(f"strategy {self.name!r} has no parameter {', '.join(sorted(unknown))}")
+            raise TypeError(f"strategy {label!r} has no parameter {', '.join(sorted(unknown))} "
+                            f"(parameters: {', '.join(self.params) or 'none'})")
         self.game = game
         self.rng = rng
         #: the spec this strategy was created from (set by the registry)

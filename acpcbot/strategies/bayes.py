@@ -1,6 +1,6 @@
 """The 2020 study's Bayesian player ``bayes``: it models each opponent as maniac, rock or station.
 
-The rule (STRATEGIES.md section 2), with the fixes applied here:
+The rule (docs/studies.md, the 2020 study), with the fixes applied here:
 
 - Preflop: a (fold, call, raise) triple from the Chen score of the hole
   cards (``chen_triple``), a tighter one when facing a re-raise.

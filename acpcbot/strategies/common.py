@@ -1,4 +1,4 @@
-"""Conventions shared by the studies' players (STRATEGIES.md, "Common conventions").
+"""Conventions shared by the studies' players (docs/studies.md, "Conventions shared by all of them").
 
 Every player decides in its own terms (fold / call / raise to some amount,
 or a probability triple); :func:`intent_to_action` turns such an intent

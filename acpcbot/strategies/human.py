@@ -58,11 +58,11 @@ def parse_entry(entry: str, view: View) -> Action:
         return CALL
     if bounds is None:
         raise ValueError("no raise is allowed here")
-    if view.game.is_limit:
-        if size is not None:
-            raise ValueError("limit raises have a fixed size: enter r alone")
-        return RAISE
     lo, hi = screen.street_bounds(view)
+    if view.game.is_limit:  # the options read "r raise to 40": r alone, or r with that very size
+        if size is not None and int(size) != lo:
+            raise ValueError(f"limit raises have a fixed size: enter r alone (or r {lo})")
+        return RAISE
     if size is None:
         raise ValueError(f"say how much: r N raises to N chips in this street, from {lo} to {hi}")
     to = int(size)
@@ -91,6 +91,11 @@ class HumanStrategy(Strategy):
         self._shown_actions = 0
         self._hand: int | None = None
         self._round = 0
+        # the running total is kept here, hand by hand as shown: the shared match history may already
+        # hold the next hand when this hook runs on the worker thread
+        self._ended: int | None = None
+        self._total = 0.0
+        self._hands = 0
 
     @property
     def left(self) -> bool:
@@ -126,9 +131,12 @@ class HumanStrategy(Strategy):
         self._shown_actions = len(actions)
         if view.round != self._round and not view.is_final:
             self._new_street(view, view.round)
-        if view.is_final:
-            match = view.match
-            for line in screen.hand_end(view, names, match.total, match.hands_played):
+        if view.is_final and self._ended != view.hand_id:
+            self._ended = view.hand_id
+            payoffs = view.payoffs
+            self._total += payoffs[view.position] if payoffs is not None else 0.0
+            self._hands += 1
+            for line in screen.hand_end(view, names, self._total, self._hands):
                 self._say(line)
 
     def _new_street(self, view: View, round_: int) -> None:

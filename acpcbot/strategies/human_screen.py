@@ -184,12 +184,18 @@ def hand_end(view: View, names: Sequence[str], total: float, hands: int) -> list
     payoffs = view.payoffs
     if payoffs is not None:
         winners = [p for p, v in enumerate(payoffs) if v > 0]
+        you = chips(payoffs[view.position])
         if len(winners) == 1:
             w = winners[0]
-            lines.append(f"  {names[w]} win{'' if names[w] == 'you' else 's'} the pot of {view.pot}; "
-                         f"you {payoffs[view.position]:+g}")
-        elif winners:
-            lines.append(f"  the pot of {view.pot} is split between {', '.join(names[w] for w in winners)}; "
-                         f"you {payoffs[view.position]:+g}")
-    lines.append(f"  match: you {total:+g} after {hands} hand{'' if hands == 1 else 's'}")
+            lines.append(f"  {names[w]} win{'' if names[w] == 'you' else 's'} the pot of {view.pot}; you {you}")
+        else:  # several won, or nobody did: an even split gives every player still in 0
+            split = winners or [p for p in range(view.num_players) if not view.folded[p]]
+            lines.append(f"  the pot of {view.pot} is split between {', '.join(names[w] for w in split)}; "
+                         f"you {you}")
+    lines.append(f"  match: you {chips(total)} after {hands} hand{'' if hands == 1 else 's'}")
     return lines
+
+
+def chips(amount: float) -> str:
+    """A signed chip amount as a person reads it: ``+3450040``, ``-0.5``, never ``+3.45004e+06``."""
+    return f"{amount:+.15g}"

@@ -254,7 +254,7 @@ class Learner2008(Study2008Player):
 
     Rule: the state (study2008 variables, CHANCE included) is cut into
     levels by the ``setting`` ("common" sense or "genetic" widths of
-    STRATEGIES.md section 1); among the decisions with data in that cell it
+    docs/studies.md, the 2008 study); among the decisions with data in that cell it
     plays the best (sum_win − sum_lose)/(n_win + n_lose) (ties: the less
     aggressive); an unseen state plays like random2008.  The table is fixed
     during play (learning happens offline, from logged matches).

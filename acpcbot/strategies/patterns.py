@@ -1,7 +1,7 @@
 """The 2020 study's patterned players ``maniac``, ``rock`` and ``station``, and their hand buckets.
 
 Each pattern plays a fixed (fold, call, raise) probability triple per hand
-bucket and ignores everything else (STRATEGIES.md section 2):
+bucket and ignores everything else (docs/studies.md, the 2020 study):
 
 - preflop bucket k = 0..8: the Sklansky–Malmuth group G1..G8 of the hole
   cards, 8 when the hand is in no group (``preflop.sm_group`` minus one);

@@ -98,21 +98,44 @@ def add_plugin_dir(folder: str | Path) -> None:
 
 
 def _plugin_dirs() -> list[str]:
-    """Where plugin modules are looked for after the Python path: $ACPCBOT_PLUGIN_PATH, added folders, the current one."""
-    env = [d for d in os.environ.get(PLUGIN_PATH_ENV, "").split(os.pathsep) if d]
-    return [*env, *_EXTRA_PLUGIN_DIRS, os.getcwd()]
+    """Where plugin modules are looked for after the Python path: $ACPCBOT_PLUGIN_PATH, added folders, the current one.
+
+    Relative folders of $ACPCBOT_PLUGIN_PATH are read against the current folder, as every path is read where it
+    is given (programs that start seats elsewhere pass them on made absolute: :func:`absolute_plugin_path`).
+    """
+    return [*absolute_plugin_path().split(os.pathsep), *_EXTRA_PLUGIN_DIRS, os.getcwd()] \
+        if os.environ.get(PLUGIN_PATH_ENV) else [*_EXTRA_PLUGIN_DIRS, os.getcwd()]
+
+
+def absolute_plugin_path(value: str | None = None) -> str:
+    """$ACPCBOT_PLUGIN_PATH (or ``value``) with every folder made absolute against the current folder."""
+    text = os.environ.get(PLUGIN_PATH_ENV, "") if value is None else value
+    return os.pathsep.join(os.path.abspath(d) for d in text.split(os.pathsep) if d)
+
+
+def _is_folder_module(module: Any) -> bool:
+    """Whether an import found only a folder without __init__.py (a namespace package), not a module's code."""
+    return getattr(module, "__file__", None) is None and hasattr(module, "__path__")
 
 
 def _import_plugin_module(module: str) -> Any:
-    """Import a plugin's module from the Python path, else from the plugin folders (appended after everything)."""
+    """Import a plugin's module from the Python path, else from the plugin folders (appended after everything).
+
+    A folder named like the module (no ``__init__.py``) is found by any import as an empty namespace package;
+    the plugin folders are then searched too, where the module's own file wins over such a folder.
+    """
     try:
-        return importlib.import_module(module)
+        found = importlib.import_module(module)
+        if not _is_folder_module(found):
+            return found
+        sys.modules.pop(module, None)
     except ModuleNotFoundError as exc:
         if exc.name is None or not module.startswith(exc.name):
             raise  # the plugin itself imports something missing
     for folder in _plugin_dirs():
         if folder not in sys.path:
             sys.path.append(folder)
+    importlib.invalidate_caches()
     return importlib.import_module(module)
 
 
@@ -130,6 +153,12 @@ def load_plugin(head: str) -> type[Strategy]:
         raise StrategySpecError(f"plugin {head!r}: importing {module_name} failed: {type(exc).__name__}: {exc}") \
             from None
     cls = getattr(module, cls_name, None)
+    if cls is None and _is_folder_module(module):
+        folders = " and ".join(str(p) for p in module.__path__)
+        raise StrategySpecError(f"plugin {head!r}: {module_name!r} is the folder {folders} (it has no __init__.py), "
+                                f"not a Python module, and no {module_name}.py was found before it: a folder named like the "
+                                f"module shadows it; rename the folder, or put {module_name}.py in the folder the "
+                                f"command runs in or in $ACPCBOT_PLUGIN_PATH")
     if cls is None:
         raise StrategySpecError(f"plugin {head!r}: module {module_name} ({getattr(module, '__file__', '?')}) has no "
                                 f"{cls_name!r}")

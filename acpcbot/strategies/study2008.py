@@ -1,4 +1,4 @@
-"""The static players of the 2008 study (STRATEGIES.md section 1): random2008, constant, mfs and rh.
+"""The static players of the 2008 study (docs/studies.md, the 2008 study): random2008, constant, mfs and rh.
 
 Every player of the study sees the same game state and picks one of six
 decisions.  This module owns both: :func:`situation` computes the state

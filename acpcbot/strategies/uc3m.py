@@ -1,4 +1,4 @@
-"""``uc3m`` and ``uc3m-simple``: the 2012 study's ACPC agent and its rule-only first version (STRATEGIES.md section 4)."""
+"""``uc3m`` and ``uc3m-simple``: the 2012 study's ACPC agent and its rule-only first version (docs/studies.md)."""
 
 from __future__ import annotations
 
@@ -173,7 +173,7 @@ class Uc3mSimpleStrategy(Strategy):
     Additions to the study's description: the preflop pot-odds fold and the
     pot-committed call also before the flop; the limit pot-odds call; eq^k
     and strength against k opponents in multi-player games; raise sizes
-    jittered by up to 20%.  Reading: STRATEGIES.md sets "a target number of
+    jittered by up to 20%.  Reading: the study sets "a target number of
     bets for the hand"; the target is re-read from the strength at every
     decision and compared with the bets of the current round (the make-N
     rule of Billings et al.'s Loki, which this is), not of the whole hand.

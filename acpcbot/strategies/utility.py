@@ -1,4 +1,4 @@
-"""``utility``: the utility player of the 2017 study, with its threshold learning (STRATEGIES.md section 3)."""
+"""``utility``: the utility player of the 2017 study, with its threshold learning (docs/studies.md)."""
 
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from .folders import RunError
 from .recipes import Job, Plan
 
 
@@ -29,8 +30,22 @@ def acpc_match_program() -> list[str]:
 
 
 def jobs_folder(runs_dir: str | Path, plan: Plan) -> Path:
-    """The folder under which the jobs of ``plan`` write their run folders (``NAME-jobs``)."""
-    return Path(runs_dir).absolute() / f"{plan.name}-jobs"
+    """A new folder under which the jobs of ``plan`` write their run folders: ``NAME-jobs``, else ``NAME-jobs-2``...
+
+    Made here, when the commands are printed, so that a second batch of the same recipe never writes into the
+    folder of the first (its jobs would find their folders taken); RunError when it cannot be made.
+    """
+    base = Path(runs_dir).absolute()
+    for i in range(1, 10_000):
+        folder = base / (f"{plan.name}-jobs" if i == 1 else f"{plan.name}-jobs-{i}")
+        try:
+            folder.mkdir(parents=True)
+            return folder
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise RunError(f"--runs-dir: cannot create {folder}: {exc.strerror or exc}") from None
+    raise RunError(f"--runs-dir: every {plan.name}-jobs-N folder under {base} is taken")
 
 
 def job_command(job: Job, plan: Plan, root: str | Path, out_dir: str | Path) -> str:

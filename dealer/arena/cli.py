@@ -24,7 +24,7 @@ from acpcbot.gamedef import GameDefError, load_game
 from acpcbot.version import version
 
 from .batch import acpc_match_program, job_commands, jobs_folder
-from .folders import RUNS_DIR, RunError
+from .folders import RUNS_DIR, RunError, match_command
 from .recipes import (EXTERNAL_PREFIX, TRANSPORTS, Plan, RecipeError, build_plan, check_strategy, game_path,
                       load_recipe, make_entries, parse_player, recipe_kind, resolve_entries, safe_name)
 from .results import format_results
@@ -223,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _print(doc, args)
         done = sum(1 for m in doc["matches"] if m.get("played") is not False)
         print(f"acpc-match: interrupted: {done} of {len(doc['matches'])} matches finished and are counted in "
-              f"{doc['run_dir']}/results.json (partial); to play the rest: acpc-match resume {doc['run_dir']}",
+              f"{doc['run_dir']}/results.json (partial); to play the rest: {match_command()} resume {doc['run_dir']}",
               file=sys.stderr)
         return 128 + stop.signum
     _print(doc, args)

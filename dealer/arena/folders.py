@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +24,19 @@ def default_runs_dir() -> Path:
         return root / "matches" / "runs"
     data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(data) / "acpcbot" / "runs"
+
+
+def match_command() -> str:
+    """How to call acpc-match again from here, for messages: ``acpc-match`` when it is on PATH, else its path
+    (``.venv/bin/acpc-match`` in a fresh clone whose environment is not activated)."""
+    found = shutil.which("acpc-match")
+    script = Path(sys.executable).parent / "acpc-match"
+    if found and Path(found).resolve() == script.resolve() or not script.is_file():
+        return "acpc-match"
+    here = Path.cwd()
+    if here != Path(here.anchor) and script.absolute().is_relative_to(here):
+        return str(script.absolute().relative_to(here))
+    return str(script.absolute())
 
 
 RUNS_DIR = default_runs_dir()

@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import secrets
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -80,14 +82,31 @@ def main(args: argparse.Namespace) -> int:
     root.setLevel(logging.INFO)
     print(f"acpc-match human: {args.hands} hand{'' if args.hands == 1 else 's'} of {game.name}, seed {seed}, you against {bot}; "
           f"logs in {run_dir}", flush=True)
+    # Ctrl-C ends the session at once: asyncio's own handler would only cancel the match on the first one, and
+    # the reader blocked on your keyboard would then hold the process at exit
+    previous = signal.signal(signal.SIGINT, lambda *_: _interrupted(run_dir, handler))
     try:
         return asyncio.run(_play(game, args.game, args.hands, seed, name, bots, bot, me, run_dir))
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130
     finally:
+        signal.signal(signal.SIGINT, previous)
         root.removeHandler(handler)
         handler.close()
+
+
+_CHILDREN: list[Any] = []  # the dealer and the bots of the session in play, for Ctrl-C
+
+
+def _interrupted(run_dir: Path, handler: logging.Handler) -> None:
+    """Ctrl-C: stop the dealer and the bots, say where the logs are, and leave (status 130) without waiting."""
+    for proc in _CHILDREN:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)  # each started in a session of its own
+        except OSError:
+            pass
+    print(f"\ninterrupted: the match stops here; the dealer log of the hands played: {run_dir / 'match.log'}",
+          file=sys.stderr, flush=True)
+    handler.flush()
+    os._exit(130)  # the thread reading your keyboard cannot be woken; nothing else is left to save
 
 
 async def _play(game: Any, game_arg: str, hands: int, seed: int, name: str, bots: list[str], bot: str,
@@ -103,7 +122,8 @@ async def _play(game: Any, game_arg: str, hands: int, seed: int, name: str, bots
         dealer = await asyncio.create_subprocess_exec(*dealer_cmd, cwd=run_dir, stdin=asyncio.subprocess.DEVNULL,
                                                       stdout=asyncio.subprocess.PIPE, stderr=transcript, env=env,
                                                       start_new_session=True)
-    procs = []
+    procs: list[Any] = []
+    _CHILDREN[:] = [dealer]
     try:
         assert dealer.stdout is not None
         first = await asyncio.wait_for(dealer.stdout.readline(), DEALER_START_S)
@@ -119,12 +139,13 @@ async def _play(game: Any, game_arg: str, hands: int, seed: int, name: str, bots
                 procs.append(await asyncio.create_subprocess_exec(
                     *cmd, cwd=run_dir, stdin=asyncio.subprocess.DEVNULL, stdout=err, stderr=err, env=env,
                     start_new_session=True))
+            _CHILDREN.append(procs[-1])
         info = MatchInfo(game=game, name=name, seed=None, time_per_hand=7.0, opponents=tuple(bots), spec="human")
         code = await play_leavable(me, info, HOST, ports[0])
         score = (await asyncio.wait_for(dealer.stdout.read(), 30)).decode("ascii", "replace")
         await asyncio.wait_for(dealer.wait(), 30)
         if me.left:
-            print(f"\nYou left. The dealer log of the hands played: {run_dir / 'match.log'}")
+            print(f"The dealer log of the hands played: {run_dir / 'match.log'}")  # the table said "You left"
             return 0
         final = [line for line in score.splitlines() if line.startswith("SCORE:")]
         print(f"\nMatch over{': ' + final[-1] if final else ''}. Logs: {run_dir}")
@@ -133,3 +154,4 @@ async def _play(game: Any, game_arg: str, hands: int, seed: int, name: str, bots
         for proc in procs:
             await stop_process(proc)
         await stop_process(dealer)
+        _CHILDREN.clear()

@@ -21,7 +21,7 @@ from typing import Any
 
 from acpcbot.gamedef import GameDefError, load_game
 
-from .folders import RESULTS, RUNS_DIR, RunError
+from .folders import RESULTS, RUNS_DIR, RunError, match_command
 from .recipes import (TRANSPORTS, Entry, Plan, RecipeError, build_plan, check_strategy, game_path, resolve_entries,
                       strategy_name, strategy_seed)
 from .runner import RunInterrupted, execute
@@ -126,7 +126,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     except RunInterrupted as stop:
         print(f"acpc-match: interrupted; the finished matches are in {stop.doc['run_dir']} "
-              f"(acpc-match resume finishes them)", file=sys.stderr)
+              f"({match_command()} resume {stop.doc['run_dir']} finishes them)", file=sys.stderr)
         return 128 + stop.signum
     s = summary(doc, args.strategy, args.game, args.hands)
     doc["lbr"] = s

@@ -13,7 +13,7 @@ from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import MatchLog
 
 from . import aivat, report
-from .folders import REPORT, RESULTS, RunError
+from .folders import REPORT, RESULTS, RunError, match_command
 from .stats import (Z95, Estimate, StatsError, bankroll_ranking, crosstable, instant_runoff_ranking, player_values,
                     read_log, summarize, table_results)
 
@@ -162,7 +162,7 @@ def write_outputs(doc: dict[str, Any], run_dir: Path, game: GameDef, logs: Seque
             write_text_file(run_dir / name, text())
         except RunError as exc:
             # the logs are whole: resume reads them again (keeping every finished match) and writes the rest
-            raise RunError(f"{exc} (the match files are kept; acpc-match resume {run_dir} writes it again)") from None
+            raise RunError(f"{exc} (the match files are kept; {match_command()} resume {run_dir} writes it again)") from None
 
 
 def one_against_many(ct: dict[str, Any]) -> str | None:

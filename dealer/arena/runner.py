@@ -213,7 +213,7 @@ def execute(plan: Plan, runs_dir: str | Path = RUNS_DIR, progress_stream: TextIO
 
 def resume(run_dir: str | Path, progress_stream: TextIO | None = None) -> dict[str, Any]:
     """Finish an interrupted run in its folder: keep the matches that finished, play the others again."""
-    folder = Path(run_dir)
+    folder = Path(run_dir).absolute()  # results.json names the folder absolutely, however it was given
     plan, plugin_dirs = read_plan(folder)
     for d in plugin_dirs:  # in-memory seats load plugin modules in this process
         add_plugin_dir(d)

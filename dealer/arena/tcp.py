@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 from acpcbot.connection import EXIT_DISCONNECTED
+from acpcbot.strategies.registry import absolute_plugin_path
 
 from .folders import Outcome, RunError
 from .recipes import Entry, Job, strategy_seed
@@ -43,8 +44,9 @@ def child_env(plugin_dirs: Sequence[str] = ()) -> dict[str, str]:
     env = dict(os.environ)
     roots = [str(Path(__file__).resolve().parents[2])] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
     env["PYTHONPATH"] = os.pathsep.join(roots)
-    if plugin_dirs:
-        extra = [env["ACPCBOT_PLUGIN_PATH"]] if env.get("ACPCBOT_PLUGIN_PATH") else []
+    # seats run in folders of their own: relative plugin folders are read here, where they were given
+    extra = [absolute_plugin_path()] if env.get("ACPCBOT_PLUGIN_PATH") else []
+    if plugin_dirs or extra:
         env["ACPCBOT_PLUGIN_PATH"] = os.pathsep.join([*plugin_dirs, *extra])
     return env
 
