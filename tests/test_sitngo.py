@@ -13,7 +13,7 @@ from acpcbot.gamedef import load_game
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.utility import stack_value
 from acpcbot.world import MatchInfo
-from dealer.arena.sitngo import Level, FreezeoutTable, TableRules, hand_game, next_live, parse_schedule, positions, \
+from dealer.arena.sitngo import BlindLevel, FreezeoutTable, TableRules, hand_game, next_live, parse_schedule, positions, \
     whole_chips
 from dealer.arena.sitngo_cli import recipe_main
 from dealer.arena.sitngo_run import plan_tables, run_tables, summarise
@@ -151,7 +151,7 @@ def test_strategies_see_their_stack_share():
 
 
 def test_schedule():
-    assert parse_schedule("10/20,20/40@5") == (Level(0, 10, 20), Level(5, 20, 40))
+    assert parse_schedule("10/20,20/40@5") == (BlindLevel(0, 10, 20), BlindLevel(5, 20, 40))
     rules = TableRules(levels=parse_schedule("10/20,20/40@5"))
     assert rules.blinds(4) == (10, 20) and rules.blinds(5) == (20, 40)
     with pytest.raises(ValueError):

@@ -43,7 +43,7 @@ BUTTONS = ("moving", "random")
 
 
 @dataclass(frozen=True)
-class Level:
+class BlindLevel:
     """One step of a blind schedule: from hand ``start`` (0-based) on, blinds ``small``/``big``."""
 
     start: int
@@ -56,7 +56,7 @@ class TableRules:
     """How a freezeout table plays: stacks, blinds (a schedule), button rule, hand limit and stop rule."""
 
     stack: int = 1000
-    levels: tuple[Level, ...] = (Level(0, 10, 20),)
+    levels: tuple[BlindLevel, ...] = (BlindLevel(0, 10, 20),)
     button: str = "moving"
     #: the most hands a table plays (None: until one player holds every chip)
     max_hands: int | None = None
@@ -88,14 +88,14 @@ class TableRules:
         return small, big
 
 
-def parse_schedule(text: str) -> tuple[Level, ...]:
+def parse_schedule(text: str) -> tuple[BlindLevel, ...]:
     """``10/20`` or ``10/20,25/50@50,50/100@100`` (blinds from hand N on) as levels; ValueError saying why."""
     levels = []
     for i, part in enumerate(p.strip() for p in text.split(",")):
         blinds, _, start = part.partition("@")
         small, _, big = blinds.partition("/")
         try:
-            lv = Level(int(start) if start else 0, int(small), int(big))
+            lv = BlindLevel(int(start) if start else 0, int(small), int(big))
         except ValueError:
             raise ValueError(f"blind level {part!r} is not SMALL/BIG[@HAND]") from None
         if i == 0 and lv.start != 0:
