@@ -112,15 +112,21 @@ def progress(line: str) -> None:
 def settings(game: str, target: str, names: list[str], hands: int, seed: int) -> dict[str, object]:
     """LBR under each action setting against ``target`` on the same deals, with the figures by street."""
     from dealer.arena.lbr import lbr_plan
-    from dealer.arena.lbr_results import summary
+    from dealer.arena.lbr_results import by_street, paired_difference, summary
     from dealer.arena.runner import execute
 
     rows = []
+    first: dict[str, float] | None = None
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             start, cpu = time.perf_counter(), cpu_seconds()
             doc = execute(lbr_plan(target, game, hands, seed, "memory", jobs=2, actions=name), tmp)
             row = summary(doc, target, game, hands)
+            deals = (by_street(doc) or {}).get("per_deal", {})
+            if first is None:
+                first = deals
+            else:
+                row[f"minus_{names[0]}"] = paired_difference(deals, first)  # same deals: the paired interval
             row.pop("run_dir", None)
             row["wall_s"] = round(time.perf_counter() - start, 1)
             row["cpu_s"] = round(cpu_seconds() - cpu, 1)

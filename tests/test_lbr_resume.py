@@ -52,9 +52,12 @@ def test_an_interrupted_lbr_run_resumed_keeps_its_lbr_figures(tmp_path, capsys):
     row = next(r for r in doc["results"] if r["player"] == "lbr")
     assert lbr["lbr_mbb_per_hand"] == row["duplicate_mbb_per_hand"] is not None
     assert lbr["ci95"] == row["duplicate_ci95"] and lbr["pairs"] == 600 and lbr["complete"] is True
-    assert lbr["strategy"] == "random:fold=1,call=1,raise=1" and lbr["game"] == "kuhn2p" and lbr["actions"] == "S1"
-    streets = lbr["by_street"]["first_raise"]
-    assert lbr["by_street"]["deals"] == 600 and set(streets) == {"none", "round1"}
+    assert lbr["strategy"] == "random:fold=1,call=1,raise=1" and lbr["game"] == "kuhn2p"
+    # the whole summary beside it: the action setting and the figures by street
+    whole = json.loads((run_dir / "lbr.json").read_text())
+    assert {k: v for k, v in whole.items() if k in lbr} == lbr and whole["actions"] == "S1"
+    streets = whole["by_street"]["first_raise"]
+    assert whole["by_street"]["deals"] == 600 and set(streets) == {"none", "round1"}
     # S1 never raises: every hand is LBR's folding and calling
     assert streets["none"]["hands"] == 1200 and streets["none"]["mbb_per_hand"] == pytest.approx(
         lbr["lbr_mbb_per_hand"], abs=1e-3)
@@ -65,7 +68,7 @@ def test_an_ordinary_run_resumed_gets_no_lbr_object(tmp_path, capsys):
                  "--runs-dir", str(tmp_path), "--json"]) == 0
     run_dir = json.loads(capsys.readouterr().out)["run_dir"]
     assert main(["resume", run_dir, "--json"]) == 0
-    assert "lbr" not in json.loads(capsys.readouterr().out)
+    assert "lbr" not in json.loads(capsys.readouterr().out) and not (Path(run_dir) / "lbr.json").exists()
 
 
 def test_the_benchmark_answers_help_without_running():

@@ -112,7 +112,8 @@ def main(args: argparse.Namespace) -> int:
         print(f"acpc-match: interrupted; the finished matches are in {stop.doc['run_dir']} "
               f"(acpc-match resume finishes them)", file=sys.stderr)
         return 128 + stop.signum
-    s = attach(doc, spec=args.strategy, game=args.game)["lbr"]
+    s = attach(doc, spec=args.strategy, game=args.game)
+    assert s is not None  # an lbr plan's run
     try:
         print(json.dumps(s) if args.json else format_summary(s), flush=True)
     except BrokenPipeError:

@@ -5,6 +5,8 @@ target) and then adds an ``lbr`` object to the run's results.json.  The
 run is recognised from its players (a player ``lbr`` whose strategy is
 ``lbr:target=...`` and the target beside it), so a run interrupted and
 finished by ``acpc-match resume`` gets the same object (:func:`attach`).
+The whole summary, with LBR's action setting and the figures by street,
+goes to ``lbr.json`` in the run folder.
 
 By street: each hand's LBR winnings are put under the street of LBR's
 first raise in that hand (``none`` when it never raised: it won or lost by
@@ -27,6 +29,10 @@ from acpcbot.matchlog import LogError, read_match_log
 from .folders import RESULTS
 
 LBR_NAME = "lbr"
+#: the whole LBR summary, beside results.json in the run folder
+LBR_FILE = "lbr.json"
+#: the summary's keys kept out of results.json's ``lbr`` (they are in lbr.json)
+EXTRA_KEYS = ("actions", "by_street")
 HOLDEM_STREETS = ("preflop", "flop", "turn", "river")
 NO_RAISE = "none"
 Z95 = 1.959964
@@ -93,7 +99,7 @@ def by_street(doc: dict[str, Any], run_dir: str | Path | None = None) -> dict[st
     raise (``none``: it never raised), with the share of hands;
     ``chips_in``: each hand's winnings split over the streets in proportion
     to the chips the hand's loser put in on each (where the chips won were
-    staked).  None when the logs cannot be read.  Deals are paired by hand
+    staked); ``per_deal``: LBR's mbb/hand on each deal, both seatings averaged.  None when the logs cannot be read.  Deals are paired by hand
     number across the two seatings (a deal played in one seating counts alone).
     """
     folder = Path(run_dir or doc.get("run_dir") or ".")
@@ -129,6 +135,8 @@ def by_street(doc: dict[str, Any], run_dir: str | Path | None = None) -> dict[st
     if not n:
         return None
     total = sum(seatings.values())
+    per_deal = {f"{seed}:{hand}": 1000.0 * sum(v for k, v in won[(seed, hand)].items() if not k.startswith("in:"))
+                / k / big_blind for (seed, hand), k in seatings.items()}
 
     def figure(key: str) -> dict[str, float]:
         xs = [1000.0 * won[deal].get(key, 0.0) / k / big_blind for deal, k in seatings.items()]
@@ -138,7 +146,8 @@ def by_street(doc: dict[str, Any], run_dir: str | Path | None = None) -> dict[st
 
     first = {key: figure(key) | {"hands": counts.get(key, 0), "share": round(counts.get(key, 0) / total, 4)}
              for key in (NO_RAISE, *names)}
-    return {"deals": n, "first_raise": first, "chips_in": {name: figure(f"in:{name}") for name in names}}
+    return {"deals": n, "first_raise": first, "chips_in": {name: figure(f"in:{name}") for name in names},
+            "per_deal": per_deal}
 
 
 def summary(doc: dict[str, Any], spec: str, game: str, hands: int, streets: bool = True) -> dict[str, Any]:
@@ -156,7 +165,21 @@ def summary(doc: dict[str, Any], spec: str, game: str, hands: int, streets: bool
                 "run_dir": doc.get("run_dir"), "complete": all(m["complete"] for m in doc["matches"])})
     if streets and row is not None:
         out["by_street"] = by_street(doc)
+        if out["by_street"] is not None:
+            out["by_street"].pop("per_deal")  # kept out of results.json: one number a deal
     return out
+
+
+def paired_difference(a: dict[str, float], b: dict[str, float]) -> dict[str, float] | None:
+    """Mean and 95% half-width of ``a - b`` over the deals both played (mbb/g; e.g. two LBR settings' per-deal values)."""
+    common = sorted(set(a) & set(b))
+    n = len(common)
+    if n < 2:
+        return None
+    xs = [a[d] - b[d] for d in common]
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return {"mbb_per_hand": round(mean, 3), "ci95": round(Z95 * math.sqrt(var / n), 3), "deals": n}
 
 
 def format_summary(s: dict[str, Any]) -> str:
@@ -177,13 +200,20 @@ def format_summary(s: dict[str, Any]) -> str:
 
 
 def attach(doc: dict[str, Any], run_dir: str | Path | None = None, spec: str | None = None,
-           game: str | None = None) -> dict[str, Any]:
-    """Add the ``lbr`` summary to an LBR run's results (and its results.json); other runs are returned unchanged."""
+           game: str | None = None) -> dict[str, Any] | None:
+    """Add the ``lbr`` summary to an LBR run's results and files; return the whole summary (None for other runs).
+
+    results.json's ``lbr`` holds the documented figures; the whole summary
+    (with the action setting and the figures by street) goes to the run
+    folder's ``lbr.json`` beside it.
+    """
     target = lbr_target(doc)
     if target is None:
-        return doc
+        return None
     hands = int(doc.get("hands") or 0)
-    doc["lbr"] = summary(doc, spec if spec is not None else target[1], game or str(doc.get("game")), hands)
+    full = summary(doc, spec if spec is not None else target[1], game or str(doc.get("game")), hands)
+    doc["lbr"] = {k: v for k, v in full.items() if k not in EXTRA_KEYS}
     folder = Path(run_dir or doc["run_dir"])
     (folder / RESULTS).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    return doc
+    (folder / LBR_FILE).write_text(json.dumps(full, indent=1) + "\n", encoding="utf-8")
+    return full

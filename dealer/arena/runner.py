@@ -226,8 +226,9 @@ def resume(run_dir: str | Path, progress_stream: TextIO | None = None) -> dict[s
         before = float(json.loads((folder / RESULTS).read_text(encoding="utf-8")).get("seconds") or 0.0)
     except (OSError, ValueError, AttributeError, TypeError, RecursionError):
         before = 0.0
-    # an acpc-match lbr run keeps its LBR figures (results.json's "lbr") when finished this way
-    return attach_lbr(_finish(plan, folder, done, todo, progress_stream, plugin_dirs, before), folder)
+    doc = _finish(plan, folder, done, todo, progress_stream, plugin_dirs, before)
+    attach_lbr(doc, folder)  # an acpc-match lbr run keeps its LBR figures when finished this way
+    return doc
 
 
 def _check_run_doc(path: Path, doc: Any) -> None:
