@@ -99,7 +99,9 @@ def by_street(doc: dict[str, Any], run_dir: str | Path | None = None) -> dict[st
     raise (``none``: it never raised), with the share of hands;
     ``chips_in``: each hand's winnings split over the streets in proportion
     to the chips the hand's loser put in on each (where the chips won were
-    staked); ``per_deal``: LBR's mbb/hand on each deal, both seatings averaged.  None when the logs cannot be read.  Deals are paired by hand
+    staked); ``ended``: by the street the hand ended on and how (the target
+    folded, LBR folded, showdown), with the hands; ``per_deal``: LBR's
+    mbb/hand on each deal, both seatings averaged.  None when the logs cannot be read.  Deals are paired by hand
     number across the two seatings (a deal played in one seating counts alone).
     """
     folder = Path(run_dir or doc.get("run_dir") or ".")
@@ -131,11 +133,17 @@ def by_street(doc: dict[str, Any], run_dir: str | Path | None = None) -> dict[st
             counts[key] = counts.get(key, 0) + 1
             for r, x in enumerate(_chips_by_street(hand.state, position, hand.values[position])):
                 chips[f"in:{names[r]}"] = chips.get(f"in:{names[r]}", 0.0) + x
+            state = hand.state
+            how = "target_folds" if state.folded[1 - position] else "lbr_folds" if state.folded[position] else \
+                "showdown"
+            ended = f"end:{names[state.round]}:{how}"
+            chips[ended] = chips.get(ended, 0.0) + hand.values[position]
+            counts[ended] = counts.get(ended, 0) + 1
     n = len(seatings)
     if not n:
         return None
     total = sum(seatings.values())
-    per_deal = {f"{seed}:{hand}": 1000.0 * sum(v for k, v in won[(seed, hand)].items() if not k.startswith("in:"))
+    per_deal = {f"{seed}:{hand}": 1000.0 * sum(v for k, v in won[(seed, hand)].items() if ":" not in k)
                 / k / big_blind for (seed, hand), k in seatings.items()}
 
     def figure(key: str) -> dict[str, float]:
@@ -146,8 +154,11 @@ def by_street(doc: dict[str, Any], run_dir: str | Path | None = None) -> dict[st
 
     first = {key: figure(key) | {"hands": counts.get(key, 0), "share": round(counts.get(key, 0) / total, 4)}
              for key in (NO_RAISE, *names)}
+    ended = {name: {how: figure(f"end:{name}:{how}") | {"hands": counts.get(f"end:{name}:{how}", 0)}
+                    for how in ("target_folds", "lbr_folds", "showdown") if counts.get(f"end:{name}:{how}")}
+             for name in names}
     return {"deals": n, "first_raise": first, "chips_in": {name: figure(f"in:{name}") for name in names},
-            "per_deal": per_deal}
+            "ended": ended, "per_deal": per_deal}
 
 
 def summary(doc: dict[str, Any], spec: str, game: str, hands: int, streets: bool = True) -> dict[str, Any]:
