@@ -19,6 +19,8 @@ opponent comes from a :class:`TargetModel`:
 
 The target's spec is given with ``;`` between its parameters (``,``
 separates LBR's own): ``lbr:target=adaptive:risk=0;lookahead=0``.
+``actions=S2`` (or S1, S3, S4, cc1, cc2, full, or streets of letters)
+restricts LBR's actions street by street (``acpcbot.solve.lbr_actions``).
 """
 
 from __future__ import annotations

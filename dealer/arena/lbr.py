@@ -8,7 +8,10 @@ up to sampling noise.  Over TCP the strategy runs as a normal acpcbot
 process and LBR tracks a copy of it (exact for strategies whose policy
 depends only on what LBR sees); in memory LBR reads the strategy's real
 object (``lbr_seats``).  Strategies that do not expose their policy are
-refused.
+refused.  ``--lbr-actions`` restricts LBR's actions street by street
+(DeepStack's settings S1-S4, ``acpcbot.solve.lbr_actions``); the figures,
+also by street, go to results.json's ``lbr`` and the run's lbr.json
+(``lbr_results``).
 """
 
 from __future__ import annotations
