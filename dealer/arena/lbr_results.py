@@ -93,7 +93,7 @@ def _chips_by_street(state: Any, position: int, value: float) -> list[float]:
 
 
 def by_street(doc: dict[str, Any], run_dir: str | Path | None = None) -> dict[str, Any] | None:
-    """LBR's duplicate mbb/g split by street two ways, each with a 95% half-width.
+    """LBR's duplicate mbb/g split by street three ways, each figure with a 95% half-width.
 
     ``first_raise``: each hand's winnings under the street of LBR's first
     raise (``none``: it never raised), with the share of hands;
@@ -101,12 +101,13 @@ def by_street(doc: dict[str, Any], run_dir: str | Path | None = None) -> dict[st
     to the chips the hand's loser put in on each (where the chips won were
     staked); ``ended``: by the street the hand ended on and how (the target
     folded, LBR folded, showdown), with the hands; ``per_deal``: LBR's
-    mbb/hand on each deal, both seatings averaged.  None when the logs cannot be read.  Deals are paired by hand
-    number across the two seatings (a deal played in one seating counts alone).
+    mbb/hand on each deal, both seatings averaged.  None when the logs
+    cannot be read.  Deals are paired by hand number across the two
+    seatings (a deal played in one seating counts alone).
     """
     folder = Path(run_dir or doc.get("run_dir") or ".")
     big_blind = float(doc.get("big_blind") or 1)
-    #: per deal (match seed, hand number): the seatings that played it, and LBR's chips by street of its first raise
+    #: per deal (match seed, hand number): the seatings that played it, and LBR's chips under each grouping
     seatings: dict[tuple[int, int], int] = {}
     won: dict[tuple[int, int], dict[str, float]] = {}
     counts: dict[str, int] = {}
