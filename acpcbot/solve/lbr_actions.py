@@ -23,9 +23,9 @@ allowed: a street without any action would leave LBR nothing to play),
 set's raises.  The last street's letters repeat for games with more rounds.
 In limit games every raise letter means the game's one raise.  Beside the
 names above, ``cc1`` (check/call preflop, the full set after) and ``cc2``
-(check/call preflop and flop) restrict the early streets, as the limit
-measurements of LBR did to keep preflop decisions cheap; any other setting
-can be given in the street syntax, e.g. ``C/C/FCR/FCR``.
+(check/call preflop and flop) restrict the early streets, for limit games
+(against the hulhe blueprint they win less than ``full``: docs/lbr.md);
+any other setting can be given in the street syntax, e.g. ``C/C/FCR/FCR``.
 
 The 56 sizes: DeepStack's supplement gives their number, but we did not find
 the list itself in the sources available here, so this module defines its
