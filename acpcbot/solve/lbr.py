@@ -20,7 +20,8 @@ is a lower bound on the opponent's exploitability.
 Candidate raises: limit games the one raise; no-limit the paper's minimum,
 half pot, pot, two pots and all-in (pot-fraction raises as
 ``State.raise_to_fraction``), clamped into the legal range, duplicates
-dropped.  Everything here is pure: the caller supplies the equity vector
+dropped; ``lbr_actions`` restricts them street by street (DeepStack's
+S1-S4).  Everything here is pure: the caller supplies the equity vector
 (``rollout.equity_vector``) and the opponent's fold probabilities.
 """
 
@@ -31,12 +32,10 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..engine import CALL, FOLD, Action, ActionType, State
+from ..engine import Action, ActionType, State
 from ..gamedef import GameDef
 from ..holdings import blocked, num_holdings
-
-#: the paper's no-limit raise sizes as fractions of the pot after calling (min and all-in are added)
-POT_FRACTIONS = (0.5, 1.0, 2.0)
+from .lbr_actions import candidates_in
 
 
 class RangeError(ValueError):
@@ -53,24 +52,12 @@ def narrow(weights: np.ndarray, probs: np.ndarray) -> np.ndarray:
     return weights * probs
 
 
-def candidates(state: State) -> list[Action]:
-    """LBR's actions in ``state`` (its turn): fold when facing a bet, check/call, then the raises, smallest first."""
-    out: list[Action] = []
-    if ActionType.FOLD in state.legal_actions():
-        out.append(FOLD)
-    out.append(CALL)
-    bounds = state.raise_bounds()
-    if bounds is None:
-        return out
-    if state.game.is_limit:
-        out.append(Action(ActionType.RAISE))
-        return out
-    lo, hi = bounds
-    sizes = {lo, hi}
-    for f in POT_FRACTIONS:
-        sizes.add(min(max(state.raise_to_fraction(f), lo), hi))
-    out.extend(Action(ActionType.RAISE, s) for s in sorted(sizes))
-    return out
+def candidates(state: State, setting: Sequence[str] = ("FCR",)) -> list[Action]:
+    """LBR's actions in ``state`` (its turn): fold when facing a bet, check/call, then the raises, smallest first.
+
+    ``setting``: the letters of each street (``lbr_actions``; default the full set on every street).
+    """
+    return candidates_in(state, setting)
 
 
 @dataclass(frozen=True)
@@ -86,12 +73,13 @@ class Valued:
 
 
 def valuate(state: State, me: int, equity: np.ndarray, weights: np.ndarray,
-            fold_probs: Callable[[Action], np.ndarray]) -> list[Valued]:
+            fold_probs: Callable[[Action], np.ndarray], actions: Sequence[Action] | None = None) -> list[Valued]:
     """Every candidate of ``state`` valued for position ``me`` against the range ``weights``.
 
     ``equity[i]``: LBR's showdown share against holding ``i``;
     ``fold_probs(raise)``: the opponent's probability of folding to that
     raise with each holding.  Values are chips relative to folding now.
+    ``actions``: the candidates to value (default :func:`candidates`).
     """
     opp = 1 - me
     mine, theirs = state.spent[me], state.spent[opp]
@@ -101,7 +89,7 @@ def valuate(state: State, me: int, equity: np.ndarray, weights: np.ndarray,
         raise RangeError("the opponent's range is empty")
     wp = float(weights @ equity) / total
     out: list[Valued] = []
-    for action in candidates(state):
+    for action in candidates(state) if actions is None else actions:
         if action[0] == ActionType.FOLD:
             out.append(Valued(action, 0.0, 0.0, wp))
             continue

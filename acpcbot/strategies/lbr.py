@@ -19,6 +19,8 @@ opponent comes from a :class:`TargetModel`:
 
 The target's spec is given with ``;`` between its parameters (``,``
 separates LBR's own): ``lbr:target=adaptive:risk=0;lookahead=0``.
+``actions=S2`` (or S1, S3, S4, cc1, cc2, full, or streets of letters)
+restricts LBR's actions street by street (``acpcbot.solve.lbr_actions``).
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from ..engine import FOLD, Action, State
 from ..gamedef import GameDef
 from ..holdings import blocked, holdings
 from ..protocol import MatchState, format_betting, format_match_state
-from ..solve.lbr import Valued, check_heads_up, choose, initial_range, narrow, valuate
+from ..solve.lbr import Valued, candidates, check_heads_up, choose, initial_range, narrow, valuate
+from ..solve.lbr_actions import check_setting, parse_setting, raises_allowed
 from ..solve.rollout import PREFLOP_BOARDS, EquityCache
 from ..world import MatchHistory, MatchInfo, View, World
 from .base import ActionPolicy, NoPolicy, Param, Strategy
@@ -257,6 +260,10 @@ class LBRStrategy(Strategy):
         "tname": Param(str, "", "the opponent's name in the match (default: as the match tells)"),
         "samples": Param(int, PREFLOP_BOARDS, "random boards behind hold'em preflop equities",
                          lambda v: v >= 50, "must be >= 50"),
+        "actions": Param(str, "full", "LBR's actions street by street: full, DeepStack's S1|S2|S3|S4, cc1|cc2 (check/"
+                                      "call the first one or two streets), or streets of letters F C P A B R split "
+                                      "by '/' (acpcbot.solve.lbr_actions)", check_setting,
+                         "expected full, S1, S2, S3, S4, cc1, cc2 or streets like C/C/FCPA/FCPA"),
     }
 
     # a measurement must not be cut short: a decision the client replaced by its safe fallback would not be
@@ -273,6 +280,7 @@ class LBRStrategy(Strategy):
         if not self.target:
             raise ValueError("lbr needs target=SPEC: the strategy it best-responds to")
         self.model: TargetModel | None = None
+        self.setting = parse_setting(self.actions)
         self.equity = EquityCache(game, rng.getrandbits(32), self.samples)
         self._hand: int | None = None
         self._weights = np.zeros(0)
@@ -336,13 +344,15 @@ class LBRStrategy(Strategy):
         weights = self._range(view)
         equity, valid = self.equity.get(view.hole, view.board_cards)
         weights = weights * valid
-        if not weights.sum() > 0:
-            return view.state.raise_or_call() if view.can_raise else view.fold_or_check()
         state = view.state
+        if not weights.sum() > 0:
+            if not raises_allowed(self.setting, state.round):
+                return candidates(state, self.setting)[-1]  # check/call: the one action every setting allows
+            return view.state.raise_or_call() if view.can_raise else view.fold_or_check()
         model = self.model
 
         def fold_probs(action: Action) -> np.ndarray:
             return model.policy_in(state.copy().apply(action)).prob(FOLD)
 
-        self.last = valuate(state, view.position, equity, weights, fold_probs)
+        self.last = valuate(state, view.position, equity, weights, fold_probs, candidates(state, self.setting))
         return choose(self.last).action

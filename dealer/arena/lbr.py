@@ -8,7 +8,10 @@ up to sampling noise.  Over TCP the strategy runs as a normal acpcbot
 process and LBR tracks a copy of it (exact for strategies whose policy
 depends only on what LBR sees); in memory LBR reads the strategy's real
 object (``lbr_seats``).  Strategies that do not expose their policy are
-refused.
+refused.  ``--lbr-actions`` restricts LBR's actions street by street
+(DeepStack's settings S1-S4, ``acpcbot.solve.lbr_actions``); the figures,
+also by street, go to results.json's ``lbr`` and the run's lbr.json
+(``lbr_results``).
 """
 
 from __future__ import annotations
@@ -21,13 +24,14 @@ from typing import Any
 
 from acpcbot.gamedef import GameDefError, load_game
 
-from .folders import RESULTS, RUNS_DIR, RunError, match_command
+from acpcbot.solve.lbr_actions import SETTINGS, parse_setting
+
+from .folders import RUNS_DIR, RunError, match_command
+from .lbr_results import LBR_NAME, attach, format_summary
 from .recipes import (TRANSPORTS, Entry, Plan, RecipeError, build_plan, check_strategy, game_path, resolve_entries,
                       strategy_name, strategy_seed)
 from .runner import RunInterrupted, execute
 from .stats import StatsError
-
-LBR_NAME = "lbr"
 
 
 def add_parser(sub: Any) -> None:
@@ -38,6 +42,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--game", required=True, help="a heads-up game: hunl hulhe leduc kuhn2p ..., or a .game file")
     p.add_argument("--hands", type=int, default=1000, help="hands per seating (default: 1000)")
     p.add_argument("--seed", type=int, default=0, help="deal seed (default: 0)")
+    p.add_argument("--lbr-actions", default="full", metavar="SETTING",
+                   help=f"LBR's actions street by street: {'|'.join(SETTINGS)} (DeepStack's S1-S4: S1 fold/call "
+                        f"everywhere; S2 check/call preflop and flop, fold/call/pot/all-in after; S3 the same with "
+                        f"56 sizes; S4 check/call preflop, 56 sizes on the flop, fold/call after) or streets of "
+                        f"letters F C P A B R split by '/' (default: full)")
     p.add_argument("--transport", choices=TRANSPORTS, default="tcp",
                    help="tcp: the strategy as its own acpcbot process; memory: one process, LBR reads the "
                         "strategy's real object (default: tcp)")
@@ -49,8 +58,12 @@ def add_parser(sub: Any) -> None:
 
 
 def lbr_plan(spec: str, game_arg: str, hands: int, seed: int, transport: str, jobs: int | None = None,
-             name: str | None = None, base: str | Path = ".") -> Plan:
-    """The duplicate plan of LBR against ``spec``; RecipeError naming what cannot be played."""
+             name: str | None = None, base: str | Path = ".", actions: str = "full") -> Plan:
+    """The duplicate plan of LBR (under action setting ``actions``) against ``spec``; RecipeError naming what cannot be played."""
+    try:
+        parse_setting(actions)
+    except ValueError as exc:
+        raise RecipeError(f"--lbr-actions: {exc}") from None
     try:
         game = load_game(game_arg)
     except GameDefError as exc:
@@ -70,6 +83,8 @@ def lbr_plan(spec: str, game_arg: str, hands: int, seed: int, transport: str, jo
     assert target.strategy is not None
     lbr_spec = (f"lbr:target={target.strategy.replace(',', ';')},tseed={strategy_seed(seed, target_name)},"
                 f"tname={target_name}")
+    if actions.strip() != "full":
+        lbr_spec += f",actions={actions.strip()}"
     try:
         return build_plan(name=name or f"lbr-{target_name}", game=game_arg, hands=hands, seed=seed, duplicate=True,
                           mode="play", entries=[Entry(LBR_NAME, lbr_spec), target], transport=transport,
@@ -85,41 +100,13 @@ def policy_strategies() -> list[str]:
     return [n for n, cls in available().items() if cls.has_policy]
 
 
-def summary(doc: dict[str, Any], spec: str, game: str, hands: int) -> dict[str, Any]:
-    """The LBR figures of a finished run: LBR's duplicate mbb/g and 95% half-width (with AIVAT's when known)."""
-    row = next((r for r in doc["results"] if r["player"] == LBR_NAME), None)
-    out: dict[str, Any] = {"strategy": spec, "game": game, "hands": hands,
-                           "lbr_mbb_per_hand": None, "ci95": None, "pairs": 0}
-    if row is not None:
-        out.update({"lbr_mbb_per_hand": row.get("duplicate_mbb_per_hand"), "ci95": row.get("duplicate_ci95"),
-                    "pairs": row.get("duplicate_pairs", 0)})
-        if row.get("aivat_duplicate_mbb_per_hand") is not None:
-            out.update({"aivat_mbb_per_hand": row["aivat_duplicate_mbb_per_hand"],
-                        "aivat_ci95": row["aivat_duplicate_ci95"]})
-    out.update({"seed": doc.get("seed"), "transport": doc.get("transport"), "seconds": doc.get("seconds"),
-                "run_dir": doc.get("run_dir"), "complete": all(m["complete"] for m in doc["matches"])})
-    return out
-
-
-def format_summary(s: dict[str, Any]) -> str:
-    """One line: LBR's winnings against the strategy."""
-    if s["lbr_mbb_per_hand"] is None:
-        return f"LBR against {s['strategy']} in {s['game']}: no hands played  ->  {s['run_dir']}"
-    ci = "?" if s["ci95"] is None else f"{s['ci95']:.1f}"
-    line = (f"LBR against {s['strategy']} in {s['game']}: {s['lbr_mbb_per_hand']:+.1f} ± {ci} mbb/g (95%, "
-            f"duplicate, {s['pairs']} deals x 2 seatings)")
-    if s.get("aivat_mbb_per_hand") is not None:
-        line += f"; AIVAT {s['aivat_mbb_per_hand']:+.1f} ± {s['aivat_ci95']:.1f}"
-    return line + f"  ->  {s['run_dir']}"
-
-
 def main(args: argparse.Namespace) -> int:
     """Run ``acpc-match lbr``; the exit status (0 done, 1 a match did not finish, 2 bad input)."""
     base = Path.cwd()
     stream = sys.stderr if sys.stderr.isatty() else None
     try:
         plan = lbr_plan(args.strategy, game_path(args.game, base), args.hands, args.seed, args.transport,
-                        args.jobs, args.name, base)
+                        args.jobs, args.name, base, args.lbr_actions)
         doc = execute(plan, args.runs_dir, stream, plugin_dirs=[str(base)])
     except (RecipeError, RunError, StatsError) as exc:
         print(f"acpc-match: error: {exc}", file=sys.stderr)
@@ -128,10 +115,8 @@ def main(args: argparse.Namespace) -> int:
         print(f"acpc-match: interrupted; the finished matches are in {stop.doc['run_dir']} "
               f"({match_command()} resume {stop.doc['run_dir']} finishes them)", file=sys.stderr)
         return 128 + stop.signum
-    s = summary(doc, args.strategy, args.game, args.hands)
-    doc["lbr"] = s
-    run_dir = Path(doc["run_dir"])
-    (run_dir / RESULTS).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    s = attach(doc, spec=args.strategy, game=args.game)
+    assert s is not None  # an lbr plan's run
     try:
         print(json.dumps(s) if args.json else format_summary(s), flush=True)
     except BrokenPipeError:

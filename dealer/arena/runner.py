@@ -17,6 +17,7 @@ from acpcbot.gamedef import GameDefError, load_game
 from acpcbot.strategies.registry import add_plugin_dir
 
 from .folders import RESULTS, RUNS_DIR, Outcome, RunError, exact_run_dir, job_record, new_run_dir
+from .lbr_results import attach as attach_lbr
 from .lbr_seats import memory_job
 from .planfile import clear_match_files, finished_records, read_plan, write_plan
 from .recipes import Job, Plan
@@ -225,7 +226,9 @@ def resume(run_dir: str | Path, progress_stream: TextIO | None = None) -> dict[s
         before = float(json.loads((folder / RESULTS).read_text(encoding="utf-8")).get("seconds") or 0.0)
     except (OSError, ValueError, AttributeError, TypeError, RecursionError):
         before = 0.0
-    return _finish(plan, folder, done, todo, progress_stream, plugin_dirs, before)
+    doc = _finish(plan, folder, done, todo, progress_stream, plugin_dirs, before)
+    attach_lbr(doc, folder)  # an acpc-match lbr run keeps its LBR figures when finished this way
+    return doc
 
 
 def _check_run_doc(path: Path, doc: Any) -> None:
