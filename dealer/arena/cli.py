@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -23,7 +22,7 @@ from typing import Any, Sequence
 from acpcbot.gamedef import GameDefError, load_game
 from acpcbot.version import version
 
-from .batch import acpc_match_program, job_commands, jobs_folder
+from .batch import job_commands, jobs_folder, merge_hint
 from .folders import RUNS_DIR, RunError
 from .recipes import (EXTERNAL_PREFIX, TRANSPORTS, Plan, RecipeError, build_plan, check_strategy, game_path,
                       load_recipe, make_entries, parse_player, resolve_entries, safe_name)
@@ -200,11 +199,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 base = Path.cwd()
             if args.print_jobs:
                 out_dir = jobs_folder(args.runs_dir, plan)
-                for command in job_commands(plan, base, out_dir):
+                commands = job_commands(plan, base, out_dir)  # every line checked before the first is printed
+                hint = merge_hint(plan, out_dir)
+                for command in commands:
                     print(command)
-                program = " ".join(shlex.quote(w) for w in acpc_match_program())
-                print(f"# {len(plan.jobs)} jobs; when they are done: {program} merge {out_dir}/match-*",
-                      file=sys.stderr)
+                print(hint, file=sys.stderr)
                 return 0
             run_dir = getattr(args, "run_dir", None)
             doc = execute(plan, args.runs_dir, stream, run_dir=run_dir, plugin_dirs=[str(base)])
