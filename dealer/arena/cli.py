@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -24,6 +25,7 @@ from acpcbot.version import version
 
 from .batch import job_commands, jobs_folder, merge_hint
 from .folders import RUNS_DIR, RunError
+from .planfile import plugin_players, read_plan
 from .recipes import (EXTERNAL_PREFIX, TRANSPORTS, Plan, RecipeError, build_plan, check_strategy, game_path,
                       load_recipe, make_entries, parse_player, resolve_entries, safe_name)
 from .results import format_results
@@ -105,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     res.add_argument("run_dir", metavar="RUN_DIR")
     res.add_argument("--json", action="store_true", help="print the results as one JSON object")
     res.add_argument("--quiet", action="store_true", help="print nothing when every match finished")
+    res.add_argument("--plugin-dir", action="append", default=[], metavar="DIR",
+                     help="look for plugin strategies (module:Class) in DIR (repeatable); a run folder's own "
+                          "plan.json is never trusted to name them")
     merge = sub.add_parser("merge", help="combine run folders into one (batch jobs, split tournaments, duplicate "
                                          "halves, partial runs)")
     merge.add_argument("runs", nargs="+", metavar="RUN_DIR")
@@ -174,6 +179,19 @@ def _print(doc: dict[str, Any], args: argparse.Namespace) -> None:
         sys.stdout = None  # type: ignore[assignment]  # the reader left (| head): nothing more to print
 
 
+def _resume_command(run_dir: str) -> str:
+    """``acpc-match resume RUN_DIR``, quoted, with the ``--plugin-dir`` folders a run of plugins needs."""
+    words = ["acpc-match", "resume", run_dir]
+    try:
+        plan, dirs = read_plan(Path(run_dir))
+        if plugin_players(plan):
+            for d in dirs:
+                words += ["--plugin-dir", d]
+    except RunError:
+        pass
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 done, 1 a match failed, 2 bad input, 130/143 interrupted)."""
     args = build_parser().parse_args(argv)
@@ -188,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "merge":
             doc = merge_runs(args.runs, args.runs_dir, safe_name(args.name))
         elif args.command == "resume":
-            doc = resume(args.run_dir, stream)
+            doc = resume(args.run_dir, stream, args.plugin_dir)
         else:
             if args.command == "run":
                 overrides = {"hands": args.hands, "seed": args.seed, "jobs": args.jobs}
@@ -215,7 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _print(doc, args)
         done = sum(1 for m in doc["matches"] if m.get("played") is not False)
         print(f"acpc-match: interrupted: {done} of {len(doc['matches'])} matches finished and are counted in "
-              f"{doc['run_dir']}/results.json (partial); to play the rest: acpc-match resume {doc['run_dir']}",
+              f"{doc['run_dir']}/results.json (partial); to play the rest: {_resume_command(doc['run_dir'])}",
               file=sys.stderr)
         return 128 + stop.signum
     _print(doc, args)
