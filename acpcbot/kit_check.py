@@ -8,15 +8,19 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import shutil
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
+from .children import die_with_parent
 from .gamedef import GameDef, parse_game
 from .kit_build import MANIFEST, SHUTDOWN_SECONDS, KitError
+
+KIT_GONE_GRACE = 3.0  # a kit that exits while the dealer still runs: how long the dealer may take to end too
 
 @dataclass
 class CheckResult:
@@ -34,37 +38,107 @@ class CheckResult:
         return not self.problems
 
 
+class CheckInterrupted(Exception):
+    """A check stopped by SIGTERM or SIGHUP (its dealer and seats are ended first); ``signum`` says which."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"interrupted by signal {signum}")
+        self.signum = signum
+
+
+def _read_manifest(kit: Path) -> tuple[dict, GameDef]:
+    """The kit's manifest and game; KitError naming the kit for anything unreadable (never a traceback)."""
+    path = kit / MANIFEST
+    if not path.is_file():
+        raise KitError(f"{kit}: not a readable kit: no {MANIFEST} file")
+    try:
+        manifest = json.loads(path.read_text())
+        game_file = manifest["game_file"] if isinstance(manifest, dict) else None
+        if not isinstance(game_file, str) or Path(game_file).name != game_file or not (kit / game_file).is_file():
+            raise ValueError(f"game_file {str(game_file)[:60]!r} is not a file of the kit")
+        game = parse_game((kit / game_file).read_text(), str(kit / game_file))
+    except RecursionError:
+        raise KitError(f"{kit}: not a readable kit: {MANIFEST} is nested too deeply") from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise KitError(f"{kit}: not a readable kit ({MANIFEST} and its game file): {str(exc)[:200]}") from None
+    return manifest, game
+
+
 def check_kit(kit: str | os.PathLike[str], hands: int = 20, seed: int = 0, *, copy: bool = True,
               workdir: str | os.PathLike[str] | None = None, timeout: float | None = None) -> CheckResult:
-    """Play ``hands`` hands through the bundled dealer with the kit's startme.sh in seat 1; see the module doc."""
+    """Play ``hands`` hands through the bundled dealer with the kit's startme.sh in seat 1; see the module doc.
+
+    Without ``workdir`` the check works in a temporary folder that it
+    removes again (a kit copy with its built environment is some 200 MB):
+    all of it when the kit passed, all but the match files when it failed.
+    SIGTERM and SIGHUP end the dealer and the seats before
+    :class:`CheckInterrupted` is raised; every child also dies with this
+    process if it is killed outright.
+    """
     kit = Path(kit).resolve()
-    try:
-        manifest = json.loads((kit / MANIFEST).read_text())
-        game = parse_game((kit / manifest["game_file"]).read_text(), str(kit / manifest["game_file"]))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise KitError(f"{kit}: not a readable kit ({MANIFEST} and its game file): {exc}") from None
+    _manifest, game = _read_manifest(kit)
     if not (kit / "startme.sh").is_file():
         raise KitError(f"{kit}: no startme.sh")
     if importlib.util.find_spec("dealer") is None:
         raise KitError("the check needs the bundled dealer (python -m dealer): run it from an acpcbot install")
-    work = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="acpcbot-check-"))
-    work.mkdir(parents=True, exist_ok=True)
-    if copy:
-        target = work / kit.name
-        shutil.copytree(kit, target, symlinks=True, ignore=shutil.ignore_patterns("venv", "venv.lock", "cache"))
-        kit = target
-    # generous: a first start builds the environment; the hands themselves take seconds
-    limit = timeout if timeout is not None else 300.0 + 2.0 * hands
+    temporary = workdir is None
+    work = Path(tempfile.mkdtemp(prefix="acpcbot-check-")) if temporary else Path(workdir)
     result = CheckResult(workdir=work)
-    started = time.monotonic()
     procs: list[subprocess.Popen] = []
+    played = False
+    restore = _stop_on_signals()
     try:
-        _play_check_match(kit, game, hands, seed, work, limit, procs, result)
+        work.mkdir(parents=True, exist_ok=True)
+        if copy:
+            target = work / kit.name
+            shutil.copytree(kit, target, symlinks=True, ignore=shutil.ignore_patterns("venv", "venv.lock", "cache"))
+            kit = target
+        # generous: a first start builds the environment; the hands themselves take seconds
+        limit = timeout if timeout is not None else 300.0 + 2.0 * hands
+        started = time.monotonic()
+        try:
+            _play_check_match(kit, game, hands, seed, work, limit, procs, result)
+        finally:
+            for proc in procs:
+                _kill_group(proc)
+        result.seconds = time.monotonic() - started
+        played = True
+    except OSError as exc:
+        raise KitError(f"{work}: cannot prepare the check: {exc.strerror or exc}") from None
     finally:
-        for proc in procs:
-            _kill_group(proc)
-    result.seconds = time.monotonic() - started
+        restore()
+        if temporary:
+            _tidy(work, keep_match_files=played and not result.ok)
+    if temporary and result.ok:
+        result.workdir = None
     return result
+
+
+def _stop_on_signals() -> "Callable[[], None]":
+    """Turn SIGTERM and SIGHUP into CheckInterrupted while a check runs (main thread only); return the undo."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def stop(signum: int, _frame: object) -> None:
+        raise CheckInterrupted(signum)
+
+    before = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+
+    def undo() -> None:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+    return undo
+
+
+def _tidy(work: Path, keep_match_files: bool) -> None:
+    """Remove a temporary check folder: all of it, or all but the match's own files (logs, transcripts, outputs)."""
+    if not keep_match_files:
+        shutil.rmtree(work, ignore_errors=True)
+        return
+    for entry in work.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
 
 
 def _play_check_match(kit: Path, game: GameDef, hands: int, seed: int, work: Path, limit: float,
@@ -75,8 +149,9 @@ def _play_check_match(kit: Path, game: GameDef, hands: int, seed: int, work: Pat
     transcript = work / "check.err"
     with open(transcript, "wb") as err:
         dealer = subprocess.Popen([sys.executable, "-m", "dealer", "check", game_file, str(hands), str(seed),
-                                   *names], cwd=work, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=err, start_new_session=True)
+                                   *names, "--start_timeout", str(int(limit * 1000))], cwd=work,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err,
+                                  start_new_session=True, preexec_fn=die_with_parent())
     procs.append(dealer)
     lines: list[str] = []
     first_line = threading.Event()
@@ -105,10 +180,13 @@ def _play_check_match(kit: Path, game: GameDef, hands: int, seed: int, work: Pat
                              "--strategy", "random", "--seed", str(seed + i), "--name", names[i],
                              "--log-level", "WARNING"], work, work / names[i]))
         procs.append(seats[-1])
-    try:
-        dealer.wait(timeout=limit)
-    except subprocess.TimeoutExpired:
+    ended = _wait_for_dealer(dealer, seats[0], limit)
+    if ended == "timeout":
         result.problems.append(f"the match did not end within {limit:.0f} s; kit.err: {_tail(work / 'kit.err')}")
+        return
+    if ended == "kit":
+        result.problems.append(f"startme.sh exited with status {seats[0].returncode} before the match ended: "
+                               f"kit.err: {_tail(work / 'kit.err')}")
         return
     for seat in seats:
         try:
@@ -132,9 +210,30 @@ def _play_check_match(kit: Path, game: GameDef, hands: int, seed: int, work: Pat
         result.problems.append(f"the log holds {result.hands} hands, {hands} were to be played")
 
 
+def _wait_for_dealer(dealer: subprocess.Popen, kit: subprocess.Popen, limit: float) -> str:
+    """Wait for the dealer to end: "dealer"; "kit" when the kit exited and the dealer did not end within
+    KIT_GONE_GRACE seconds of it (it died at start: say so now, not after ``limit``); "timeout" after ``limit``."""
+    deadline = time.monotonic() + limit
+    kit_gone: float | None = None
+    while True:
+        try:
+            dealer.wait(timeout=0.2)
+            return "dealer"
+        except subprocess.TimeoutExpired:
+            pass
+        now = time.monotonic()
+        if kit_gone is None and kit.poll() is not None:
+            kit_gone = now
+        if kit_gone is not None and now - kit_gone > KIT_GONE_GRACE:
+            return "kit"
+        if now > deadline:
+            return "timeout"
+
+
 def _start(cmd: list[str], cwd: Path, stem: Path) -> subprocess.Popen:
     with open(f"{stem}.out", "wb") as out, open(f"{stem}.err", "wb") as err:
-        return subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True)
+        return subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                start_new_session=True, preexec_fn=die_with_parent())
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

@@ -9,6 +9,16 @@ from dataclasses import dataclass
 from .gamedef import GameDef
 
 PYTHON_VERSIONS = ("3.11", "3.12", "3.13")
+#: stands for the kit's folder in a spec until startme.sh spells it "$KIT"
+KIT_PLACEHOLDER = "\x00KIT\x00"
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one sh word: single-quoted, or double-quoted with the kit's folder as ``$KIT`` where it stands."""
+    if KIT_PLACEHOLDER not in text:
+        return shlex.quote(text)
+    parts = ["".join("\\" + c if c in '"$`\\' else c for c in part) for part in text.split(KIT_PLACEHOLDER)]
+    return '"' + "$KIT".join(parts) + '"'
 
 
 @dataclass
@@ -26,7 +36,7 @@ class KitOptions:
 
 def startme_script(game_arg: str, spec: str, options: KitOptions) -> str:
     args = ["--game", f'"{game_arg}"' if game_arg.startswith("$KIT") else shlex.quote(game_arg),
-            "--strategy", shlex.quote(spec), "--name", shlex.quote(options.name)]
+            "--strategy", shell_word(spec), "--name", shlex.quote(options.name)]
     if options.seed is not None:
         args += ["--seed", str(options.seed)]
     if options.python is not None:

@@ -36,7 +36,7 @@ from typing import Sequence
 
 from .kit_build import (MANIFEST, KitError, KitOptions, build_kit, download_wheels,  # noqa: F401
                         kit_folder_name, make_tarball, resolve_strategy)
-from .kit_check import CheckResult, check_kit  # noqa: F401
+from .kit_check import CheckInterrupted, CheckResult, check_kit  # noqa: F401
 from .kit_templates import PYTHON_VERSIONS
 from .kit_templates import readme_text as _readme  # noqa: F401 - the README test reads the kit's README text
 
@@ -59,27 +59,35 @@ def _check_main(argv: Sequence[str]) -> int:
     except KitError as exc:
         print(f"{p.prog}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except CheckInterrupted as stop:
+        print(f"{p.prog}: interrupted by signal {stop.signum}; the dealer and the seats were ended", file=sys.stderr)
+        return 128 + stop.signum
     return _report(result)
 
 
 def _report(result: CheckResult) -> int:
     if result.ok:
-        print(f"check passed: {result.hands} hands in {result.seconds:.1f} s, no warnings; {result.score} "
-              f"(files in {result.workdir})")
+        where = f" (files in {result.workdir})" if result.workdir is not None else ""
+        print(f"check passed: {result.hands} hands in {result.seconds:.1f} s, no warnings; {result.score}{where}")
         return 0
     for problem in result.problems:
         print(f"check FAILED: {problem}", file=sys.stderr)
-    print(f"(match files in {result.workdir})", file=sys.stderr)
+    if result.workdir is not None:
+        print(f"(match files in {result.workdir})", file=sys.stderr)
     return EXIT_FAILED
+
+
+#: the most hands the dealer's command line takes (#Hands is a 32-bit unsigned number)
+MAX_HANDS = 2**32 - 1
 
 
 def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if not 1 <= value <= MAX_HANDS:
+        raise argparse.ArgumentTypeError(f"{text[:40]} must be 1..{MAX_HANDS} (the dealer's limit)")
     return value
 
 
@@ -116,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"tarball: {make_tarball(kit)}")
         if args.check:
             return _report(check_kit(kit, args.hands))
+    except CheckInterrupted as stop:
+        print(f"{p.prog}: interrupted by signal {stop.signum}; the dealer and the seats were ended", file=sys.stderr)
+        return 128 + stop.signum
     except KitError as exc:
         print(f"{p.prog}: error: {exc}", file=sys.stderr)
         return EXIT_FAILED if "pip download" in str(exc) else EXIT_USAGE

@@ -140,7 +140,7 @@ async def _play_jobs(plan: Plan, jobs: Sequence[Job], run_dir: Path, progress: "
                 t.cancel()
 
     handled = []
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # a closed terminal stops the run as Ctrl-C does
         try:
             loop.add_signal_handler(signum, stop, signum)
             handled.append(signum)
