@@ -154,3 +154,42 @@ def test_resume_never_loads_plugin_folders_named_by_plan_json(tmp_path, capsys, 
     err = capsys.readouterr().err
     assert "--plugin-dir" in err and str(planted) in err and len(err.strip().splitlines()) == 1
     assert not (planted / "PLANTED-RAN").exists()
+
+
+_LIMITED = (
+    "import resource, sys\n"
+    "resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), int(sys.argv[1])))\n"
+    "from dealer.arena.cli import main\n"
+    "sys.exit(main(sys.argv[2:]))\n")
+
+
+def test_a_full_disk_reports_every_cut_file_not_only_results_json(tmp_path):
+    import subprocess
+    import sys
+    runs = tmp_path / "runs"
+    root = Path(__file__).resolve().parents[1]
+    # 2,000 bytes: plan.json fits; the log is cut near hand 50 and results.json (some 2.4 KB) cannot be written
+    run = subprocess.run([sys.executable, "-c", _LIMITED, "2000", "play", "--game", "kuhn2p", "--hands", "2000",
+                          "--transport", "memory", "--runs-dir", str(runs), "call", "call"], capture_output=True,
+                         text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(root)))
+    assert "Traceback" not in run.stderr and run.returncode == 2, run.stderr[-2000:]
+    errors = [line for line in run.stderr.splitlines() if line.startswith("acpc-match: error")]
+    assert len(errors) == 1 and "results.json" in errors[0]
+    assert "match-000" in errors[0] and "also cut short" in errors[0]
+
+
+def test_run_names_cannot_climb_or_hide(tmp_path, capsys):
+    for name in ("..", "../x", ".hidden"):
+        assert main(["play", "--game", "kuhn2p", "--hands", "2", "--transport", "memory", "--name", name,
+                     "--runs-dir", str(tmp_path / "runs"), "--quiet", "call", "call"]) == 0
+    names = sorted(p.name for p in (tmp_path / "runs").iterdir())
+    assert all(not n.startswith(".") for n in names) and len(names) == 3
+    assert not [p for p in tmp_path.iterdir() if p.name != "runs"]
+
+
+def test_a_recipe_with_a_huge_number_says_so_in_its_own_words(tmp_path, capsys):
+    recipe = tmp_path / "big.toml"
+    recipe.write_text(f'game = "kuhn2p"\nhands = {"9" * 5000}\nplayers = ["call", "call"]\n')
+    assert main(["run", str(recipe)]) == 2
+    err = capsys.readouterr().err
+    assert "4,300 digits" in err and "set_int_max_str_digits" not in err

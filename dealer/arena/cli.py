@@ -156,8 +156,8 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
             check_strategy(e.strategy, game, key)
     name = args.name or ("-vs-".join(e.name for e in entries) if mode == "play" and len(entries) <= 3
                          else f"{mode}-{Path(args.game).stem}")
-    if safe_name(name) != name:
-        name = safe_name(name)
+    if safe_name(name, "run") != name:
+        name = safe_name(name, "run")
     try:
         return build_plan(name=name, game=game_arg, hands=args.hands, seed=args.seed, duplicate=args.duplicate,
                           mode=mode, entries=entries, transport=args.transport, parallel=args.jobs)
@@ -204,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     stream = sys.stderr if sys.stderr.isatty() else None
     try:
         if args.command == "merge":
-            doc = merge_runs(args.runs, args.runs_dir, safe_name(args.name))
+            doc = merge_runs(args.runs, args.runs_dir, safe_name(args.name, "merge"))
         elif args.command == "resume":
             doc = resume(args.run_dir, stream, args.plugin_dir)
         else:

@@ -193,10 +193,24 @@ def _finish(plan: Plan, run_dir: Path, done: dict[int, dict[str, Any]], todo: Se
         duplicate=plan.duplicate, transport=plan.transport, run_dir=run_dir,
         players=[{"player": e.name, "strategy": e.spec} for e in plan.entries], records=ordered, seconds=seconds)
     doc["partial"] = any(r.get("played") is False for r in ordered)
-    write_outputs(doc, run_dir, plan.game, logs)
+    try:
+        write_outputs(doc, run_dir, plan.game, logs)
+    except RunError as exc:
+        raise RunError(f"{exc}{cut_files_note(ordered)}") from None
     if signum is not None:
         raise RunInterrupted(doc, signum)
     return doc
+
+
+def cut_files_note(records: Sequence[dict[str, Any]]) -> str:
+    """``; also cut short: ...`` naming every match whose own files could not be written (a full disk), or ''.
+
+    When results.json cannot be written the disk is usually full, and the
+    match logs written before it may be cut too: the user is told of every one.
+    """
+    cut = [f"{r['label']} ({r['error']})" for r in records
+           if not r.get("complete") and isinstance(r.get("error"), str) and "cannot write" in r["error"]]
+    return f"; also cut short: {'; '.join(cut)}" if cut else ""
 
 
 def execute(plan: Plan, runs_dir: str | Path = RUNS_DIR, progress_stream: TextIO | None = None, *,
