@@ -395,6 +395,8 @@ def _checked_sources(docs: Sequence[tuple[Path, dict[str, Any]]], game: GameDef)
                     raise RunError(f"{d / RESULTS}: match {m['label']}: file {fname!r} is not a file name in the "
                                    f"run folder")
                 src = d / fname
+                if role == "log" and not src.exists() and not src.is_symlink():
+                    raise RunError(f"{d}: the dealer log {fname} of {m['label']} is missing")
                 if role == "log":
                     problem = whole_log_problem(src, game, m["hands"]) if m.get("complete") else \
                         _partial_log_problem(src)
