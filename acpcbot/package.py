@@ -40,6 +40,9 @@ from .kit_check import CheckInterrupted, CheckResult, check_kit  # noqa: F401
 from .kit_templates import PYTHON_VERSIONS
 from .kit_templates import readme_text as _readme  # noqa: F401 - the README test reads the kit's README text
 
+__all__ = ["CheckInterrupted", "CheckResult", "KitError", "KitOptions", "MANIFEST", "PYTHON_VERSIONS", "build_kit",
+           "check_kit", "download_wheels", "kit_folder_name", "main", "make_tarball", "resolve_strategy"]
+
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 
