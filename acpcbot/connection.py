@@ -78,7 +78,6 @@ class Connection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:  # noqa: D102
         received = self.client.clock()
-        self.last_activity = time.monotonic()
         buf = self._buf
         buf += data
         lines = self.lines
@@ -90,7 +89,10 @@ class Connection(asyncio.Protocol):
             if i + 1 - start > self.limit:
                 self._fail(self._overlong(len(lines)))
                 return
-            lines.append((bytes(buf[start:i + 1]), received))
+            line = bytes(buf[start:i + 1])
+            lines.append((line, received))
+            if line[:1] not in (b"#", b"\n", b"\r"):  # comments and blank lines are not the match going on:
+                self.last_activity = time.monotonic()  # a dealer sending only those is idle
             start = i + 1
         if start:
             del buf[:start]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,6 +148,35 @@ def check_deals(path: str | Path, game: GameDef | None = None) -> int:
 
 def _deal_text(hole: list[tuple[int, ...]], board: list[int]) -> str:
     return "|".join(cards_to_text(h) for h in hole) + (f"/{cards_to_text(board)}" if board else "")
+
+
+def whole_log_problem(path: str | Path, game: GameDef | None, hands: int | None) -> str | None:
+    """Why ``path`` is not the whole, consistent log of a finished match of ``hands`` hands, or None when it is.
+
+    The checks of :func:`check_log` (every hand legal, values as the rules
+    give, SCORE equal to the sums) plus: a regular file (a folder or FIFO is
+    refused without opening it), a SCORE line present, and as many hands as
+    the match was to play.  Merge and resume take a finished match's log in
+    only when this says None.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return f"cannot read it: {exc.strerror or exc}"
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+        return f"it is {kind}, not a log file"
+    try:
+        summary = check_log(path, game)
+    except LogCheckError as exc:
+        return f"logcheck: {exc}"
+    except (OSError, ValueError) as exc:  # unreadable; not UTF-8
+        return f"cannot read it: {clip(str(exc))}"
+    if not summary.score_checked:
+        return f"cut short: {summary.hands} whole hands and no SCORE line"
+    if hands is not None and summary.hands != hands:
+        return f"it holds {summary.hands} hands, the match was to play {hands}"
+    return None
 
 
 def _short(text: str) -> str:

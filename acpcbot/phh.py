@@ -38,11 +38,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from .atomic import atomic_write
 from .cards import cards_to_text
 from .engine import ActionType, State
 from .gamedef import GameDef, GameDefError, load_game
@@ -298,26 +301,66 @@ def phhs_text(texts: Sequence[str]) -> str:
 
 def export_log(path: str | Path, out_dir: str | Path, *, single_file: bool = False,
                game: GameDef | None = None) -> list[Path]:
-    """Write a log's hands under ``out_dir`` (``<log>/<hand>.phh``, or ``<log>.phhs``); return the files written."""
+    """Write a log's hands under ``out_dir`` (``<log>/<hand>.phh``, or ``<log>.phhs``); return the files written.
+
+    Every file is written whole or not at all (a full disk leaves no torn
+    file), and a new folder appears whole, by one rename.  What is already
+    there must be hands of the same match: a folder or .phhs holding other
+    hands (another log of the same name, ``match.log`` of another run) is
+    refused, never mixed with these.
+    """
     hands = log_to_phh(path, game)
     stem = Path(path).stem
     out = Path(out_dir)
-    written: list[Path] = []
     try:
         if single_file:
-            out.mkdir(parents=True, exist_ok=True)
             target = out / f"{stem}.phhs"
-            target.write_text(phhs_text([text for _, text in hands]), encoding="utf-8")
+            text = phhs_text([text for _, text in hands])
+            if target.exists() or target.is_symlink():
+                if not target.is_file() or target.read_text(encoding="utf-8", errors="replace") != text:
+                    raise PhhError(_mixing(target, path))
+                return [target]  # the same hands again: nothing to write
+            out.mkdir(parents=True, exist_ok=True)
+            with atomic_write(target) as fh:
+                fh.write(text)
             return [target]
         folder = out / stem
-        folder.mkdir(parents=True, exist_ok=True)
-        for hand_id, text in hands:
-            target = folder / f"{hand_id}.phh"
-            target.write_text(text, encoding="utf-8")
-            written.append(target)
+        files = {f"{hand_id}.phh": text for hand_id, text in hands}
+        if folder.exists() or folder.is_symlink():
+            return _add_to_folder(folder, files, path)
+        out.mkdir(parents=True, exist_ok=True)
+        tmp = out / f".{stem}.{os.getpid()}.{secrets.token_hex(4)}.tmp"  # a plain mkdir's permissions
+        tmp.mkdir()
+        try:
+            for name, text in files.items():
+                (tmp / name).write_text(text, encoding="utf-8")
+            os.rename(tmp, folder)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return [folder / name for name in files]
     except OSError as exc:
-        raise PhhError(f"{out}: cannot write: {exc.strerror or exc}") from None
-    return written
+        raise PhhError(f"{out}: cannot write: {exc.strerror or exc} (nothing torn is left)") from None
+
+
+def _mixing(target: Path, log: str | Path) -> str:
+    return (f"{target} holds hands of another match than {log} (another log of that name?); exporting would mix "
+            f"two matches: remove it or choose another --out")
+
+
+def _add_to_folder(folder: Path, files: dict[str, str], log: str | Path) -> list[Path]:
+    """Write into an existing export folder the hands it lacks, when every hand it holds is one of ``files``."""
+    if not folder.is_dir() or folder.is_symlink():
+        raise PhhError(f"{folder} exists and is not a folder of hands; not writing there")
+    for entry in folder.iterdir():
+        if entry.name not in files or not entry.is_file() or \
+                entry.read_text(encoding="utf-8", errors="replace") != files[entry.name]:
+            raise PhhError(_mixing(folder, log))
+    for name, text in files.items():
+        if not (folder / name).exists():
+            with atomic_write(folder / name) as fh:
+                fh.write(text)
+    return [folder / name for name in files]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

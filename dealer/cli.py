@@ -60,7 +60,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _uint(text: str, what: str, limit: int | None = None) -> int:
     if not text.isascii() or not text.isdigit() or (limit is not None and int(text) > limit):
-        raise UsageError(f"ERROR: invalid {what} {text}")
+        raise UsageError(f"ERROR: invalid {what} {text[:40]}" + (f" (at most {limit})" if limit is not None else ""))
     return int(text)
 
 

@@ -91,13 +91,15 @@ def test_acpcbot_never_imports_the_dealer(graph):
 
 def test_the_engine_stands_on_cards_gamedef_and_the_ranking_only(graph):
     allowed = {"acpcbot", "acpcbot.cards", "acpcbot.gamedef", "acpcbot.hand", "acpcbot.evaluator",
-               "acpcbot.evaluator.ranking", "acpcbot.evaluator.tables", "acpcbot.atomic"}
+               "acpcbot.evaluator.ranking", "acpcbot.evaluator.tables", "acpcbot.atomic",
+               "acpcbot.arrayfile"}
     assert _reach(graph, "acpcbot.engine") <= allowed
 
 
 def test_the_atomic_writer_stands_on_the_standard_library_alone(graph):
     # every layer writes its files through it, so it may import nothing of ours
     assert _reach(graph, "acpcbot.atomic") <= {"acpcbot"}
+    assert _reach(graph, "acpcbot.arrayfile") <= {"acpcbot"}  # the checked reader of caches, likewise
 
 
 def test_the_world_and_protocol_import_nothing_from_strategies_or_above(graph):

@@ -22,8 +22,6 @@ import hashlib
 import itertools
 import os
 import random
-import zipfile
-import zlib
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -32,6 +30,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 from treys.lookup import LookupTable as _TreysLookup
 
+from ..arrayfile import ArrayFileError, Expected, arrays_digest, read_npz
 from ..atomic import atomic_write
 from ..cards import TREYS_INT
 
@@ -90,12 +89,7 @@ def table_stamp() -> str:
 
 def table_digest(tables: dict[str, np.ndarray]) -> str:
     """SHA-256 of the tables' content (names, dtypes, shapes and bytes, in a fixed order)."""
-    h = hashlib.sha256()
-    for name in sorted(tables):
-        arr = np.ascontiguousarray(tables[name])
-        h.update(f"{name} {arr.dtype.str} {arr.shape};".encode())
-        h.update(arr.tobytes())
-    return h.hexdigest()
+    return arrays_digest(tables)
 
 
 def cache_dir() -> Path:
@@ -177,23 +171,60 @@ def tables_valid(tables: dict[str, np.ndarray]) -> bool:
     return _spot_check(tables)
 
 
+def _expected_members(stamp: str) -> dict[str, Expected]:
+    """Every member a cache file holds, with the dtype and shape it must have (checked before reading)."""
+    members: dict[str, Expected] = {"stamp": ("U", ()), "digest": ("U", ())}
+    for n, size in _SIZES.items():
+        members[f"keys{n}"] = (np.int32, (size,))
+        members[f"ranks{n}"] = (np.int16, (size,))
+    members["flush"] = (np.int16, (1 << 13,))
+    return members
+
+
+def read_cache(path: Path) -> dict[str, np.ndarray] | None:
+    """The tables in the cache file ``path`` when it is whole, fresh and verified; None when it must be rebuilt.
+
+    Headers are checked before any array is read (a forged shape never
+    allocates); the content must hash to the known digest of this treys
+    release, or else to the digest stored beside the tables (a treys release
+    without a known digest) and pass spot checks against treys.
+    """
+    stamp = table_stamp()
+    try:
+        arrays = read_npz(path, _expected_members(stamp), optional=["digest"])
+    except (OSError, ArrayFileError):
+        return None  # missing, unreadable, cut short, forged or damaged
+    stored = str(arrays.pop("stamp"))
+    digest = str(arrays.pop("digest")) if "digest" in arrays else None
+    tables = {name: np.array(arr) for name, arr in arrays.items()}  # writable copies, as built ones are
+    if stored != stamp:
+        return None
+    actual = table_digest(tables)
+    known = KNOWN_DIGESTS.get(_treys_version())
+    if known is not None:
+        return tables if actual == known else None
+    return tables if digest == actual and _spot_check(tables) else None
+
+
+def _cache_members(stamp: str, tables: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """What a cache file holds: the stamp, the tables, and their digest when it is not known in advance."""
+    extra = {} if _treys_version() in KNOWN_DIGESTS else {"digest": np.array(table_digest(tables))}
+    return {"stamp": np.array(stamp), **extra, **tables}
+
+
 def load_tables(directory: Path | None = None) -> dict[str, np.ndarray]:
     """The rank tables: from the cache in ``directory`` if fresh and verified, else built (and cached if possible)."""
     directory = cache_dir() if directory is None else Path(directory)
     stamp = table_stamp()
     path = directory / f"rank_tables_{stamp}.npz"
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            tables = {name: data[name] for name in data.files}
-        if str(tables.pop("stamp", "")) == stamp and tables_valid(tables):
-            return tables
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error):
-        pass  # missing, unreadable, cut short, corrupt or tampered with: rebuild below
+    tables = read_cache(path)
+    if tables is not None:
+        return tables
     tables = build_tables()
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with atomic_write(path, "wb") as f:
-            np.savez(f, stamp=np.array(stamp), **tables)
+            np.savez(f, **_cache_members(stamp, tables))
         for old in directory.glob("rank_tables_*.npz"):
             if old != path:
                 old.unlink(missing_ok=True)

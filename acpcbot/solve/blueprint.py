@@ -17,14 +17,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import zipfile
-import zlib
 from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
 
 from ..engine import State
+from ..arrayfile import ArrayFileError, arrays_digest, read_npz
 from ..atomic import atomic_write
 from ..evaluator import NUM_PAIRS, PAIR_INDEX, pair_ranks
 from ..evaluator.tables import cache_dir
@@ -38,33 +37,59 @@ from .blueprint_train import DEFAULT_BUCKETS, DEFAULT_POLICY, QUANT, blueprint_g
 _CACHE = 64   # boards remembered
 
 
+#: what a rows cache file holds: its metadata (JSON, with the rows' shapes and content digest) and four rounds
+_ROWS_FORMAT = 2
+
+
+def _read_cached_rows(path: Path) -> tuple[list[np.ndarray], dict] | None:
+    """The rows and metadata in a cache file when it is whole and its content digest matches; None otherwise.
+
+    The metadata is read first and names the rows' shapes; each row's header
+    must announce exactly that shape (and the bytes the file holds) before it
+    is read, so a forged header never allocates; the SHA-256 of the rows,
+    stored in the metadata when the cache was written, must match what was
+    read, so an edited row is caught and the cache rebuilt.
+    """
+    try:
+        meta = json.loads(str(read_npz(path, {"meta": ("U", ())}, exact=False)["meta"]))
+        shapes = meta["shapes"]
+        if meta.get("rows_format") != _ROWS_FORMAT or not isinstance(meta.get("rows_digest"), str) or \
+                not (isinstance(shapes, list) and len(shapes) == 4):
+            return None
+        want = {f"round{r}": (np.uint8, tuple(int(n) for n in shapes[r])) for r in range(4)}
+        arrays = read_npz(path, {"meta": ("U", ()), **want})
+        rows = [arrays[f"round{r}"] for r in range(4)]
+        if arrays_digest({f"round{r}": q for r, q in enumerate(rows)}) != meta["rows_digest"]:
+            return None
+        meta["k"] = tuple(meta["k"])
+        return rows, meta
+    except (OSError, ArrayFileError, ValueError, KeyError, TypeError, RecursionError):
+        return None  # missing, unreadable, cut short, forged, damaged or edited: decompress again
+
+
 def load_rows(policy: str | os.PathLike[str], directory: Path | None = None) -> tuple[list[np.ndarray], dict]:
     """A policy file's rows and metadata (``blueprint_train.read_policy``), decompressed once per file content.
 
     Decompressing the shipped policy takes half a second or more, paid by
     every process that plays it (each TCP seat, each test process); the
     rows are kept uncompressed in acpcbot's cache folder, named after the
-    policy file's SHA-256, and read back in milliseconds.  A cache file that
-    is unreadable or whose arrays have the wrong shapes is rebuilt (the zip
-    format's checksums catch a damaged one); an unwritable cache folder
-    only costs the decompression.
+    policy file's SHA-256, and read back in milliseconds.  A cache file is
+    used only when its headers and the content digest stored beside the
+    rows check out (:func:`_read_cached_rows`); anything else is rebuilt
+    from the policy file.  An unwritable cache folder only costs the
+    decompression.
     """
     data = Path(policy).read_bytes()
     digest = hashlib.sha256(data).hexdigest()[:32]
     path = (cache_dir() if directory is None else Path(directory)) / f"blueprint_rows_{digest}.npz"
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            rows = [z[f"round{r}"] for r in range(4)]
-        meta["k"] = tuple(meta["k"])
-        if [list(r.shape) for r in rows] == meta["shapes"] and all(r.dtype == np.uint8 for r in rows):
-            return rows, meta
-    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, zlib.error):
-        pass  # missing, unreadable, cut short or damaged: decompress below
+    cached = _read_cached_rows(path)
+    if cached is not None:
+        return cached
     rows, meta = read_policy(policy)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        kept = dict(meta, k=list(meta["k"]), shapes=[list(r.shape) for r in rows])
+        kept = dict(meta, k=list(meta["k"]), shapes=[list(r.shape) for r in rows], rows_format=_ROWS_FORMAT,
+                    rows_digest=arrays_digest({f"round{r}": q for r, q in enumerate(rows)}))
         with atomic_write(path, "wb") as fh:
             np.savez(fh, meta=np.array(json.dumps(kept)), **{f"round{r}": q for r, q in enumerate(rows)})
     except OSError:

@@ -15,9 +15,29 @@ import os
 import shlex
 import sys
 from pathlib import Path
+from typing import Sequence
 
 from .folders import RunError
-from .recipes import Job, Plan
+from .recipes import Job, Plan, RecipeError
+
+
+def _one_line(text: str) -> bool:
+    """Whether ``text`` stays on one line of a jobs file: no character any line reader splits at, no NUL."""
+    return "\0" not in text and len((text + "x").splitlines()) == 1 and "\r" not in text
+
+
+def shell_line(words: Sequence[str], what: Sequence[str]) -> str:
+    """``words`` as one shell-quoted line; RecipeError naming the text (``what[i]`` says whose) with a line break.
+
+    A line break inside a quoted word would still split the line for
+    ``sed -n Np``, GNU parallel or a Slurm array that runs one line per job,
+    and the second half would run as a command of its own.
+    """
+    for word, where in zip(words, what):
+        if not _one_line(word):
+            raise RecipeError(f"{where}: {word[:60]!r} holds a line break (or NUL); a job line cannot carry it "
+                              f"(--print-jobs prints one command per line)")
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def acpc_match_program() -> list[str]:
@@ -49,13 +69,27 @@ def jobs_folder(runs_dir: str | Path, plan: Plan) -> Path:
 
 
 def job_command(job: Job, plan: Plan, root: str | Path, out_dir: str | Path) -> str:
-    """The shell command that plays exactly ``job`` into ``out_dir/LABEL`` from the folder ``root``."""
+    """The shell command that plays exactly ``job`` into ``out_dir/LABEL`` from the folder ``root``.
+
+    Every word is quoted; RecipeError naming the text when one holds a line break (see :func:`shell_line`).
+    """
     game = str(Path(plan.game_name).absolute()) if Path(plan.game_name).is_file() else plan.game_name
-    words = [*acpc_match_program(), "play", "--game", game, "--hands", str(job.hands), "--seed", str(job.seed),
-             "--transport", plan.transport, "--name", f"{plan.name}-{job.label}", "--jobs", "1",
-             "--run-dir", str(Path(out_dir).absolute() / job.label), "--quiet"]
-    words += [f"{e.name}={e.spec}" for e in job.seats]
-    return f"cd {shlex.quote(str(Path(root).absolute()))} && " + " ".join(shlex.quote(w) for w in words)
+    program = acpc_match_program()
+    pairs = [*((w, "the program (acpc-match)") for w in program), ("play", ""), ("--game", ""), (game, "--game"),
+             ("--hands", ""), (str(job.hands), "--hands"), ("--seed", ""), (str(job.seed), "--seed"),
+             ("--transport", ""), (plan.transport, "--transport"), ("--name", ""),
+             (f"{plan.name}-{job.label}", "the run name"), ("--jobs", ""), ("1", ""), ("--run-dir", ""),
+             (str(Path(out_dir).absolute() / job.label), "--runs-dir (the jobs' folder)"), ("--quiet", "")]
+    pairs += [(f"{e.name}={e.spec}", f"player {e.name}") for e in job.seats]
+    cd = shell_line([str(Path(root).absolute())], ["the folder the jobs start in"])
+    return f"cd {cd} && " + shell_line([w for w, _ in pairs], [k for _, k in pairs])
+
+
+def merge_hint(plan: Plan, out_dir: str | Path) -> str:
+    """The command that merges the jobs' folders once they are done (the folder quoted, the glob left to the shell)."""
+    program = shell_line(acpc_match_program(), ["the program (acpc-match)"])
+    folder = shell_line([str(out_dir)], ["--runs-dir (the jobs' folder)"])
+    return f"# {len(plan.jobs)} jobs; when they are done: {program} merge {folder}/match-*"
 
 
 def job_commands(plan: Plan, root: str | Path, out_dir: str | Path) -> list[str]:

@@ -23,8 +23,9 @@ from typing import Any, Sequence
 from acpcbot.gamedef import GameDefError, load_game
 from acpcbot.version import version
 
-from .batch import acpc_match_program, job_commands, jobs_folder
+from .batch import job_commands, jobs_folder, merge_hint
 from .folders import RUNS_DIR, RunError, match_command
+from .planfile import plugin_players, read_plan
 from .recipes import (EXTERNAL_PREFIX, TRANSPORTS, Plan, RecipeError, build_plan, check_strategy, game_path,
                       load_recipe, make_entries, parse_player, recipe_kind, resolve_entries, safe_name)
 from .results import format_results
@@ -106,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     res.add_argument("run_dir", metavar="RUN_DIR")
     res.add_argument("--json", action="store_true", help="print the results as one JSON object")
     res.add_argument("--quiet", action="store_true", help="print nothing when every match finished")
+    res.add_argument("--plugin-dir", action="append", default=[], metavar="DIR",
+                     help="look for plugin strategies (module:Class) in DIR (repeatable); a run folder's own "
+                          "plan.json is never trusted to name them")
     merge = sub.add_parser("merge", help="combine run folders into one (batch jobs, split tournaments, duplicate "
                                          "halves, partial runs)")
     merge.add_argument("runs", nargs="+", metavar="RUN_DIR")
@@ -154,8 +158,8 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
             check_strategy(e.strategy, game, key)
     name = args.name or ("-vs-".join(e.name for e in entries) if mode == "play" and len(entries) <= 3
                          else f"{mode}-{Path(args.game).stem}")
-    if safe_name(name) != name:
-        name = safe_name(name)
+    if safe_name(name, "run") != name:
+        name = safe_name(name, "run")
     try:
         return build_plan(name=name, game=game_arg, hands=args.hands, seed=args.seed, duplicate=args.duplicate,
                           mode=mode, entries=entries, transport=args.transport, parallel=args.jobs)
@@ -177,6 +181,19 @@ def _print(doc: dict[str, Any], args: argparse.Namespace) -> None:
         sys.stdout = None  # type: ignore[assignment]  # the reader left (| head): nothing more to print
 
 
+def _resume_command(run_dir: str) -> str:
+    """``acpc-match resume RUN_DIR``, quoted, with the ``--plugin-dir`` folders a run of plugins needs."""
+    words = [match_command(), "resume", run_dir]
+    try:
+        plan, dirs = read_plan(Path(run_dir))
+        if plugin_players(plan):
+            for d in dirs:
+                words += ["--plugin-dir", d]
+    except RunError:
+        pass
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 done, 1 a match failed, 2 bad input, 130/143 interrupted)."""
     args = build_parser().parse_args(argv)
@@ -194,9 +211,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     stream = sys.stderr if sys.stderr.isatty() else None
     try:
         if args.command == "merge":
-            doc = merge_runs(args.runs, args.runs_dir, safe_name(args.name))
+            doc = merge_runs(args.runs, args.runs_dir, safe_name(args.name, "merge"))
         elif args.command == "resume":
-            doc = resume(args.run_dir, stream)
+            doc = resume(args.run_dir, stream, args.plugin_dir)
         else:
             if args.command == "run":
                 overrides = {"hands": args.hands, "seed": args.seed, "jobs": args.jobs}
@@ -207,11 +224,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 base = Path.cwd()
             if args.print_jobs:
                 out_dir = jobs_folder(args.runs_dir, plan)
-                for command in job_commands(plan, base, out_dir):
+                commands = job_commands(plan, base, out_dir)  # every line checked before the first is printed
+                hint = merge_hint(plan, out_dir)
+                for command in commands:
                     print(command)
-                program = " ".join(shlex.quote(w) for w in acpc_match_program())
-                print(f"# {len(plan.jobs)} jobs; when they are done: {program} merge {out_dir}/match-*",
-                      file=sys.stderr)
+                print(hint, file=sys.stderr)
                 return 0
             run_dir = getattr(args, "run_dir", None)
             doc = execute(plan, args.runs_dir, stream, run_dir=run_dir, plugin_dirs=[str(base)])
@@ -223,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _print(doc, args)
         done = sum(1 for m in doc["matches"] if m.get("played") is not False)
         print(f"acpc-match: interrupted: {done} of {len(doc['matches'])} matches finished and are counted in "
-              f"{doc['run_dir']}/results.json (partial); to play the rest: {match_command()} resume {doc['run_dir']}",
+              f"{doc['run_dir']}/results.json (partial); to play the rest: {_resume_command(doc['run_dir'])}",
               file=sys.stderr)
         return 128 + stop.signum
     _print(doc, args)

@@ -51,7 +51,7 @@ class RunError(Exception):
 def new_run_dir(runs_dir: str | Path, name: str) -> Path:
     """Create ``runs_dir/NAME-YYYYmmdd-HHMMSS`` (with ``-2``, ``-3``... when taken) and return it."""
     base = Path(runs_dir).absolute()
-    stem = f"{safe_name(name)}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    stem = f"{safe_name(name, 'run')}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
     try:
         base.mkdir(parents=True, exist_ok=True)
         for k in range(1, 1000):

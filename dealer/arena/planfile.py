@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
 from acpcbot.gamedef import GameDefError, clip, load_game
+from acpcbot.logcheck import whole_log_problem
+from acpcbot.strategies.registry import split_spec
 
 from .folders import RESULTS, RunError
 from .recipes import MAX_HANDS, MAX_SEED, TRANSPORTS, Entry, Job, Plan, safe_name
@@ -119,6 +122,11 @@ def _plan_from(data: Any) -> tuple[Plan, list[str]]:
     return plan, dirs
 
 
+def plugin_players(plan: Plan) -> list[str]:
+    """The players of ``plan`` whose strategy is a plugin (``module:Class``), by name."""
+    return [e.name for e in plan.entries if e.strategy is not None and ":" in split_spec(e.strategy)[0]]
+
+
 def read_plan(run_dir: Path) -> tuple[Plan, list[str]]:
     """The plan kept in a run folder and its plugin folders; RunError naming the file when it cannot be used."""
     path = run_dir / PLAN
@@ -138,7 +146,10 @@ def finished_records(run_dir: Path, plan: Plan) -> dict[int, dict[str, Any]]:
 
     From results.json when the run wrote one; otherwise (the process was
     killed) a match counts as finished when its dealer log ends with the
-    SCORE line, the dealer's last word.
+    SCORE line, the dealer's last word.  Either way a finished match's log
+    must pass logcheck whole (:func:`acpcbot.logcheck.whole_log_problem`): a
+    cut or damaged log is never kept as complete; its match is played again
+    from its first hand (same seed, same deals), and stderr says why.
     """
     by_label = {j.label: j for j in plan.jobs}
     path = run_dir / RESULTS
@@ -148,27 +159,38 @@ def finished_records(run_dir: Path, plan: Plan) -> dict[int, dict[str, Any]]:
         doc = None
     except RunError as exc:
         raise RunError(f"{exc} (remove it to resume from the dealer logs alone)") from None
+    candidates: dict[int, dict[str, Any]] = {}
     if doc is not None:
         matches = doc.get("matches") if isinstance(doc, dict) else None
         if not isinstance(matches, list) or not all(isinstance(m, dict) for m in matches):
             raise RunError(f"{path}: not a results.json of acpc-match: no 'matches' list "
                            f"(remove it to resume from the dealer logs alone)")
-        return {by_label[m["label"]].index: m for m in matches
-                if m.get("complete") is True and isinstance(m.get("label"), str) and m["label"] in by_label}
-    out = {}
-    for job in plan.jobs:
-        log = run_dir / f"{job.label}.log"
-        try:
-            lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            continue
-        if lines and lines[-1].startswith("SCORE:"):
+        candidates = {by_label[m["label"]].index: m for m in matches
+                      if m.get("complete") is True and isinstance(m.get("label"), str) and m["label"] in by_label}
+    else:
+        for job in plan.jobs:
+            log = run_dir / f"{job.label}.log"
+            if not log.is_file():
+                continue
             files = {"log": log.name}
             for p in sorted(run_dir.glob(f"{job.label}.*")):
                 files[_role(p.name[len(job.label) + 1:])] = p.name
-            out[job.index] = {"label": job.label, "game": plan.game_name, "seed": job.seed, "hands": job.hands,
-                              "table": job.table, "seats": [{"player": e.name, "strategy": e.spec} for e in job.seats],
-                              "complete": True, "error": None, "seconds": None, "files": files}
+            candidates[job.index] = {"label": job.label, "game": plan.game_name, "seed": job.seed, "hands": job.hands,
+                                     "table": job.table,
+                                     "seats": [{"player": e.name, "strategy": e.spec} for e in job.seats],
+                                     "complete": True, "error": None, "seconds": None, "files": files}
+    out = {}
+    for index, rec in candidates.items():
+        job = plan.jobs[index]
+        files = rec.get("files")
+        name = files.get("log") if isinstance(files, dict) else None
+        log = run_dir / (name if isinstance(name, str) and name else f"{job.label}.log")
+        problem = whole_log_problem(log, plan.game, job.hands)
+        if problem is None:
+            out[index] = rec
+        elif doc is not None or not problem.startswith("cut short"):  # it claimed to be finished
+            print(f"acpc-match: resume: {log}: {problem}; {job.label} is played again from its first hand",
+                  file=sys.stderr)
     return out
 
 

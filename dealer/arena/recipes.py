@@ -52,10 +52,11 @@ class Entry:
         return self.strategy if self.strategy is not None else f"{EXTERNAL_PREFIX}{self.external}"
 
 
-def safe_name(text: str) -> str:
-    """A player name the log format can carry: runs of anything but letters, digits, ``.``, ``_``, ``-`` become ``-``."""
-    name = _UNSAFE.sub("-", text).strip("-")
-    return name or "player"
+def safe_name(text: str, default: str = "player") -> str:
+    """A player or run name the log format and a folder can carry: runs of anything but letters, digits, ``.``,
+    ``_``, ``-`` become ``-``; no leading dot (``..`` or a hidden folder), ``default`` when nothing is left."""
+    name = _UNSAFE.sub("-", text).strip("-").lstrip(".").strip("-")
+    return name or default
 
 
 def strategy_name(spec: str) -> str:
@@ -349,8 +350,11 @@ def load_recipe(path: str | Path, overrides: dict[str, Any] | None = None) -> Pl
         raise RecipeError(f"{path}: cannot read: {exc}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RecipeError(f"{path}: not valid TOML: {exc}") from None
-    except (ValueError, RecursionError) as exc:  # a number of thousands of digits, nesting past Python's limit
-        raise RecipeError(f"{path}: not readable TOML: {str(exc)[:200]}") from None
+    except RecursionError:
+        raise RecipeError(f"{path}: not readable TOML: nested too deeply") from None
+    except ValueError as exc:  # a number of thousands of digits: Python's own text names a setting, not the file
+        reason = "a number of more than 4,300 digits" if "digits" in str(exc) else str(exc)[:200]
+        raise RecipeError(f"{path}: not readable TOML: {reason}") from None
     data.update({k: v for k, v in (overrides or {}).items() if v is not None})
     from acpcbot.strategies.registry import add_plugin_dir
 
@@ -393,7 +397,7 @@ def recipe_plan(data: dict[str, Any], where: str, default_name: str = "recipe", 
     transport = get("transport", str, "tcp")
     parallel = get("jobs", int)
     if safe_name(name) != name:
-        raise key_error("name", f"may only hold letters, digits, '.', '_' and '-', got {name!r}")
+        raise key_error("name", f"may only hold letters, digits, '.', '_' and '-' (not first), got {name!r}")
     if base is not None:
         game = game_path(game, base)
     try:

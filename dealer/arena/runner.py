@@ -6,6 +6,7 @@ import asyncio
 import json
 import multiprocessing
 import os
+import shlex
 import shutil
 import signal
 import threading
@@ -13,13 +14,14 @@ import time
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from acpcbot.gamedef import GameDefError, load_game
+from acpcbot.gamedef import GameDef, GameDefError, load_game
+from acpcbot.logcheck import whole_log_problem
 from acpcbot.strategies.registry import add_plugin_dir
 
-from .folders import RESULTS, RUNS_DIR, Outcome, RunError, exact_run_dir, job_record, new_run_dir
+from .folders import RESULTS, RUNS_DIR, Outcome, RunError, exact_run_dir, job_record, match_command, new_run_dir
 from .lbr_results import attach as attach_lbr
 from .lbr_seats import memory_job
-from .planfile import clear_match_files, finished_records, read_plan, write_plan
+from .planfile import clear_match_files, finished_records, plugin_players, read_plan, write_plan
 from .recipes import Job, Plan
 from .results import results_document, write_outputs
 from .tcp import play_job_tcp
@@ -139,7 +141,7 @@ async def _play_jobs(plan: Plan, jobs: Sequence[Job], run_dir: Path, progress: "
                 t.cancel()
 
     handled = []
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # a closed terminal stops the run as Ctrl-C does
         try:
             loop.add_signal_handler(signum, stop, signum)
             handled.append(signum)
@@ -192,10 +194,24 @@ def _finish(plan: Plan, run_dir: Path, done: dict[int, dict[str, Any]], todo: Se
         duplicate=plan.duplicate, transport=plan.transport, run_dir=run_dir,
         players=[{"player": e.name, "strategy": e.spec} for e in plan.entries], records=ordered, seconds=seconds)
     doc["partial"] = any(r.get("played") is False for r in ordered)
-    write_outputs(doc, run_dir, plan.game, logs)
+    try:
+        write_outputs(doc, run_dir, plan.game, logs)
+    except RunError as exc:
+        raise RunError(f"{exc}{cut_files_note(ordered)}") from None
     if signum is not None:
         raise RunInterrupted(doc, signum)
     return doc
+
+
+def cut_files_note(records: Sequence[dict[str, Any]]) -> str:
+    """``; also cut short: ...`` naming every match whose own files could not be written (a full disk), or ''.
+
+    When results.json cannot be written the disk is usually full, and the
+    match logs written before it may be cut too: the user is told of every one.
+    """
+    cut = [f"{r['label']} ({r['error']})" for r in records
+           if not r.get("complete") and isinstance(r.get("error"), str) and "cannot write" in r["error"]]
+    return f"; also cut short: {'; '.join(cut)}" if cut else ""
 
 
 def execute(plan: Plan, runs_dir: str | Path = RUNS_DIR, progress_stream: TextIO | None = None, *,
@@ -212,11 +228,26 @@ def execute(plan: Plan, runs_dir: str | Path = RUNS_DIR, progress_stream: TextIO
     return _finish(plan, folder, {}, plan.jobs, progress_stream, plugin_dirs, 0.0)
 
 
-def resume(run_dir: str | Path, progress_stream: TextIO | None = None) -> dict[str, Any]:
-    """Finish an interrupted run in its folder: keep the matches that finished, play the others again."""
+def resume(run_dir: str | Path, progress_stream: TextIO | None = None,
+           plugin_dirs: Sequence[str] = ()) -> dict[str, Any]:
+    """Finish an interrupted run in its folder: keep the matches that finished, play the others again.
+
+    A run folder is data, not code: plugin modules are looked for only in
+    ``plugin_dirs`` (the folders named on resume's own command line), never in
+    the folders plan.json lists; a plan with plugin players whose folders are
+    not named is refused, saying which ``--plugin-dir`` to add.
+    """
     folder = Path(run_dir).absolute()  # results.json names the folder absolutely, however it was given
-    plan, plugin_dirs = read_plan(folder)
-    for d in plugin_dirs:  # in-memory seats load plugin modules in this process
+    plan, recorded = read_plan(folder)
+    given = [os.path.abspath(d) for d in plugin_dirs]
+    plugins = plugin_players(plan)
+    missing = [d for d in recorded if os.path.abspath(d) not in given]
+    if plugins and missing:
+        raise RunError(f"{folder / 'plan.json'}: {', '.join(plugins)} {'is a plugin' if len(plugins) == 1 else 'are plugins'}"
+                       f" found in {', '.join(missing)} when the run started; resume loads plugin modules only from "
+                       f"folders named on its own command line: {match_command()} resume {shlex.quote(str(folder))} "
+                       + " ".join(f"--plugin-dir {shlex.quote(d)}" for d in missing))
+    for d in given:  # in-memory seats load plugin modules in this process
         add_plugin_dir(d)
     done = finished_records(folder, plan)
     todo = [j for j in plan.jobs if j.index not in done]
@@ -226,7 +257,7 @@ def resume(run_dir: str | Path, progress_stream: TextIO | None = None) -> dict[s
         before = float(json.loads((folder / RESULTS).read_text(encoding="utf-8")).get("seconds") or 0.0)
     except (OSError, ValueError, AttributeError, TypeError, RecursionError):
         before = 0.0
-    doc = _finish(plan, folder, done, todo, progress_stream, plugin_dirs, before)
+    doc = _finish(plan, folder, done, todo, progress_stream, given, before)
     attach_lbr(doc, folder)  # an acpc-match lbr run keeps its LBR figures when finished this way
     return doc
 
@@ -302,7 +333,9 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
                 raise RunError(f"{d}: match {m['label']} (seed {m['seed']}, seats "
                                f"{', '.join(key[2])}) is also in {seen_matches[key]}; it would count twice")
             seen_matches[key] = d
+    sources = _checked_sources(docs, game)  # before the new folder exists: a refused merge leaves nothing
     run_dir = new_run_dir(runs_dir, name)
+    copied: dict[str, str] = {}  # copy in the new folder -> its source, so that errors name the source
     try:
         records = []
         for d, doc in docs:
@@ -312,13 +345,16 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
                 label = f"match-{len(records):03d}"
                 files = {}
                 for role, fname in m["files"].items():
-                    src = d / fname
+                    src = sources.get((d, fname))
+                    if src is None:
+                        continue
                     new = label + fname[len(m["label"]):] if fname.startswith(m["label"]) else f"{label}.{fname}"
-                    if src.exists():
-                        shutil.copy2(src, run_dir / new)
-                        files[role] = new
-                    elif role == "log":
-                        raise RunError(f"{d}: the dealer log {fname} of {m['label']} is missing")
+                    try:
+                        shutil.copyfile(src, run_dir / new)
+                    except OSError as exc:
+                        raise RunError(f"cannot copy {src} into {run_dir}: {exc.strerror or exc}") from None
+                    copied[str(run_dir / new)] = str(src)
+                    files[role] = new
                 rec = dict(m, label=label, files=files, merged_from=str(d), original_label=m["label"])
                 records.append(rec)
         hands = {m["hands"] for m in records}
@@ -332,7 +368,56 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
             players=players, records=records, seconds=sum(float(d.get("seconds") or 0) for _, d in docs))
         doc["partial"] = bool(unplayed - set(seen_matches))
         write_outputs(doc, run_dir, game, logs)
+    except RunError as exc:
+        shutil.rmtree(run_dir, ignore_errors=True)
+        message = str(exc)
+        for copy, src in copied.items():  # the copy is gone with the folder: name what the user has
+            message = message.replace(copy, src)
+        raise RunError(message.replace(str(run_dir), "the merged run")) from None
     except BaseException:
         shutil.rmtree(run_dir, ignore_errors=True)
         raise
     return doc
+
+
+def _checked_sources(docs: Sequence[tuple[Path, dict[str, Any]]], game: GameDef) -> dict[tuple[Path, str], Path]:
+    """Every file the merge will copy, by (run folder, file name), each checked first; RunError naming the file.
+
+    A finished match's dealer log must pass logcheck whole and hold the
+    match's hands (a log cut short or edited is refused, never counted as a
+    finished match); a log or any other file that is a folder, a FIFO or a
+    device is refused without being opened.
+    """
+    sources: dict[tuple[Path, str], Path] = {}
+    for d, doc in docs:
+        for m in doc["matches"]:
+            if m.get("played") is False:
+                continue
+            for role, fname in m["files"].items():
+                if not isinstance(fname, str) or not fname or Path(fname).name != fname:
+                    raise RunError(f"{d / RESULTS}: match {m['label']}: file {fname!r} is not a file name in the "
+                                   f"run folder")
+                src = d / fname
+                if role == "log" and not src.exists() and not src.is_symlink():
+                    raise RunError(f"{d}: the dealer log {fname} of {m['label']} is missing")
+                if role == "log":
+                    problem = whole_log_problem(src, game, m["hands"]) if m.get("complete") else \
+                        _partial_log_problem(src)
+                    if problem is not None:
+                        state = "finished" if m.get("complete") else "unfinished"
+                        raise RunError(f"{src}: the dealer log of {state} match {m['label']} is damaged: {problem}")
+                elif not src.exists():
+                    continue
+                elif not src.is_file():
+                    raise RunError(f"{src}: not a regular file (a folder, FIFO or device); not merging it")
+                sources[(d, fname)] = src
+    return sources
+
+
+def _partial_log_problem(path: Path) -> str | None:
+    """Why the log of a match that did not finish cannot be merged (its hands so far count), or None."""
+    if not path.exists():
+        return "it is missing"
+    if not path.is_file():
+        return "it is not a regular file (a folder, FIFO or device)"
+    return None

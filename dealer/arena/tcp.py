@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from acpcbot.children import die_with_parent
 from acpcbot.connection import EXIT_DISCONNECTED
 from acpcbot.strategies.registry import absolute_plugin_path
 
@@ -23,6 +24,7 @@ HOST = "127.0.0.1"
 START_TIMEOUT_MS = 60000  # players that do not connect within this time fail the match
 DEALER_START_S = 60.0  # the dealer must print its ports within this time
 CLIENT_EXIT_S = 10.0  # clients still running this long after the dealer ended are stopped
+EXTERNAL_GRACE_S = 3.0  # an external program that exits mid-match: how long the dealer may take to end too
 
 
 #: the folder, under the run folder, where each external program runs (one per player, kept across matches)
@@ -168,7 +170,10 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int], p
     """The dealer on ``ports`` and a process per seat; the result as :func:`_tcp_attempt` gives it.
 
     Every child starts in a session of its own: a Ctrl-C at the terminal
-    reaches only acpc-match, which stops them itself and keeps what finished.
+    reaches only acpc-match, which stops them itself and keeps what finished;
+    and every child dies with acpc-match, even when it is killed outright
+    (:func:`acpcbot.children.die_with_parent`), so none outlives the run or
+    plays beside a later ``resume`` on the same files.
     """
     label = job.label
     files = {"log": f"{label}.log", "transcript": f"{label}.err"}
@@ -179,7 +184,7 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int], p
     with open(run_dir / files["transcript"], "wb") as transcript:
         dealer = await asyncio.create_subprocess_exec(*dealer_cmd, cwd=run_dir, stdin=asyncio.subprocess.DEVNULL,
                                                       stdout=asyncio.subprocess.PIPE, stderr=transcript, env=env,
-                                                      start_new_session=True)
+                                                      start_new_session=True, preexec_fn=die_with_parent())
     clients: list[tuple[int, Entry, asyncio.subprocess.Process, str]] = []
     error: str | None = None
     stdout = b""
@@ -192,7 +197,7 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int], p
             try:
                 proc = await asyncio.create_subprocess_exec(
                     *client_command(entry, job, game_arg, port), cwd=cwd, stdin=asyncio.subprocess.DEVNULL,
-                    stdout=out, stderr=err, env=env, start_new_session=True)
+                    stdout=out, stderr=err, env=env, start_new_session=True, preexec_fn=die_with_parent())
             except OSError as exc:
                 return f"seat {seat} ({entry.name}) could not start: {exc}"
         clients.append((seat, entry, proc, stem))
@@ -243,19 +248,31 @@ async def _watch(dealer: asyncio.subprocess.Process,
     leave the dealer waiting out its start time-out for a seat that never comes.
     A seat that exits because the dealer went away (EXIT_DISCONNECTED) did
     not fail on its own: the dealer is ending, and its account says why.
+    An external program that exits (with any status) while the dealer still
+    runs gets EXTERNAL_GRACE_S for the dealer to end too; if it does not, the
+    program left before the match ended (often: it never connected) and the
+    match fails now, not after the dealer's start time-out.
     """
     assert dealer.stdout is not None
     reading = asyncio.ensure_future(dealer.stdout.read())
-    ours = {asyncio.ensure_future(proc.wait()): (seat, entry, stem) for seat, entry, proc, stem in clients
-            if entry.external is None}
-    pending = {reading, *ours}
+    watched = {asyncio.ensure_future(proc.wait()): (seat, entry, stem) for seat, entry, proc, stem in clients}
+    pending = {reading, *watched}
     try:
         while reading in pending:
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
             for fut in done:
-                if fut in ours and fut.result() not in (0, EXIT_DISCONNECTED):
-                    seat, entry, stem = ours[fut]
-                    return b"", f"seat {seat} ({entry.name}) exited with status {fut.result()} (see {stem}.err)"
+                if fut not in watched:
+                    continue
+                seat, entry, stem = watched[fut]
+                status = fut.result()
+                if entry.external is None and status not in (0, EXIT_DISCONNECTED):
+                    return b"", f"seat {seat} ({entry.name}) exited with status {status} (see {stem}.err)"
+                if entry.external is not None and reading not in done:
+                    finished, _ = await asyncio.wait({reading}, timeout=EXTERNAL_GRACE_S)
+                    if not finished:
+                        return b"", (f"seat {seat} ({entry.name}), an external program, exited with status {status} "
+                                     f"before the match ended (see {stem}.err)")
+                    pending.discard(reading)  # the dealer ended: the loop ends, as for any finished match
         await dealer.wait()
         return reading.result(), None
     finally:
