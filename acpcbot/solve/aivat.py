@@ -44,7 +44,7 @@ import numpy as np
 from ..engine import ActionType, State, Step
 from ..gamedef import GameDef
 from ..strategies.base import ActionPolicy
-from .matchup import holdem_matchup
+from .matchup import holdem_matchup, holdem_matchups
 from .rollout import is_holdem, matchup_equity
 
 #: random boards behind preflop equities (built once per evaluator)
@@ -100,17 +100,62 @@ class Evaluator:
 
     # ------------------------------------------------------------- one hand
 
+    def _needed(self, final: State, policies: Mapping[int, ActionPolicy], steps: Sequence[Step]) -> tuple[int, ...]:
+        """The board lengths whose equity :meth:`hand` reads for this hand (the rounds it reached)."""
+        game = self.game
+        last = steps[-1].round if steps else 0
+        top = game.num_rounds - 1 if final.is_showdown else max(last, final.round)
+        if top == 0 and not policies:
+            return ()  # over before any board card, nobody's decision corrected: no equity read
+        return tuple(sorted({game.board_cards_through(r) for r in range(top + 1)}))
+
+    def equities(self, finals: Sequence[State], policies: Sequence[Mapping[int, ActionPolicy]],
+                 steps: Sequence[Sequence[Step]]) -> list[dict[int, float]]:
+        """Per hand, position 0's equity by board length for every length :meth:`hand` reads, hold'em hands in batch.
+
+        Each is the float :meth:`hand` would compute alone (``holdem_matchups``
+        gives one call's float per row).
+        """
+        out: list[dict[int, float]] = [{} for _ in finals]
+        needed = [self._needed(f, p, s) for f, p, s in zip(finals, policies, steps)]
+        if not is_holdem(self.game):
+            for i, (final, lengths) in enumerate(zip(finals, needed)):
+                holes = [tuple(h) for h in final.hole]
+                board = tuple(final.board)
+                for n in lengths:
+                    self._equity(holes, board[:n], out[i])
+                out[i] = {n: out[i][n] for n in lengths}
+            return out
+        for n in sorted({n for lengths in needed for n in lengths}):
+            which = [i for i, lengths in enumerate(needed) if n in lengths]
+            h0 = np.array([finals[i].hole[0] for i in which], dtype=np.int64).reshape(-1, 2)
+            h1 = np.array([finals[i].hole[1] for i in which], dtype=np.int64).reshape(-1, 2)
+            board = np.array([finals[i].board[:n] for i in which], dtype=np.int64).reshape(len(which), n)
+            for i, e in zip(which, holdem_matchups(h0, h1, board, seed=self.seed,
+                                                    boards_sampled=self.preflop_boards).tolist()):
+                out[i][n] = e
+        return out
+
+    def hands(self, finals: Sequence[State], policies: Sequence[Mapping[int, ActionPolicy]] | None = None,
+              steps: Sequence[Sequence[Step]] | None = None) -> list[HandValues]:
+        """:meth:`hand` of every hand, the equities computed in one batch per street (the same values)."""
+        policies = [{} for _ in finals] if policies is None else policies
+        steps = [f.steps() for f in finals] if steps is None else steps
+        eqs = self.equities(finals, policies, steps)
+        return [self.hand(f, p, s, e) for f, p, s, e in zip(finals, policies, steps, eqs)]
+
     def hand(self, final: State, policies: Mapping[int, ActionPolicy] | None = None,
-             steps: Sequence[Step] | None = None) -> HandValues:
+             steps: Sequence[Step] | None = None, equities: Mapping[int, float] | None = None) -> HandValues:
         """The values of one finished hand whose hole cards are all known; ``policies[i]``: the known
         policy of whoever took action number ``i`` (0-based over the hand), for the decisions of known players;
-        ``steps``: ``final.steps()`` when the caller has them already."""
+        ``steps``: ``final.steps()`` when the caller has them already; ``equities``: position 0's equity by
+        board length, computed already (:meth:`equities`)."""
         game = self.game
         policies = policies or {}
         holes = [tuple(h) for h in final.hole]
         board = tuple(final.board)
         payoff = final.payoffs()
-        cache: dict[int, float] = {}
+        cache: dict[int, float] = dict(equities) if equities else {}
 
         def eq(round_: int) -> float:
             return self._equity(holes, board[:game.board_cards_through(round_)], cache)

@@ -140,6 +140,9 @@ def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str],
                          f"its decisions are not corrected there")
     evaluator = Evaluator(game, seed=1)
     out = MatchAIVAT({}, {}, 0, notes)
+    finals: list[State] = []
+    all_steps: list[Sequence[Step]] = []
+    all_policies: list[dict[int, ActionPolicy]] = []
     for hand in mlog.hands:
         policies: dict[int, ActionPolicy] = {}
         steps = hand.state.steps()
@@ -150,7 +153,11 @@ def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str],
                 notes.append(f"{rec['label']} hand {hand.hand_id}: replaying {name} failed "
                              f"({type(exc).__name__}: {exc}); its later decisions are not corrected")
                 del replays[name]
-        values = evaluator.hand(hand.state, policies, steps)
+        finals.append(hand.state)
+        all_steps.append(steps)
+        all_policies.append(policies)
+    # the equities of every hand at once, a numpy pass per street; each hand's terms as before
+    for hand, values in zip(mlog.hands, evaluator.hands(finals, all_policies, all_steps)):
         out.mismatches += values.mismatches
         for p, name in enumerate(hand.names):
             out.aivat.setdefault(name, []).append(values.aivat[p])
