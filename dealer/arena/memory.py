@@ -7,6 +7,12 @@ corrected the same way) behind a :class:`MemorySeat`, the
 handled at once and the client's reply queued for the dealer to take, so a
 match is one loop on one core: same deals, same decisions, same log bytes
 as over TCP, many times faster.
+
+The match's hands are at hand when it ends: :func:`play_job` leaves them
+(the final states, as the log would give them back) for the run's analysis
+in this process (:func:`take_hands`), which then need not read the log it
+just wrote; a match played in a pool worker, over TCP, cut short or whose
+log could not be written is read from its log as before.
 """
 
 from __future__ import annotations
@@ -20,8 +26,9 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from acpcbot.client import Client, ClientError
-from acpcbot.gamedef import load_game
+from acpcbot.gamedef import GameDef, load_game
 from acpcbot.engine import Action, State
+from acpcbot.matchlog import LoggedHand, MatchLog, format_values
 from acpcbot.protocol import VERSION_LINE, MatchState
 from acpcbot.strategies.base import Strategy, reads_turns_only
 from acpcbot.strategies.registry import create
@@ -29,7 +36,7 @@ from acpcbot.world import MatchInfo
 
 from dealer.config import MatchConfig
 from dealer.logs import LogWriter, Transcript
-from dealer.progress import MatchProgress
+from dealer.progress import MatchProgress, names_by_position
 from dealer.resume import MatchFiles
 from dealer.seats import Idle, SeatChannel, SeatClosed
 
@@ -146,6 +153,46 @@ class MemoryMatch:
     finished: bool
     error: str | None
     clients: list[Client]
+    #: the hands played, as read back from the log would give them (when the match finished)
+    hands: list[LoggedHand] | None = None
+
+
+class _HoldingProgress(MatchProgress):
+    """The match's progress, keeping every state it deals (each is played in place to the hand's end)."""
+
+    def deal(self, config: MatchConfig, hand_id: int) -> None:
+        """Deal as ``MatchProgress`` does, and keep the state."""
+        super().deal(config, hand_id)
+        if self.state is not None:
+            self.__dict__.setdefault("dealt", []).append(self.state)
+
+
+def _logged_hands(config: MatchConfig, dealt: Sequence[State]) -> list[LoggedHand]:
+    """The finished hands of ``dealt`` as ``matchlog.read_match_log`` returns them: the board shown up to the
+    hand's last round, the values as written."""
+    game = config.game
+    out = []
+    for state in dealt:
+        if not state.finished:
+            break
+        final = state.copy()
+        final.hole = [tuple(h) for h in state.hole]
+        final.board = list(state.board[:game.board_cards_through(state.round)])
+        out.append(LoggedHand(state.hand_id, final, format_values(state.payoffs()).split("|"),
+                              names_by_position(config, state.hand_id)))
+    return out
+
+
+#: hands of in-memory matches played in this process, by log path, until the analysis takes them
+_HELD: dict[str, tuple[GameDef, list[LoggedHand]]] = {}
+
+
+def take_hands(log_path: str | Path, game: GameDef) -> MatchLog | None:
+    """The hands of the in-memory match of ``log_path`` played in this process, as its log holds them (once)."""
+    held = _HELD.pop(str(Path(log_path).absolute()), None)
+    if held is None or held[0] != game:
+        return None
+    return MatchLog(game, held[1], path=str(log_path))
 
 
 def seat_players(config: MatchConfig, seats: Sequence[tuple[str, str]],
@@ -194,7 +241,8 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
         try:
             transcript = Transcript(stream, quiet=True, name=target.name)
             transcript.on_failure = failures.append
-            files = MatchFiles(LogWriter(log_path, on_failure=report), None, MatchProgress.fresh(config))
+            progress = _HoldingProgress.fresh(config)
+            files = MatchFiles(LogWriter(log_path, on_failure=report), None, progress)
             channels = [MemorySeat(c) for c in clients]
             result = FusedMatch(config, transcript, files).run(channels)
             transcript.flush()
@@ -209,7 +257,9 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
                 log.exception("strategy %s failed in end_match", c.strategy.spec)
     errors = [f"seat {s + 1} ({seats[s][0]}): {ch.error}" for s, ch in enumerate(channels) if ch.error]
     problems = ([result.error] if result.error else []) + errors + failures
-    return MemoryMatch(result.finished and not failures, "; ".join(problems) or None, clients)
+    finished = result.finished and not failures
+    hands = _logged_hands(config, progress.__dict__.get("dealt", [])) if finished else None
+    return MemoryMatch(finished, "; ".join(problems) or None, clients, hands)
 
 
 class _LineHandler(logging.Handler):
@@ -252,6 +302,8 @@ def play_job(job: Job, game_arg: str, run_dir: str) -> Outcome:
         seats = [(e.name, e.strategy or "") for e in job.seats]
         played = play_match(config, seats, folder / files["log"], folder / files["transcript"])
         finished, error = played.finished, played.error
+        if played.hands is not None and len(played.hands) == job.hands:
+            _HELD[str((folder / files["log"]).absolute())] = (game, played.hands)
     except Exception as exc:  # noqa: BLE001 - one broken match must not lose the others
         finished, error = False, f"{type(exc).__name__}: {exc}"
     finally:
