@@ -75,6 +75,10 @@ class Evaluator:
         self.preflop_boards = preflop_boards
         self._cap = min(game.stack)
         self._small: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], float] = {}
+        self._last_round = game.num_rounds - 1
+        #: the board lengths of rounds 0..r, by r
+        self._lengths = [tuple(sorted({game.board_cards_through(q) for q in range(r + 1)}))
+                         for r in range(game.num_rounds)]
 
     # ------------------------------------------------------------- equity
 
@@ -102,12 +106,11 @@ class Evaluator:
 
     def _needed(self, final: State, policies: Mapping[int, ActionPolicy], steps: Sequence[Step]) -> tuple[int, ...]:
         """The board lengths whose equity :meth:`hand` reads for this hand (the rounds it reached)."""
-        game = self.game
         last = steps[-1].round if steps else 0
-        top = game.num_rounds - 1 if final.is_showdown else max(last, final.round)
+        top = self._last_round if final.is_showdown else max(last, final.round)
         if top == 0 and not policies:
             return ()  # over before any board card, nobody's decision corrected: no equity read
-        return tuple(sorted({game.board_cards_through(r) for r in range(top + 1)}))
+        return self._lengths[top]
 
     def equities(self, finals: Sequence[State], policies: Sequence[Mapping[int, ActionPolicy]],
                  steps: Sequence[Sequence[Step]]) -> list[dict[int, float]]:
