@@ -37,7 +37,7 @@ from the flop on, preflop from the board sample).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -49,6 +49,14 @@ from .rollout import is_holdem, matchup_equity
 
 #: random boards behind preflop equities (built once per evaluator)
 PREFLOP_BOARDS = 10_000
+
+#: ``multiprocessing.Pool.starmap``'s shape: a function and its argument tuples -> the results in order
+StarMap = Callable[[Callable[..., Any], Sequence[tuple[Any, ...]]], Sequence[Any]]
+
+
+def _matchups(h0: np.ndarray, h1: np.ndarray, board: np.ndarray, seed: int, boards: int) -> np.ndarray:
+    """``holdem_matchups`` with positional arguments (a pool worker's task)."""
+    return holdem_matchups(h0, h1, board, seed=seed, boards_sampled=boards)
 
 
 @dataclass(frozen=True)
@@ -113,11 +121,13 @@ class Evaluator:
         return self._lengths[top]
 
     def equities(self, finals: Sequence[State], policies: Sequence[Mapping[int, ActionPolicy]],
-                 steps: Sequence[Sequence[Step]]) -> list[dict[int, float]]:
+                 steps: Sequence[Sequence[Step]], starmap: StarMap | None = None,
+                 parts: int = 2) -> list[dict[int, float]]:
         """Per hand, position 0's equity by board length for every length :meth:`hand` reads, hold'em hands in batch.
 
         Each is the float :meth:`hand` would compute alone (``holdem_matchups``
-        gives one call's float per row).
+        gives one call's float per row).  ``starmap`` (a process pool's, say)
+        computes the streets' batches, each cut in ``parts``, side by side.
         """
         out: list[dict[int, float]] = [{} for _ in finals]
         needed = [self._needed(f, p, s) for f, p, s in zip(finals, policies, steps)]
@@ -129,22 +139,31 @@ class Evaluator:
                     self._equity(holes, board[:n], out[i])
                 out[i] = {n: out[i][n] for n in lengths}
             return out
+        jobs = []
+        rows = []
         for n in sorted({n for lengths in needed for n in lengths}):
             which = [i for i, lengths in enumerate(needed) if n in lengths]
             h0 = np.array([finals[i].hole[0] for i in which], dtype=np.int64).reshape(-1, 2)
             h1 = np.array([finals[i].hole[1] for i in which], dtype=np.int64).reshape(-1, 2)
             board = np.array([finals[i].board[:n] for i in which], dtype=np.int64).reshape(len(which), n)
-            for i, e in zip(which, holdem_matchups(h0, h1, board, seed=self.seed,
-                                                    boards_sampled=self.preflop_boards).tolist()):
+            cuts = np.array_split(np.arange(len(which)), parts if starmap is not None else 1)
+            for cut in cuts:
+                if len(cut):
+                    jobs.append((h0[cut], h1[cut], board[cut], self.seed, self.preflop_boards))
+                    rows.append((n, [which[k] for k in cut]))
+        results = starmap(_matchups, jobs) if starmap is not None else [_matchups(*job) for job in jobs]
+        for (n, which), shares in zip(rows, results):
+            for i, e in zip(which, shares.tolist()):
                 out[i][n] = e
         return out
 
     def hands(self, finals: Sequence[State], policies: Sequence[Mapping[int, ActionPolicy]] | None = None,
-              steps: Sequence[Sequence[Step]] | None = None) -> list[HandValues]:
-        """:meth:`hand` of every hand, the equities computed in one batch per street (the same values)."""
+              steps: Sequence[Sequence[Step]] | None = None, starmap: StarMap | None = None) -> list[HandValues]:
+        """:meth:`hand` of every hand, the equities computed in one batch per street (the same values);
+        ``starmap``: see :meth:`equities`."""
         policies = [{} for _ in finals] if policies is None else policies
         steps = [f.steps() for f in finals] if steps is None else steps
-        eqs = self.equities(finals, policies, steps)
+        eqs = self.equities(finals, policies, steps, starmap)
         return [self.hand(f, p, s, e) for f, p, s, e in zip(finals, policies, steps, eqs)]
 
     def hand(self, final: State, policies: Mapping[int, ActionPolicy] | None = None,

@@ -33,7 +33,9 @@ from acpcbot.engine import State, Step
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import MatchLog
 from acpcbot.protocol import MATCHSTATE, CardsText, MatchState, format_betting
-from acpcbot.solve.aivat import Evaluator
+from acpcbot.solve.aivat import PREFLOP_BOARDS, Evaluator
+from acpcbot.solve.matchup import preflop_ranks
+from acpcbot.solve.rollout import is_holdem
 from acpcbot.strategies.base import ActionPolicy, Strategy
 from acpcbot.world import MatchInfo, World
 
@@ -125,6 +127,8 @@ class RunAIVAT:
 
 #: parallel evaluation (one worker per core) from this many hands on, over two or more matches
 PARALLEL_HANDS = 1_500
+#: one match's equities computed on every core from this many hands on
+PARALLEL_EQUITY_HANDS = 4_000
 
 
 @dataclass
@@ -138,12 +142,14 @@ class MatchAIVAT:
 
 
 def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str], known: Sequence[str],
-                   game: GameDef, steps: Sequence[Sequence[Step]] | None = None) -> MatchAIVAT:
+                   game: GameDef, steps: Sequence[Sequence[Step]] | None = None,
+                   starmap: Any = None) -> MatchAIVAT:
     """Every hand of one match: the known seats' policies replayed, each hand valued.
 
     ``steps``: each hand's ``handsteps.light_steps``, when the caller has
     them; hands with a policy to replay use ``State.steps()`` (the replay
-    reads whole states).
+    reads whole states).  ``starmap``: a process pool's, to compute the
+    equities on several cores (``Evaluator.equities``).
     """
     seat_names = [s["player"] for s in rec["seats"]]
     notes: list[str] = []
@@ -180,7 +186,7 @@ def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str],
         all_steps.append(hand_steps)
         all_policies.append(policies)
     # the equities of every hand at once, a numpy pass per street; each hand's terms as before
-    for hand, values in zip(mlog.hands, evaluator.hands(finals, all_policies, all_steps)):
+    for hand, values in zip(mlog.hands, evaluator.hands(finals, all_policies, all_steps, starmap)):
         out.mismatches += values.mismatches
         for p, name in enumerate(hand.names):
             out.aivat.setdefault(name, []).append(values.aivat[p])
@@ -218,8 +224,22 @@ def evaluate_run(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], pl
         with multiprocessing.get_context().Pool(workers) as pool:
             parts = pool.starmap(_evaluate_file, [(rec, m.path, spec_of, known, game) for rec, m in zip(records, logs)])
     else:
-        parts = [evaluate_match(rec, m, spec_of, known, game, None if steps is None else steps[i])
-                 for i, (rec, m) in enumerate(zip(records, logs))]
+        # one match (or few hands): its equities, the bulk of the work, on every core when it is big
+        pool = None
+        if (parallel or os.cpu_count() or 1) > 1 and big and len(logs) == 1 and is_holdem(game) and \
+                sum(len(m.hands) for m in logs) >= PARALLEL_EQUITY_HANDS and \
+                not multiprocessing.current_process().daemon and "fork" in multiprocessing.get_all_start_methods():
+            # forked, so the workers start at once and share the preflop table already loaded here
+            preflop_ranks(1, PREFLOP_BOARDS)
+            pool = multiprocessing.get_context("fork").Pool(min(parallel or os.cpu_count() or 1, 4))
+        try:
+            parts = [evaluate_match(rec, m, spec_of, known, game, None if steps is None else steps[i],
+                                    pool.starmap if pool is not None else None)
+                     for i, (rec, m) in enumerate(zip(records, logs))]
+        finally:
+            if pool is not None:
+                pool.close()
+                pool.join()
     for part in parts:
         out.aivat.append(part.aivat)
         out.allin.append(part.allin)
