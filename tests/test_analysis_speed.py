@@ -25,7 +25,7 @@ from acpcbot.protocol import format_betting, format_cards
 from acpcbot.solve.aivat import Evaluator
 from acpcbot.solve.matchup import holding_index, holdem_matchup, holdem_matchups
 from dealer.arena.cli import main as cli_main
-from dealer.arena.handsteps import light_steps
+from dealer.arena.handsteps import light_steps, run_steps
 from dealer.arena.memory import play_match
 from dealer.config import MatchConfig
 
@@ -105,6 +105,9 @@ def test_batched_aivat_is_hand_by_hand(tmp_path):
     batch = Evaluator(game, seed=1, preflop_boards=800)
     want = [one.hand(f) for f in finals]
     assert batch.hands(finals, steps=[light_steps(f) for f in finals]) == want
+    shared = run_steps([logged.hands])[0]  # hands with the same betting share one list
+    assert len({id(s) for s in shared}) < len(shared)
+    assert batch.hands(finals, steps=shared) == want
     # the streets' batches cut in parts (as a process pool computes them) give the same values
     serial = lambda fn, jobs: [fn(*job) for job in jobs]  # noqa: E731
     assert batch.hands(finals, starmap=serial) == want

@@ -72,6 +72,18 @@ class HandValues:
     mismatches: int = 0
 
 
+def _chance_plan(steps: Sequence[Step]) -> list[tuple[int, int, int]]:
+    """The board-card transitions :meth:`Evaluator.hand` corrects along ``steps``: (bet to match, from round, to round)."""
+    plan = []
+    seen_round = 0
+    for step in steps:
+        before = step.before
+        if before.round > seen_round:
+            plan.append((before.max_spent, seen_round, before.round))
+            seen_round = before.round
+    return plan
+
+
 class Evaluator:
     """AIVAT and all-in values of finished heads-up hands (one evaluator serves a whole run)."""
 
@@ -164,14 +176,27 @@ class Evaluator:
         policies = [{} for _ in finals] if policies is None else policies
         steps = [f.steps() for f in finals] if steps is None else steps
         eqs = self.equities(finals, policies, steps, starmap)
-        return [self.hand(f, p, s, e) for f, p, s, e in zip(finals, policies, steps, eqs)]
+        # hands sharing one steps list (one betting line) share its board-card transitions
+        plans: dict[int, tuple[Sequence[Step], list[tuple[int, int, int]]]] = {}
+        out = []
+        for f, p, s, e in zip(finals, policies, steps, eqs):
+            if p:
+                out.append(self.hand(f, p, s, e))
+                continue
+            got = plans.get(id(s))
+            if got is None:
+                got = plans[id(s)] = (s, _chance_plan(s))
+            out.append(self.hand(f, p, s, e, got[1]))
+        return out
 
     def hand(self, final: State, policies: Mapping[int, ActionPolicy] | None = None,
-             steps: Sequence[Step] | None = None, equities: Mapping[int, float] | None = None) -> HandValues:
+             steps: Sequence[Step] | None = None, equities: Mapping[int, float] | None = None,
+             plan: Sequence[tuple[int, int, int]] | None = None) -> HandValues:
         """The values of one finished hand whose hole cards are all known; ``policies[i]``: the known
         policy of whoever took action number ``i`` (0-based over the hand), for the decisions of known players;
         ``steps``: ``final.steps()`` when the caller has them already; ``equities``: position 0's equity by
-        board length, computed already (:meth:`equities`)."""
+        board length, computed already (:meth:`equities`); ``plan``: ``_chance_plan(steps)``, when there are
+        no policies and the caller has it."""
         game = self.game
         policies = policies or {}
         holes = [tuple(h) for h in final.hole]
@@ -187,7 +212,11 @@ class Evaluator:
         mismatches = 0
         seen_round = 0
         steps = final.steps() if steps is None else steps
-        for step in steps:
+        if plan is not None and not policies:
+            # no decision corrected: only the board cards along the betting, the same terms in the same order
+            for max_spent, from_round, to_round in plan:
+                chance += self._chance(max_spent, from_round, to_round, eq)
+        for step in () if plan is not None and not policies else steps:
             before = step.before
             if before.round > seen_round:
                 chance += self._chance(before.max_spent, seen_round, before.round, eq)

@@ -47,5 +47,23 @@ def light_steps(final: State) -> list[Step]:
 
 
 def run_steps(hands_per_log: Sequence[Sequence[object]]) -> list[list[list[Step]]]:
-    """:func:`light_steps` of every hand of every log (``MatchLog.hands`` lists)."""
-    return [[light_steps(h.state) for h in hands] for hands in hands_per_log]  # type: ignore[attr-defined]
+    """:func:`light_steps` of every hand of every log (``MatchLog.hands`` lists).
+
+    The steps depend on the game and the actions alone (not the cards):
+    hands with the same betting share one list (a match's hands repeat a
+    few betting lines; call against call has one), which callers may use
+    to compute what follows from the betting once per line.
+    """
+    out = []
+    lines: dict[tuple[object, tuple[tuple[object, ...], ...]], list[Step]] = {}
+    for hands in hands_per_log:
+        per_log = []
+        for h in hands:
+            state = h.state  # type: ignore[attr-defined]
+            key = (state.game, tuple(map(tuple, state.actions)))
+            steps = lines.get(key)
+            if steps is None:
+                steps = lines[key] = light_steps(state)
+            per_log.append(steps)
+        out.append(per_log)
+    return out

@@ -232,25 +232,41 @@ def style_stats(hands: Iterable[LoggedHand], steps: Iterable[Sequence[Step]] | N
     out: dict[str, Style] = {}
     hands = list(hands)
     steps_of = iter(steps) if steps is not None else (light_steps(h.state) for h in hands)
+    # hands sharing one steps list (one betting line, see handsteps.run_steps) share its counts
+    counted: dict[int, tuple[Sequence[Step], list[tuple[int, int, bool, bool]]]] = {}
     for hand, hand_steps in zip(hands, steps_of):
-        styles = [out.setdefault(name, Style()) for name in hand.names]
-        put_in = [False] * len(styles)
-        raised = [False] * len(styles)
-        for step in hand_steps:
-            p, kind = step.player, step.action.type
-            if kind == ActionType.RAISE:
-                styles[p].raises += 1
-                if step.round == 0:
-                    put_in[p] = raised[p] = True
-            elif kind == ActionType.CALL and step.before.to_call(p) > 0:
-                styles[p].calls += 1
-                if step.round == 0:
-                    put_in[p] = True
-        for p, style in enumerate(styles):
+        got = counted.get(id(hand_steps))
+        if got is None:
+            got = counted[id(hand_steps)] = (hand_steps, _style_counts(hand_steps, len(hand.names)))
+        for name, (raises, calls, put_in, raised) in zip(hand.names, got[1]):
+            style = out.get(name)
+            if style is None:
+                style = out[name] = Style()
+            style.raises += raises
+            style.calls += calls
             style.hands += 1
-            style.vpip_hands += put_in[p]
-            style.pfr_hands += raised[p]
+            style.vpip_hands += put_in
+            style.pfr_hands += raised
     return out
+
+
+def _style_counts(steps: Sequence[Step], players: int) -> list[tuple[int, int, bool, bool]]:
+    """Per position of one hand: raises, calls, whether it put money in and whether it raised in the first round."""
+    raises = [0] * players
+    calls = [0] * players
+    put_in = [False] * players
+    raised = [False] * players
+    for step in steps:
+        p, kind = step.player, step.action.type
+        if kind == ActionType.RAISE:
+            raises[p] += 1
+            if step.round == 0:
+                put_in[p] = raised[p] = True
+        elif kind == ActionType.CALL and step.before.to_call(p) > 0:
+            calls[p] += 1
+            if step.round == 0:
+                put_in[p] = True
+    return list(zip(raises, calls, put_in, raised))
 
 
 # ------------------------------------------------------------------ combining matches
