@@ -18,10 +18,11 @@ log could not be written is read from its log as before.
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -153,8 +154,16 @@ class MemoryMatch:
     finished: bool
     error: str | None
     clients: list[Client]
-    #: the hands played, as read back from the log would give them (when the match finished)
-    hands: list[LoggedHand] | None = None
+    #: every state the match dealt, each played in place to its hand's end (the last may be unfinished)
+    dealt: list[State] = field(default_factory=list)
+    config: MatchConfig | None = None
+
+    @property
+    def hands(self) -> list[LoggedHand] | None:
+        """The hands played, as reading the log back would give them; None when the match did not finish."""
+        if not self.finished or self.config is None:
+            return None
+        return _logged_hands(self.config, self.dealt)
 
 
 class _HoldingProgress(MatchProgress):
@@ -183,16 +192,19 @@ def _logged_hands(config: MatchConfig, dealt: Sequence[State]) -> list[LoggedHan
     return out
 
 
-#: hands of in-memory matches played in this process, by log path, until the analysis takes them
-_HELD: dict[str, tuple[GameDef, list[LoggedHand]]] = {}
+#: in-memory matches played in this process that finished, by log path, until the analysis takes their hands
+_HELD: dict[str, MemoryMatch] = {}
 
 
 def take_hands(log_path: str | Path, game: GameDef) -> MatchLog | None:
     """The hands of the in-memory match of ``log_path`` played in this process, as its log holds them (once)."""
     held = _HELD.pop(str(Path(log_path).absolute()), None)
-    if held is None or held[0] != game:
+    if held is None or held.config is None or held.config.game != game:
         return None
-    return MatchLog(game, held[1], path=str(log_path))
+    hands = held.hands
+    if hands is None or len(hands) != held.config.num_hands:
+        return None
+    return MatchLog(game, hands, path=str(log_path))
 
 
 def seat_players(config: MatchConfig, seats: Sequence[tuple[str, str]],
@@ -258,8 +270,7 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
     errors = [f"seat {s + 1} ({seats[s][0]}): {ch.error}" for s, ch in enumerate(channels) if ch.error]
     problems = ([result.error] if result.error else []) + errors + failures
     finished = result.finished and not failures
-    hands = _logged_hands(config, progress.__dict__.get("dealt", [])) if finished else None
-    return MemoryMatch(finished, "; ".join(problems) or None, clients, hands)
+    return MemoryMatch(finished, "; ".join(problems) or None, clients, progress.__dict__.get("dealt", []), config)
 
 
 class _LineHandler(logging.Handler):
@@ -302,8 +313,9 @@ def play_job(job: Job, game_arg: str, run_dir: str) -> Outcome:
         seats = [(e.name, e.strategy or "") for e in job.seats]
         played = play_match(config, seats, folder / files["log"], folder / files["transcript"])
         finished, error = played.finished, played.error
-        if played.hands is not None and len(played.hands) == job.hands:
-            _HELD[str((folder / files["log"]).absolute())] = (game, played.hands)
+        if played.finished and multiprocessing.parent_process() is None:
+            # played in the run's own process (a pool worker's hands could not reach its analysis)
+            _HELD[str((folder / files["log"]).absolute())] = played
     except Exception as exc:  # noqa: BLE001 - one broken match must not lose the others
         finished, error = False, f"{type(exc).__name__}: {exc}"
     finally:
