@@ -181,14 +181,20 @@ def _logged_hands(config: MatchConfig, dealt: Sequence[State]) -> list[LoggedHan
     hand's last round, the values as written."""
     game = config.game
     out = []
+    texts: dict[tuple[float, ...], str] = {}  # a match's payoffs repeat: each written once
     for state in dealt:
         if not state.finished:
             break
         final = state.copy()
         final.hole = [tuple(h) for h in state.hole]
         final.board = list(state.board[:game.board_cards_through(state.round)])
-        out.append(LoggedHand(state.hand_id, final, format_values(state.payoffs()).split("|"),
-                              names_by_position(config, state.hand_id)))
+        payoffs = tuple(state.payoffs())
+        text = texts.get(payoffs)
+        if text is None:
+            text = format_values(payoffs)
+            if 0.0 not in payoffs:  # 0.0 and -0.0 are one key but two texts: never remembered
+                texts[payoffs] = text
+        out.append(LoggedHand(state.hand_id, final, text.split("|"), names_by_position(config, state.hand_id)))
     return out
 
 

@@ -183,7 +183,10 @@ def ending_stats(hands: Iterable[LoggedHand]) -> dict[str, dict[str, EndingLine]
     for hand in hands:
         where = ending(hand.state)
         for name, value in zip(hand.names, hand.values):
-            line = out.setdefault(name, {e: EndingLine() for e in ending_names(hand.state.game)})[where]
+            lines = out.get(name)
+            if lines is None:
+                lines = out[name] = {e: EndingLine() for e in ending_names(hand.state.game)}
+            line = lines[where]
             line.hands += 1
             line.won += value > 0
             line.chips += value
