@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -53,6 +54,7 @@ def measure(plan, tmp: str) -> list[dict[str, object]]:
     doc = execute(plan, tmp)
     played, logs = load_logs(doc["matches"], Path(doc["run_dir"]), plan.game)
     matchup._preflop_sample.cache_clear()  # the preflop board sample is drawn again: its cost counts
+    matchup.preflop_ranks.cache_clear()  # and its rows ranked again (or loaded from acpcbot's cache folder)
     start = time.perf_counter()
     run = aivat.evaluate_run(played, logs, doc["players"], plan.game)
     aivat_s = time.perf_counter() - start
@@ -90,8 +92,7 @@ def _board_only(logs, game) -> list[dict[str, list[float]]]:
     out = []
     for mlog in logs:
         values: dict[str, list[float]] = {}
-        for hand in mlog.hands:
-            v = evaluator.hand(hand.state)
+        for hand, v in zip(mlog.hands, evaluator.hands([h.state for h in mlog.hands])):
             for p, name in enumerate(hand.names):
                 values.setdefault(name, []).append(v.aivat[p])
         out.append(values)
@@ -107,6 +108,7 @@ def per_opponent(plan, tmp: str) -> list[dict[str, object]]:
     doc = execute(plan, tmp)
     played, logs = load_logs(doc["matches"], Path(doc["run_dir"]), plan.game)
     matchup._preflop_sample.cache_clear()
+    matchup.preflop_ranks.cache_clear()
     start = time.perf_counter()
     run = aivat.evaluate_run(played, logs, doc["players"], plan.game)
     aivat_s = time.perf_counter() - start
@@ -155,7 +157,8 @@ def main() -> None:
                                   parallel=2)
                 rows += measure(plan, tmp)
                 print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
-    print(json.dumps({"aivat": rows, "date": time.strftime("%Y-%m-%d %H:%M:%S")}, indent=1))
+    print(json.dumps({"aivat": rows, "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+                      "load_average": round(os.getloadavg()[0], 2)}, indent=1))
 
 
 if __name__ == "__main__":

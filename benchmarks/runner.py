@@ -1,8 +1,19 @@
-"""Match runner speed: in-memory hands/s against the TCP transport (the peer) and the issue's target; overhead per match.
+"""Match runner speed: the command a user types, end to end, beside the match loop alone; TCP; overhead per match.
 
-    python benchmarks/runner.py [HANDS] [--reference DIR]
+    python benchmarks/runner.py [HANDS] [--end-to-end-hands N] [--reference DIR]
 
-Prints one JSON object: ``memory_hands_per_s`` (hunl, the always-call pair:
+Prints one JSON object.  First what a user waits for: ``end_to_end_hands_per_s``
+is ``acpc-match play --game hunl --hands N --transport memory call call``
+(N = ``--end-to-end-hands``, default 20,000) timed as a command, from its
+start to its exit (results.json and report.svg written, the analysis with
+AIVAT included); ``end_to_end_no_aivat_hands_per_s`` the same with
+``--no-aivat``; ``end_to_end_in_process_hands_per_s`` the same run through
+``runner.execute`` in this process (no interpreter start); beside them,
+the peer measured in the same run, ``match_loop_hands_per_s``: the same
+match's loop alone (``memory.play_match``, the log written, no analysis);
+``end_to_end_vs_loop`` is loop rate over end-to-end rate (issue 31: at most
+1.3) and ``aivat_share`` AIVAT's time (end to end with it minus without it)
+over the match loop's (issue 31: at most 0.2).  Then ``memory_hands_per_s`` (hunl, the always-call pair:
 every hand goes to showdown through the whole loop; the best of three
 matches, by wall time and by the process's CPU time, so that a busy
 machine's waits for a core can be told apart), the same for other pairs,
@@ -115,10 +126,50 @@ def reference_rate(reference: Path, hands: int, tmp: Path) -> float:
     return hands / _stamps(err)
 
 
+def command_seconds(hands: int, runs: Path, *extra: str) -> float:
+    """Wall seconds of ``acpc-match play --game hunl --hands HANDS --transport memory call call`` as a command."""
+    cmd = [sys.executable, "-m", "dealer.arena", "play", "--game", "hunl", "--hands", str(hands), "--transport",
+           "memory", "--seed", "1", "--runs-dir", str(runs), "--quiet", *extra, "call", "call"]
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def end_to_end(hands: int, tmp: Path, repeats: int = 2) -> dict[str, object]:
+    """The user's command against the match loop alone, best of ``repeats`` each, interleaved (see the docstring)."""
+    runs = tmp / "e2e"
+    game = load_game("hunl")
+    loop = command = no_aivat = in_process = float("inf")
+    for _ in range(repeats):
+        config = MatchConfig(match_name="m", game=game, game_arg="hunl", num_hands=hands, seed=1, names=["a", "b"],
+                             quiet=True)
+        start = time.perf_counter()
+        played = play_match(config, [("a", "call"), ("b", "call")], tmp / "loop.log")
+        loop = min(loop, time.perf_counter() - start)
+        assert played.finished, played.error
+        command = min(command, command_seconds(hands, runs))
+        no_aivat = min(no_aivat, command_seconds(hands, runs, "--no-aivat"))
+        start = time.perf_counter()
+        execute(_plan("call", "call", hands, "memory"), runs)
+        in_process = min(in_process, time.perf_counter() - start)
+    return {"end_to_end_hands": hands,
+            "end_to_end_command": f"acpc-match play --game hunl --hands {hands} --transport memory call call",
+            "end_to_end_hands_per_s": round(hands / command),
+            "end_to_end_no_aivat_hands_per_s": round(hands / no_aivat),
+            "end_to_end_in_process_hands_per_s": round(hands / in_process),
+            "match_loop_hands_per_s": round(hands / loop),
+            "end_to_end_vs_loop": round(command / loop, 2),
+            "end_to_end_in_process_vs_loop": round(in_process / loop, 2),
+            "aivat_share": round(max(0.0, command - no_aivat) / loop, 2)}
+
+
 def main() -> None:
     """Run the measurements and print the JSON object."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("hands", nargs="?", type=int, default=3000)
+    ap.add_argument("hands", nargs="?", type=int, default=3000, help="hands of each loop-only match (default 3000)")
+    ap.add_argument("--end-to-end-hands", type=int, default=20000,
+                    help="hands of the end-to-end command and its peer (default 20000; 0 skips them)")
+    ap.add_argument("--end-to-end-only", action="store_true", help="measure the end-to-end rows only")
     ap.add_argument("--reference", default=os.environ.get("ACPC_REFERENCE_DIR"))
     args = ap.parse_args()
     hands = args.hands
@@ -127,6 +178,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         runs = tmp / "runs"
+        if args.end_to_end_hands > 0:
+            result.update(end_to_end(args.end_to_end_hands, tmp))
+        if args.end_to_end_only:
+            result["load_average_after"] = round(os.getloadavg()[0], 2)
+            print(json.dumps(result))
+            return
         by_pair, by_pair_cpu = {}, {}
         for label, (a, b) in PAIRS.items():
             wall, cpu = memory_rate(a, b, hands, tmp)

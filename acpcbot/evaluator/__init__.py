@@ -5,7 +5,8 @@ takes cards, ACPC text such as ``"AsKd"`` works too.  The package's parts:
 
 - ``tables``: the rank tables (built from treys, cached and verified, loaded on first use);
 - ``ranking``: ``rank``, ``rank_batch``, rank classes, ``showdown_value``, ``generic_value``;
-- ``pairs``: the 1326 hole pairs (``PAIRS``, ``pair_index``, ``pair_ranks``) and ranges;
+- ``pairs``: the 1326 hole pairs (``PAIRS``, ``pair_index``, ``pair_ranks``: every holding on a board) and ranges;
+- ``runouts``: ``river_ranks``, every holding on every river of a turn board;
 - ``odds``: ``equity(hole, board, opponents, ranges)`` -> ``Equity``;
 - ``strength``: ``hand_strength``, ``hand_potential``, ``effective_hand_strength``, ``showdown_shares``.
 
@@ -27,6 +28,7 @@ _PARTS = {
                 "generic_value", "default_ranking"),
     "pairs": ("NUM_PAIRS", "PAIRS", "PAIR_INDEX", "pair_index", "pair_cards", "pair_ranks", "uniform_range",
               "range_of_pairs"),
+    "runouts": ("river_ranks",),
     "odds": ("Equity", "equity", "DEFAULT_SAMPLES", "EXACT_LIMIT"),
     "strength": ("Shares", "AHEAD", "TIED", "BEHIND", "showdown_shares", "hand_strength", "hand_potential",
                  "effective_hand_strength"),

@@ -37,18 +37,26 @@ from the flop on, preflop from the board sample).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
 from ..engine import ActionType, State, Step
 from ..gamedef import GameDef
 from ..strategies.base import ActionPolicy
-from .matchup import holdem_matchup
+from .matchup import holdem_matchup, holdem_matchups
 from .rollout import is_holdem, matchup_equity
 
 #: random boards behind preflop equities (built once per evaluator)
 PREFLOP_BOARDS = 10_000
+
+#: ``multiprocessing.Pool.starmap``'s shape: a function and its argument tuples -> the results in order
+StarMap = Callable[[Callable[..., Any], Sequence[tuple[Any, ...]]], Sequence[Any]]
+
+
+def _matchups(h0: np.ndarray, h1: np.ndarray, board: np.ndarray, seed: int, boards: int) -> np.ndarray:
+    """``holdem_matchups`` with positional arguments (a pool worker's task)."""
+    return holdem_matchups(h0, h1, board, seed=seed, boards_sampled=boards)
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,18 @@ class HandValues:
     mismatches: int = 0
 
 
+def _chance_plan(steps: Sequence[Step]) -> list[tuple[int, int, int]]:
+    """The board-card transitions :meth:`Evaluator.hand` corrects along ``steps``: (bet to match, from round, to round)."""
+    plan = []
+    seen_round = 0
+    for step in steps:
+        before = step.before
+        if before.round > seen_round:
+            plan.append((before.max_spent, seen_round, before.round))
+            seen_round = before.round
+    return plan
+
+
 class Evaluator:
     """AIVAT and all-in values of finished heads-up hands (one evaluator serves a whole run)."""
 
@@ -75,6 +95,10 @@ class Evaluator:
         self.preflop_boards = preflop_boards
         self._cap = min(game.stack)
         self._small: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], float] = {}
+        self._last_round = game.num_rounds - 1
+        #: the board lengths of rounds 0..r, by r
+        self._lengths = [tuple(sorted({game.board_cards_through(q) for q in range(r + 1)}))
+                         for r in range(game.num_rounds)]
 
     # ------------------------------------------------------------- equity
 
@@ -100,17 +124,85 @@ class Evaluator:
 
     # ------------------------------------------------------------- one hand
 
+    def _needed(self, final: State, policies: Mapping[int, ActionPolicy], steps: Sequence[Step]) -> tuple[int, ...]:
+        """The board lengths whose equity :meth:`hand` reads for this hand (the rounds it reached)."""
+        last = steps[-1].round if steps else 0
+        top = self._last_round if final.is_showdown else max(last, final.round)
+        if top == 0 and not policies:
+            return ()  # over before any board card, nobody's decision corrected: no equity read
+        return self._lengths[top]
+
+    def equities(self, finals: Sequence[State], policies: Sequence[Mapping[int, ActionPolicy]],
+                 steps: Sequence[Sequence[Step]], starmap: StarMap | None = None,
+                 parts: int = 2) -> list[dict[int, float]]:
+        """Per hand, position 0's equity by board length for every length :meth:`hand` reads, hold'em hands in batch.
+
+        Each is the float :meth:`hand` would compute alone (``holdem_matchups``
+        gives one call's float per row).  ``starmap`` (a process pool's, say)
+        computes the streets' batches, each cut in ``parts``, side by side.
+        """
+        out: list[dict[int, float]] = [{} for _ in finals]
+        needed = [self._needed(f, p, s) for f, p, s in zip(finals, policies, steps)]
+        if not is_holdem(self.game):
+            for i, (final, lengths) in enumerate(zip(finals, needed)):
+                holes = [tuple(h) for h in final.hole]
+                board = tuple(final.board)
+                for n in lengths:
+                    self._equity(holes, board[:n], out[i])
+                out[i] = {n: out[i][n] for n in lengths}
+            return out
+        jobs = []
+        rows = []
+        for n in sorted({n for lengths in needed for n in lengths}):
+            which = [i for i, lengths in enumerate(needed) if n in lengths]
+            h0 = np.array([finals[i].hole[0] for i in which], dtype=np.int64).reshape(-1, 2)
+            h1 = np.array([finals[i].hole[1] for i in which], dtype=np.int64).reshape(-1, 2)
+            board = np.array([finals[i].board[:n] for i in which], dtype=np.int64).reshape(len(which), n)
+            cuts = np.array_split(np.arange(len(which)), parts if starmap is not None else 1)
+            for cut in cuts:
+                if len(cut):
+                    jobs.append((h0[cut], h1[cut], board[cut], self.seed, self.preflop_boards))
+                    rows.append((n, [which[k] for k in cut]))
+        results = starmap(_matchups, jobs) if starmap is not None else [_matchups(*job) for job in jobs]
+        for (n, which), shares in zip(rows, results):
+            for i, e in zip(which, shares.tolist()):
+                out[i][n] = e
+        return out
+
+    def hands(self, finals: Sequence[State], policies: Sequence[Mapping[int, ActionPolicy]] | None = None,
+              steps: Sequence[Sequence[Step]] | None = None, starmap: StarMap | None = None) -> list[HandValues]:
+        """:meth:`hand` of every hand, the equities computed in one batch per street (the same values);
+        ``starmap``: see :meth:`equities`."""
+        policies = [{} for _ in finals] if policies is None else policies
+        steps = [f.steps() for f in finals] if steps is None else steps
+        eqs = self.equities(finals, policies, steps, starmap)
+        # hands sharing one steps list (one betting line) share its board-card transitions
+        plans: dict[int, tuple[Sequence[Step], list[tuple[int, int, int]]]] = {}
+        out = []
+        for f, p, s, e in zip(finals, policies, steps, eqs):
+            if p:
+                out.append(self.hand(f, p, s, e))
+                continue
+            got = plans.get(id(s))
+            if got is None:
+                got = plans[id(s)] = (s, _chance_plan(s))
+            out.append(self.hand(f, p, s, e, got[1]))
+        return out
+
     def hand(self, final: State, policies: Mapping[int, ActionPolicy] | None = None,
-             steps: Sequence[Step] | None = None) -> HandValues:
+             steps: Sequence[Step] | None = None, equities: Mapping[int, float] | None = None,
+             plan: Sequence[tuple[int, int, int]] | None = None) -> HandValues:
         """The values of one finished hand whose hole cards are all known; ``policies[i]``: the known
         policy of whoever took action number ``i`` (0-based over the hand), for the decisions of known players;
-        ``steps``: ``final.steps()`` when the caller has them already."""
+        ``steps``: ``final.steps()`` when the caller has them already; ``equities``: position 0's equity by
+        board length, computed already (:meth:`equities`); ``plan``: ``_chance_plan(steps)``, when there are
+        no policies and the caller has it."""
         game = self.game
         policies = policies or {}
         holes = [tuple(h) for h in final.hole]
         board = tuple(final.board)
         payoff = final.payoffs()
-        cache: dict[int, float] = {}
+        cache: dict[int, float] = dict(equities) if equities else {}
 
         def eq(round_: int) -> float:
             return self._equity(holes, board[:game.board_cards_through(round_)], cache)
@@ -120,7 +212,11 @@ class Evaluator:
         mismatches = 0
         seen_round = 0
         steps = final.steps() if steps is None else steps
-        for step in steps:
+        if plan is not None and not policies:
+            # no decision corrected: only the board cards along the betting, the same terms in the same order
+            for max_spent, from_round, to_round in plan:
+                chance += self._chance(max_spent, from_round, to_round, eq)
+        for step in () if plan is not None and not policies else steps:
             before = step.before
             if before.round > seen_round:
                 chance += self._chance(before.max_spent, seen_round, before.round, eq)

@@ -14,18 +14,28 @@ hand and completion.
   same boards as ``rollout.BoardSample(seed, size)`` (those avoiding the
   four hole cards: uniform boards given them), so the shares are exactly
   ``BoardSample.matchup``'s without ranking 1,326 pairs on every board.
+
+:func:`holdem_matchups` gives the same shares for a whole batch of hands
+(one street's board length for all): a numpy pass over every hand's
+completions at once.  Preflop it ranks each holding once on the sample
+(a row of :class:`PreflopRanks`, built when first needed) and compares two
+rows per hand, so a match's preflop equities cost a comparison per board
+instead of two rank lookups.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
 from ..evaluator.pairs import combinations
+from ..atomic import atomic_write
 from ..evaluator.ranking import ranks_from_keys
-from ..evaluator.tables import KEY_A, KEY_B, SUIT_BASE
+from ..evaluator.tables import (FLUSH_FLAGS, KEY_A, KEY_B, LOW, SUIT_BASE, WORST_RANK, cache_dir, dense_table,
+                                table_stamp)
 
 #: preflop boards drawn by default (the AIVAT evaluator's sample)
 PREFLOP_BOARDS = 10_000
@@ -56,6 +66,185 @@ def _shares(a0: np.ndarray, b0: np.ndarray, a1: np.ndarray, b1: np.ndarray) -> f
         return 0.5
     # treys ranks: lower is better
     return float(((r0 < r1).sum() + 0.5 * (r0 == r1).sum()) / len(r0))
+
+
+#: a holding's rank on a sample board it shares a card with: +CLASH as the first hand, -CLASH as the second, so
+#: that ``second - first`` is below ``-WORST_RANK`` exactly when either clashes (int16 never overflows)
+_CLASH = 16000
+#: hands per numpy block preflop (a block's rows are a few MB)
+_BLOCK = 256
+#: completions per numpy block from the flop on
+_COMPLETIONS = 400_000
+
+
+def holding_index(c0: np.ndarray, c1: np.ndarray) -> np.ndarray:
+    """The index 0..1325 of each two-card holding (cards in either order), lexicographic as ``combinations(52, 2)``."""
+    lo = np.minimum(c0, c1).astype(np.int64)
+    hi = np.maximum(c0, c1).astype(np.int64)
+    return lo * 51 - lo * (lo - 1) // 2 + (hi - lo - 1)
+
+
+class PreflopRanks:
+    """treys ranks of holdings on the preflop board sample of (``seed``, ``size``), one row per holding.
+
+    Rows are built when first needed; once all 1,326 are, the table is kept
+    in acpcbot's cache folder (26 MB for 10,000 boards) and later processes
+    load it, checking a few rows against a fresh build.  ``first`` holds
+    ``+_CLASH`` and ``second`` ``-_CLASH`` on the boards sharing a card with
+    the holding.
+    """
+
+    def __init__(self, seed: int, size: int, directory: Path | None = None) -> None:
+        self.seed, self.size = seed, size
+        self.a, self.b = _preflop_sample(seed, size)
+        self.path = (cache_dir() if directory is None else Path(directory)) / \
+            f"preflop_ranks_{seed}_{size}_{table_stamp()}.npy"
+        self.first = np.zeros((1326, size), dtype=np.int16)
+        self.built = np.zeros(1326, dtype=bool)
+        self._load()
+        self.second = np.where(self.first == _CLASH, np.int16(-_CLASH), self.first) if self.built.all() else \
+            np.zeros((1326, size), dtype=np.int16)
+
+    def _rows(self, holdings: np.ndarray) -> np.ndarray:
+        """The ``first`` rows of ``holdings``, computed."""
+        pairs = _pairs(52, 2)[holdings]
+        ka = KEY_A[pairs].sum(axis=1)
+        kb = KEY_B[pairs].sum(axis=1)
+        out = np.empty((len(holdings), self.size), dtype=np.int16)
+        step = max(1, 2_000_000 // max(1, self.size))
+        for i in range(0, len(holdings), step):
+            sl = slice(i, i + step)
+            a = self.a[None, :] + (ka[sl, None] + SUIT_BASE)
+            b = self.b[None, :] + kb[sl, None]
+            ranks = ranks_from_keys(a.ravel(), b.ravel(), 7).reshape(a.shape)
+            ranks[(self.b[None, :] & kb[sl, None]) != 0] = _CLASH
+            out[sl] = ranks
+        return out
+
+    def _load(self) -> None:
+        try:
+            table = np.load(self.path, allow_pickle=False)
+        except (OSError, ValueError, EOFError):
+            return
+        if table.shape != self.first.shape or table.dtype != np.int16:
+            return
+        check = np.random.default_rng().choice(1326, 6, replace=False)
+        if np.array_equal(table[check], self._rows(check)):
+            self.first[:] = table
+            self.built[:] = True
+
+    def _save(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with atomic_write(self.path, "wb") as f:
+                np.save(f, self.first)
+        except OSError:
+            pass  # unwritable cache: the table stays in this process only
+
+    def ensure(self, holdings: np.ndarray) -> None:
+        """Build the rows of ``holdings`` (indices) not built yet."""
+        missing = np.unique(holdings[~self.built[holdings]])
+        if not missing.size:
+            return
+        rows = self._rows(missing)
+        self.first[missing] = rows
+        self.second[missing] = np.where(rows == _CLASH, np.int16(-_CLASH), rows)
+        self.built[missing] = True
+        if self.built.all():
+            self._save()
+
+
+@lru_cache(maxsize=2)
+def preflop_ranks(seed: int, size: int) -> PreflopRanks:
+    """The process's :class:`PreflopRanks` of one sample (rows accumulate over its calls)."""
+    return PreflopRanks(seed, size)
+
+
+def _count(mask: np.ndarray) -> np.ndarray:
+    """True entries per row of a 2-D boolean array (summed as bytes: several times faster than ``sum``)."""
+    return mask.view(np.uint8).sum(axis=1, dtype=np.int64)
+
+
+def _shares_batch(r0: np.ndarray, r1: np.ndarray) -> np.ndarray:
+    """Per row, the first hand's share over the completions (ties split), as ``_shares`` computes it."""
+    wins = _count(r0 < r1)
+    ties = _count(r0 == r1)
+    return (wins + 0.5 * ties) / r0.shape[1]
+
+
+def _rest(dead: np.ndarray, count: int) -> np.ndarray:
+    """Per row, the ``count`` cards of the deck not in that row of ``dead`` (ascending)."""
+    mask = np.zeros((len(dead), 52), dtype=bool)
+    np.put_along_axis(mask, dead, True, axis=1)
+    return np.argsort(mask, axis=1, kind="stable")[:, :count]
+
+
+def holdem_matchups(first: np.ndarray, second: np.ndarray, boards: np.ndarray, *, seed: int = 1,
+                    boards_sampled: int = PREFLOP_BOARDS) -> np.ndarray:
+    """:func:`holdem_matchup` of every row at once: ``first``, ``second`` (N, 2), ``boards`` (N, 0|3|4|5) cards.
+
+    The same floats as one call per row (the same counts, the same
+    arithmetic); the caller gives valid distinct cards (not checked here).
+    """
+    h0 = np.asarray(first, dtype=np.int64).reshape(-1, 2)
+    h1 = np.asarray(second, dtype=np.int64).reshape(-1, 2)
+    board = np.asarray(boards, dtype=np.int64).reshape(len(h0), -1)
+    n, k = board.shape
+    out = np.empty(n, dtype=np.float64)
+    if n == 0:
+        return out
+    if k not in (0, 3, 4, 5):
+        raise ValueError(f"holdem_matchups: boards of 0, 3, 4 or 5 cards, got {k}")
+    if k == 0:
+        table = preflop_ranks(seed, boards_sampled)
+        i0 = holding_index(h0[:, 0], h0[:, 1])
+        i1 = holding_index(h1[:, 0], h1[:, 1])
+        table.ensure(np.concatenate([i0, i1]))
+        for s in range(0, n, _BLOCK):
+            # second - first: > 0 a win, 0 a tie, below -WORST_RANK a board sharing a card with either hand
+            d = table.second[i1[s:s + _BLOCK]] - table.first[i0[s:s + _BLOCK]]
+            wins = _count(d > 0)
+            ties = _count(d == 0)
+            free = _count(d >= -WORST_RANK)
+            share = (wins + 0.5 * ties) / free
+            share[free == 0] = 0.5
+            out[s:s + _BLOCK] = share
+        return out
+    key0_a, key0_b = KEY_A[h0].sum(axis=1) + SUIT_BASE, KEY_B[h0].sum(axis=1)
+    key1_a, key1_b = KEY_A[h1].sum(axis=1) + SUIT_BASE, KEY_B[h1].sum(axis=1)
+    base_a, base_b = KEY_A[board].sum(axis=1), KEY_B[board].sum(axis=1)
+    need = 5 - k
+    dead = np.concatenate([h0, h1, board], axis=1)
+    left = 52 - dead.shape[1]
+    combos = _pairs(left, need)
+    table = dense_table(7)
+    block = max(1, _COMPLETIONS // len(combos))
+    for s in range(0, n, block):
+        sl = slice(s, s + block)
+        a = base_a[sl, None]
+        kb = None
+        if need:
+            rest = _rest(dead[sl], left)
+            ka, kb = KEY_A[rest], KEY_B[rest]
+            for j in range(need):
+                a = a + ka[:, combos[:, j]]
+        width = a.shape[1]
+
+        def ranks(key_a: np.ndarray, key_b: np.ndarray) -> np.ndarray:
+            # key B (the suits' rank bits) only for the few hands with a flush: the rest need key A alone
+            flat = (a + key_a[sl, None]).ravel()
+            out = np.take(table, flat & LOW, mode="clip")
+            f = np.flatnonzero(flat & FLUSH_FLAGS)
+            if f.size:
+                row, col = np.divmod(f, width)
+                b = base_b[sl][row] + key_b[sl][row]
+                if kb is not None:
+                    for j in range(need):
+                        b = b + kb[row, combos[col, j]]
+                out[f] = ranks_from_keys(flat[f], b, 7)
+            return out.reshape(-1, width)
+        out[sl] = _shares_batch(ranks(key0_a, key0_b), ranks(key1_a, key1_b))
+    return out
 
 
 def holdem_matchup(first: Sequence[int], second: Sequence[int], board: Sequence[int] = (), *,

@@ -33,10 +33,13 @@ from acpcbot.engine import State, Step
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import MatchLog
 from acpcbot.protocol import MATCHSTATE, CardsText, MatchState, format_betting
-from acpcbot.solve.aivat import Evaluator
+from acpcbot.solve.aivat import PREFLOP_BOARDS, Evaluator
+from acpcbot.solve.matchup import preflop_ranks
+from acpcbot.solve.rollout import is_holdem
 from acpcbot.strategies.base import ActionPolicy, Strategy
 from acpcbot.world import MatchInfo, World
 
+from .handsteps import light_steps
 from .recipes import strategy_seed
 from .stats import Estimate, estimate, mbb_scale
 
@@ -44,6 +47,20 @@ VALUE_FUNCTION = ("u_p = eq_p * 2M - M: the share of a pot both players fill to 
                   "stack) if both check/call to showdown, eq_p the showdown equity against the opponent's actual "
                   "hand with the rest of the board rolled out; corrections at every board card and at every "
                   "decision of a player with a known policy; hole cards uncorrected")
+
+
+#: whether runs analysed in this process get AIVAT and all-in expectation (``acpc-match --no-aivat`` turns it off)
+_ENABLED = [True]
+
+
+def set_enabled(on: bool) -> None:
+    """Turn AIVAT and all-in expectation on or off for the runs this process analyses."""
+    _ENABLED[0] = bool(on)
+
+
+def enabled() -> bool:
+    """Whether AIVAT is on (the default)."""
+    return _ENABLED[0]
 
 
 def known_policy(spec: str) -> bool:
@@ -110,6 +127,8 @@ class RunAIVAT:
 
 #: parallel evaluation (one worker per core) from this many hands on, over two or more matches
 PARALLEL_HANDS = 1_500
+#: one match's equities computed on every core from this many hands on
+PARALLEL_EQUITY_HANDS = 4_000
 
 
 @dataclass
@@ -123,8 +142,15 @@ class MatchAIVAT:
 
 
 def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str], known: Sequence[str],
-                   game: GameDef) -> MatchAIVAT:
-    """Every hand of one match: the known seats' policies replayed, each hand valued."""
+                   game: GameDef, steps: Sequence[Sequence[Step]] | None = None,
+                   starmap: Any = None) -> MatchAIVAT:
+    """Every hand of one match: the known seats' policies replayed, each hand valued.
+
+    ``steps``: each hand's ``handsteps.light_steps``, when the caller has
+    them; hands with a policy to replay use ``State.steps()`` (the replay
+    reads whole states).  ``starmap``: a process pool's, to compute the
+    equities on several cores (``Evaluator.equities``).
+    """
     seat_names = [s["player"] for s in rec["seats"]]
     notes: list[str] = []
     replays: dict[str, Replay] = {}
@@ -140,17 +166,27 @@ def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str],
                          f"its decisions are not corrected there")
     evaluator = Evaluator(game, seed=1)
     out = MatchAIVAT({}, {}, 0, notes)
-    for hand in mlog.hands:
+    finals: list[State] = []
+    all_steps: list[Sequence[Step]] = []
+    all_policies: list[dict[int, ActionPolicy]] = []
+    for k, hand in enumerate(mlog.hands):
         policies: dict[int, ActionPolicy] = {}
-        steps = hand.state.steps()
+        if replays:
+            hand_steps: Sequence[Step] = hand.state.steps()
+        else:
+            hand_steps = steps[k] if steps is not None else light_steps(hand.state)
         for name, replay in list(replays.items()):
             try:
-                policies.update(replay.hand(hand.state, hand.names.index(name), steps))
+                policies.update(replay.hand(hand.state, hand.names.index(name), hand_steps))
             except Exception as exc:  # noqa: BLE001 - a failing replay stops correcting that player
                 notes.append(f"{rec['label']} hand {hand.hand_id}: replaying {name} failed "
                              f"({type(exc).__name__}: {exc}); its later decisions are not corrected")
                 del replays[name]
-        values = evaluator.hand(hand.state, policies, steps)
+        finals.append(hand.state)
+        all_steps.append(hand_steps)
+        all_policies.append(policies)
+    # the equities of every hand at once, a numpy pass per street; each hand's terms as before
+    for hand, values in zip(mlog.hands, evaluator.hands(finals, all_policies, all_steps, starmap)):
         out.mismatches += values.mismatches
         for p, name in enumerate(hand.names):
             out.aivat.setdefault(name, []).append(values.aivat[p])
@@ -167,11 +203,14 @@ def _evaluate_file(rec: dict[str, Any], path: str, spec_of: dict[str, str], know
 
 
 def evaluate_run(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players: Sequence[dict[str, str]],
-                 game: GameDef, parallel: int | None = None) -> RunAIVAT | None:
+                 game: GameDef, parallel: int | None = None,
+                 steps: Sequence[Sequence[Sequence[Step]]] | None = None) -> RunAIVAT | None:
     """Every hand's AIVAT and all-in values; None for games that are not heads-up.
 
     Matches are valued one per core (``parallel``, default: the cores) when
-    there are several and at least ``PARALLEL_HANDS`` hands in all.
+    there are several and at least ``PARALLEL_HANDS`` hands in all;
+    ``steps``: per log, each hand's ``handsteps.light_steps`` (for the
+    matches valued here).
     """
     if game.num_players != 2:
         return None
@@ -185,7 +224,22 @@ def evaluate_run(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], pl
         with multiprocessing.get_context().Pool(workers) as pool:
             parts = pool.starmap(_evaluate_file, [(rec, m.path, spec_of, known, game) for rec, m in zip(records, logs)])
     else:
-        parts = [evaluate_match(rec, m, spec_of, known, game) for rec, m in zip(records, logs)]
+        # one match (or few hands): its equities, the bulk of the work, on every core when it is big
+        pool = None
+        if (parallel or os.cpu_count() or 1) > 1 and big and len(logs) == 1 and is_holdem(game) and \
+                sum(len(m.hands) for m in logs) >= PARALLEL_EQUITY_HANDS and \
+                not multiprocessing.current_process().daemon and "fork" in multiprocessing.get_all_start_methods():
+            # forked, so the workers start at once and share the preflop table already loaded here
+            preflop_ranks(1, PREFLOP_BOARDS)
+            pool = multiprocessing.get_context("fork").Pool(min(parallel or os.cpu_count() or 1, 4))
+        try:
+            parts = [evaluate_match(rec, m, spec_of, known, game, None if steps is None else steps[i],
+                                    pool.starmap if pool is not None else None)
+                     for i, (rec, m) in enumerate(zip(records, logs))]
+        finally:
+            if pool is not None:
+                pool.close()
+                pool.join()
     for part in parts:
         out.aivat.append(part.aivat)
         out.allin.append(part.allin)

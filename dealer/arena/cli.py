@@ -30,6 +30,7 @@ from .recipes import (EXTERNAL_PREFIX, TRANSPORTS, Plan, RecipeError, build_plan
                       load_recipe, make_entries, parse_player, recipe_kind, resolve_entries, safe_name)
 from .results import format_results
 from .runner import RunInterrupted, execute, merge_runs, resume
+from . import aivat
 from .stats import StatsError
 
 #: the options of build_plan's messages, as the command line spells them
@@ -69,6 +70,7 @@ def _print_jobs(p: argparse.ArgumentParser) -> None:
 
 
 def _output_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-aivat", action="store_true", help="skip AIVAT and all-in expectation (the plain figures only)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--quiet", action="store_true", help="print nothing when every match finished")
     p.add_argument("--runs-dir", default=str(RUNS_DIR), help=f"where run folders go (default: {RUNS_DIR})")
@@ -209,6 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .sitngo_cli import recipe_main
         return recipe_main(args.recipe, args.runs_dir, args.json)
     stream = sys.stderr if sys.stderr.isatty() else None
+    aivat.set_enabled(not getattr(args, "no_aivat", False))
     try:
         if args.command == "merge":
             doc = merge_runs(args.runs, args.runs_dir, safe_name(args.name, "merge"))

@@ -7,21 +7,29 @@ corrected the same way) behind a :class:`MemorySeat`, the
 handled at once and the client's reply queued for the dealer to take, so a
 match is one loop on one core: same deals, same decisions, same log bytes
 as over TCP, many times faster.
+
+The match's hands are at hand when it ends: :func:`play_job` leaves them
+(the final states, as the log would give them back) for the run's analysis
+in this process (:func:`take_hands`), which then need not read the log it
+just wrote; a match played in a pool worker, over TCP, cut short or whose
+log could not be written is read from its log as before.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from acpcbot.client import Client, ClientError
-from acpcbot.gamedef import load_game
+from acpcbot.gamedef import GameDef, load_game
 from acpcbot.engine import Action, State
+from acpcbot.matchlog import LoggedHand, MatchLog, format_values
 from acpcbot.protocol import VERSION_LINE, MatchState
 from acpcbot.strategies.base import Strategy, reads_turns_only
 from acpcbot.strategies.registry import create
@@ -29,7 +37,7 @@ from acpcbot.world import MatchInfo
 
 from dealer.config import MatchConfig
 from dealer.logs import LogWriter, Transcript
-from dealer.progress import MatchProgress
+from dealer.progress import MatchProgress, names_by_position
 from dealer.resume import MatchFiles
 from dealer.seats import Idle, SeatChannel, SeatClosed
 
@@ -146,6 +154,63 @@ class MemoryMatch:
     finished: bool
     error: str | None
     clients: list[Client]
+    #: every state the match dealt, each played in place to its hand's end (the last may be unfinished)
+    dealt: list[State] = field(default_factory=list)
+    config: MatchConfig | None = None
+
+    @property
+    def hands(self) -> list[LoggedHand] | None:
+        """The hands played, as reading the log back would give them; None when the match did not finish."""
+        if not self.finished or self.config is None:
+            return None
+        return _logged_hands(self.config, self.dealt)
+
+
+class _HoldingProgress(MatchProgress):
+    """The match's progress, keeping every state it deals (each is played in place to the hand's end)."""
+
+    def deal(self, config: MatchConfig, hand_id: int) -> None:
+        """Deal as ``MatchProgress`` does, and keep the state."""
+        super().deal(config, hand_id)
+        if self.state is not None:
+            self.__dict__.setdefault("dealt", []).append(self.state)
+
+
+def _logged_hands(config: MatchConfig, dealt: Sequence[State]) -> list[LoggedHand]:
+    """The finished hands of ``dealt`` as ``matchlog.read_match_log`` returns them: the board shown up to the
+    hand's last round, the values as written."""
+    game = config.game
+    out = []
+    texts: dict[tuple[float, ...], str] = {}  # a match's payoffs repeat: each written once
+    for state in dealt:
+        if not state.finished:
+            break
+        final = state.copy()
+        final.hole = [tuple(h) for h in state.hole]
+        final.board = list(state.board[:game.board_cards_through(state.round)])
+        payoffs = tuple(state.payoffs())
+        text = texts.get(payoffs)
+        if text is None:
+            text = format_values(payoffs)
+            if 0.0 not in payoffs:  # 0.0 and -0.0 are one key but two texts: never remembered
+                texts[payoffs] = text
+        out.append(LoggedHand(state.hand_id, final, text.split("|"), names_by_position(config, state.hand_id)))
+    return out
+
+
+#: in-memory matches played in this process that finished, by log path, until the analysis takes their hands
+_HELD: dict[str, MemoryMatch] = {}
+
+
+def take_hands(log_path: str | Path, game: GameDef) -> MatchLog | None:
+    """The hands of the in-memory match of ``log_path`` played in this process, as its log holds them (once)."""
+    held = _HELD.pop(str(Path(log_path).absolute()), None)
+    if held is None or held.config is None or held.config.game != game:
+        return None
+    hands = held.hands
+    if hands is None or len(hands) != held.config.num_hands:
+        return None
+    return MatchLog(game, hands, path=str(log_path))
 
 
 def seat_players(config: MatchConfig, seats: Sequence[tuple[str, str]],
@@ -194,7 +259,8 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
         try:
             transcript = Transcript(stream, quiet=True, name=target.name)
             transcript.on_failure = failures.append
-            files = MatchFiles(LogWriter(log_path, on_failure=report), None, MatchProgress.fresh(config))
+            progress = _HoldingProgress.fresh(config)
+            files = MatchFiles(LogWriter(log_path, on_failure=report), None, progress)
             channels = [MemorySeat(c) for c in clients]
             result = FusedMatch(config, transcript, files).run(channels)
             transcript.flush()
@@ -209,7 +275,8 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
                 log.exception("strategy %s failed in end_match", c.strategy.spec)
     errors = [f"seat {s + 1} ({seats[s][0]}): {ch.error}" for s, ch in enumerate(channels) if ch.error]
     problems = ([result.error] if result.error else []) + errors + failures
-    return MemoryMatch(result.finished and not failures, "; ".join(problems) or None, clients)
+    finished = result.finished and not failures
+    return MemoryMatch(finished, "; ".join(problems) or None, clients, progress.__dict__.get("dealt", []), config)
 
 
 class _LineHandler(logging.Handler):
@@ -252,6 +319,9 @@ def play_job(job: Job, game_arg: str, run_dir: str) -> Outcome:
         seats = [(e.name, e.strategy or "") for e in job.seats]
         played = play_match(config, seats, folder / files["log"], folder / files["transcript"])
         finished, error = played.finished, played.error
+        if played.finished and multiprocessing.parent_process() is None:
+            # played in the run's own process (a pool worker's hands could not reach its analysis)
+            _HELD[str((folder / files["log"]).absolute())] = played
     except Exception as exc:  # noqa: BLE001 - one broken match must not lose the others
         finished, error = False, f"{type(exc).__name__}: {exc}"
     finally:

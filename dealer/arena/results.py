@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import math
+import sys
+import threading
+import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Sequence, TextIO
 
 from acpcbot.atomic import atomic_write
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import MatchLog
 
 from . import aivat, report
+from .handsteps import run_steps
+from .memory import take_hands
 from .folders import REPORT, RESULTS, RunError, match_command
 from .stats import (Z95, Estimate, StatsError, bankroll_ranking, crosstable, instant_runoff_ranking, player_values,
                     read_log, summarize, table_results)
@@ -35,6 +41,11 @@ def load_logs(records: Sequence[dict[str, Any]], run_dir: Path,
             if rec.get("complete"):
                 raise RunError(f"{rec['label']}: the dealer log {path} is missing")
             continue
+        held = take_hands(path, game)  # an in-memory match played here: its hands, not its log read back
+        if held is not None:
+            logs.append(held)
+            kept.append(rec)
+            continue
         try:
             logs.append(read_log(path, game))
         except StatsError as exc:
@@ -53,14 +64,35 @@ def analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players
     seed and a table with different seat orders are duplicate seatings of
     one deal sequence and are paired.
     """
+    progress = _Analysis(sum(len(m.hands) for m in logs))
+    collecting = gc.isenabled()
+    # the analysis allocates millions of small objects and frees none until it ends: the collector's passes
+    # over them found nothing and took a fifth of its time
+    gc.disable()
+    try:
+        return _analyze(records, logs, players, game, progress)
+    finally:
+        if collecting:
+            gc.enable()
+        progress.done()
+
+
+def _analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players: Sequence[dict[str, str]],
+             game: GameDef, progress: "_Analysis") -> dict[str, Any]:
     groups: dict[tuple[int, int, frozenset[str]], list[int]] = {}
     for i, rec in enumerate(records):
         names = [s["player"] for s in rec["seats"]]
         groups.setdefault((rec["seed"], rec["hands"], frozenset(names)), []).append(i)
     duplicate_groups = [idx for idx in groups.values() if len({tuple(s["player"] for s in records[i]["seats"])
                                                                 for i in idx}) > 1]
-    summary = summarize(logs, duplicate_groups)
-    run_aivat = aivat.evaluate_run(records, logs, players, game)
+    progress.say("replaying the hands")
+    steps = run_steps([m.hands for m in logs])  # each hand replayed once, for the statistics and AIVAT
+    progress.say("statistics")
+    summary = summarize(logs, duplicate_groups, steps)
+    run_aivat = None
+    if aivat.enabled():
+        progress.say("AIVAT and all-in expectation")
+        run_aivat = aivat.evaluate_run(records, logs, players, game, steps=steps)
     _remember_aivat(logs, run_aivat)
     lowered = aivat.estimates(run_aivat, logs, duplicate_groups, game) if run_aivat is not None else {}
     spec_of = {p["player"]: p["strategy"] for p in players}
@@ -88,6 +120,9 @@ def analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players
     out: dict[str, Any] = {"results": results}
     if run_aivat is not None:
         out["aivat"] = _aivat_summary(run_aivat, players)
+    elif not aivat.enabled() and game.num_players == 2:
+        out["aivat"] = {"known_players": [], "value_function": None, "mismatches": 0,
+                        "notes": ["AIVAT and all-in expectation were switched off (--no-aivat)"]}
     tables = {frozenset(s["player"] for s in rec["seats"]) for rec in records}
     if len(tables) > 1:
         names = [p["player"] for p in players]
@@ -105,6 +140,52 @@ def analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players
         rankings["instant_runoff"] = instant_runoff_ranking(per_table, present) if complete else None
         out["rankings"] = rankings
     return out
+
+
+class _Analysis:
+    """A one-line progress report of the analysis on a terminal (stderr), shown once it has lasted a second."""
+
+    DELAY = 1.0
+
+    def __init__(self, hands: int, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else (sys.stderr if sys.stderr.isatty() else None)
+        self.hands = hands
+        self.start = time.monotonic()
+        self.what = ""
+        self.shown = False
+        self._stop = threading.Event()
+        self._thread = None
+        if self.stream is not None:
+            self._thread = threading.Thread(target=self._tick, name="acpc-match-analysis", daemon=True)
+            self._thread.start()
+
+    def say(self, what: str) -> None:
+        """The phase starting now."""
+        self.what = what
+
+    def _tick(self) -> None:
+        if self._stop.wait(self.DELAY):
+            return
+        while True:
+            self._line(f"analysing {self.hands:,} hands: {self.what} ({time.monotonic() - self.start:.0f} s)")
+            if self._stop.wait(0.5):
+                return
+
+    def _line(self, text: str) -> None:
+        try:
+            self.stream.write("\r\033[K" + text)  # type: ignore[union-attr]
+            self.stream.flush()  # type: ignore[union-attr]
+            self.shown = True
+        except (OSError, ValueError):
+            self._stop.set()
+
+    def done(self) -> None:
+        """Stop the line; when one was shown, end it with the time the analysis took."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self.shown:
+            self._line(f"analysed {self.hands:,} hands in {time.monotonic() - self.start:.1f} s\n")
 
 
 #: the per-hand AIVAT values of the last run analysed, for its report (keyed by its list of logs)

@@ -20,9 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from acpcbot.engine import ActionType, State
+from acpcbot.engine import ActionType, State, Step
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import LogError, LoggedHand, MatchLog, read_match_log
+
+from .handsteps import light_steps
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 STREETS = ("preflop", "flop", "turn", "river")
@@ -181,7 +183,10 @@ def ending_stats(hands: Iterable[LoggedHand]) -> dict[str, dict[str, EndingLine]
     for hand in hands:
         where = ending(hand.state)
         for name, value in zip(hand.names, hand.values):
-            line = out.setdefault(name, {e: EndingLine() for e in ending_names(hand.state.game)})[where]
+            lines = out.get(name)
+            if lines is None:
+                lines = out[name] = {e: EndingLine() for e in ending_names(hand.state.game)}
+            line = lines[where]
             line.hands += 1
             line.won += value > 0
             line.chips += value
@@ -220,33 +225,51 @@ class Style:
         return {"vpip": self.vpip, "pfr": self.pfr, "aggression": self.aggression}
 
 
-def style_stats(hands: Iterable[LoggedHand]) -> dict[str, Style]:
+def style_stats(hands: Iterable[LoggedHand], steps: Iterable[Sequence[Step]] | None = None) -> dict[str, Style]:
     """VPIP, PFR and aggression counts per player, from each hand's betting replayed in the engine.
 
     Blinds are not voluntary; a call with nothing to call is a check and
-    counts neither for VPIP nor as a call.
+    counts neither for VPIP nor as a call.  ``steps``: each hand's steps
+    when the caller has them (``handsteps.light_steps`` will do).
     """
     out: dict[str, Style] = {}
-    for hand in hands:
-        final = hand.state
-        styles = [out.setdefault(name, Style()) for name in hand.names]
-        put_in = [False] * len(styles)
-        raised = [False] * len(styles)
-        for step in final.steps():
-            p, kind = step.player, step.action.type
-            if kind == ActionType.RAISE:
-                styles[p].raises += 1
-                if step.round == 0:
-                    put_in[p] = raised[p] = True
-            elif kind == ActionType.CALL and step.before.to_call(p) > 0:
-                styles[p].calls += 1
-                if step.round == 0:
-                    put_in[p] = True
-        for p, style in enumerate(styles):
+    hands = list(hands)
+    steps_of = iter(steps) if steps is not None else (light_steps(h.state) for h in hands)
+    # hands sharing one steps list (one betting line, see handsteps.run_steps) share its counts
+    counted: dict[int, tuple[Sequence[Step], list[tuple[int, int, bool, bool]]]] = {}
+    for hand, hand_steps in zip(hands, steps_of):
+        got = counted.get(id(hand_steps))
+        if got is None:
+            got = counted[id(hand_steps)] = (hand_steps, _style_counts(hand_steps, len(hand.names)))
+        for name, (raises, calls, put_in, raised) in zip(hand.names, got[1]):
+            style = out.get(name)
+            if style is None:
+                style = out[name] = Style()
+            style.raises += raises
+            style.calls += calls
             style.hands += 1
-            style.vpip_hands += put_in[p]
-            style.pfr_hands += raised[p]
+            style.vpip_hands += put_in
+            style.pfr_hands += raised
     return out
+
+
+def _style_counts(steps: Sequence[Step], players: int) -> list[tuple[int, int, bool, bool]]:
+    """Per position of one hand: raises, calls, whether it put money in and whether it raised in the first round."""
+    raises = [0] * players
+    calls = [0] * players
+    put_in = [False] * players
+    raised = [False] * players
+    for step in steps:
+        p, kind = step.player, step.action.type
+        if kind == ActionType.RAISE:
+            raises[p] += 1
+            if step.round == 0:
+                put_in[p] = raised[p] = True
+        elif kind == ActionType.CALL and step.before.to_call(p) > 0:
+            calls[p] += 1
+            if step.round == 0:
+                put_in[p] = True
+    return list(zip(raises, calls, put_in, raised))
 
 
 # ------------------------------------------------------------------ combining matches
@@ -262,8 +285,11 @@ class PlayerSummary:
     style: Style = field(default_factory=Style)
 
 
-def summarize(logs: Sequence[MatchLog], duplicate_groups: Sequence[Sequence[int]] = ()) -> dict[str, PlayerSummary]:
+def summarize(logs: Sequence[MatchLog], duplicate_groups: Sequence[Sequence[int]] = (),
+              steps: Sequence[Sequence[Sequence[Step]]] | None = None) -> dict[str, PlayerSummary]:
     """Every player's figures over ``logs`` in mbb/hand; ``duplicate_groups`` lists indices of logs replaying one seed.
+
+    ``steps``: per log, each hand's steps, when the caller has them.
 
     The plain figure pools every hand a player played; the duplicate figure
     pools the per-deal averages of each group (its standard error is over
@@ -279,7 +305,7 @@ def summarize(logs: Sequence[MatchLog], duplicate_groups: Sequence[Sequence[int]
     all_hands = [h for log in logs for h in log.hands]
     values = player_values(all_hands)
     endings = ending_stats(all_hands)
-    styles = style_stats(all_hands)
+    styles = style_stats(all_hands, None if steps is None else [s for per_log in steps for s in per_log])
     dup: dict[str, list[float]] = {}
     for group in duplicate_groups:
         for name, per_deal in duplicate_values([logs[i].hands for i in group]).items():
