@@ -51,6 +51,14 @@ def test_bad_entries_say_why(view, entry, words):
         parse_entry(entry, view)
 
 
+def test_a_huge_amount_is_answered_in_our_words():
+    # issue 34 item 10: 5,000 digits used to show Python's sys.set_int_max_str_digits() text
+    for view in (FACING, View.parse("MATCHSTATE:0:0:r:TdAs|", HULHE)):
+        with pytest.raises(ValueError) as err:
+            parse_entry("r " + "9" * 5000, view)
+        assert "digits" not in str(err.value) and "more chips than" in str(err.value)
+
+
 def test_limit_raise():
     assert parse_entry("r", View.parse("MATCHSTATE:0:0:r:TdAs|", HULHE)) == RAISE
 

@@ -59,6 +59,10 @@ def parse_entry(entry: str, view: View) -> Action:
     if bounds is None:
         raise ValueError("no raise is allowed here")
     lo, hi = screen.street_bounds(view)
+    if size is not None and len(size.lstrip("-")) > len(str(hi)):
+        # more digits than the largest raise has (and Python refuses to read past 4,300 of them)
+        raise ValueError(f"{size[:12]}{'...' if len(size) > 12 else ''} is more chips than anyone holds: "
+                         f"a raise goes to {lo}..{hi} in this street")
     if view.game.is_limit:  # the options read "r raise to 40": r alone, or r with that very size
         if size is not None and int(size) != lo:
             raise ValueError(f"limit raises have a fixed size: enter r alone (or r {lo})")
