@@ -55,8 +55,10 @@ def measured_line(doc: dict[str, Any]) -> str:
     m = doc.get("measured", {})
     parts = [f"measured {m.get('date', 'on an unrecorded date')}", f"on {m.get('machine', 'an unrecorded machine')}",
              f"load average {m.get('load', 'not recorded')}"]
-    if m.get("seconds") is not None:
+    if isinstance(m.get("seconds"), (int, float)):
         parts.append(f"{m['seconds']:,.0f} s")
+    elif m.get("seconds"):  # a time said in words, e.g. a range over several runs
+        parts.append(str(m["seconds"]))
     line = "*" + ", ".join(parts) + "*"
     if m.get("command"):
         line += f" — `{m['command']}`"
