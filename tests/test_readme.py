@@ -24,9 +24,9 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 TEXTS = {p: p.read_text(encoding="utf-8") for p in PAGES}
 README = TEXTS[ROOT / "README.md"]
 ALL = "\n\n".join(TEXTS.values())  # README and guide, for what may be said on any page
-# Guide pages other branches of issue 32 add (reliability, speed, re-solving, LBR, experiments): linked from the
-# index before they exist here. Delete this list once they are merged; the link test then covers them.
-PENDING_PAGES = {"reliability.md", "speed.md", "resolving.md", "lbr.md", "experiments.md"}
+# Guide pages another branch of issue 32 adds (playing against re-solving): linked from the index before it exists
+# here. Delete this list once it is merged; the link test then covers it.
+PENDING_PAGES = {"resolving-play.md"}
 PROGRAMS = ("acpc-match", "acpcbot", "acpc-dealer", "python")
 # placeholders the docs use for what only the reader knows
 PLACEHOLDERS = {"HOST": "127.0.0.1", "PORT": "9", "RUN_DIR": "/nonexistent/run", "RUN_A": "/nonexistent/a",
@@ -114,7 +114,7 @@ def test_the_guide_index_lists_every_page():
     index = page("README.md")
     listed = set(re.findall(r"\]\(([\w-]+\.md)\)", index))
     assert {p.name for p in (ROOT / "docs").glob("*.md")} - {"README.md"} <= listed
-    assert PENDING_PAGES <= listed
+    # a pending page is held to the line above once it arrives; before, the index may or may not link it yet
     assert "docs/README.md" in README
 
 
