@@ -52,6 +52,9 @@ class DCFR:
                 self.strategy_sum[i] = np.zeros(shape, dtype=DTYPE)
                 self.sigma[i] = np.full(shape, 1.0 / shape[0], dtype=DTYPE)
         self.roots = tuple(prep.hands[p].weights.astype(DTYPE)[None, :] for p in (0, 1))
+        #: safe re-solving's hook (acpcbot.solve.resolving): called as gadget(self, player, root values) after
+        #: each player's update; it may replace ``self.roots`` (the opponent's reach into the subgame)
+        self.gadget = None
 
     def step(self) -> None:
         """One iteration: player 0 updates, then player 1."""
@@ -78,6 +81,8 @@ class DCFR:
                 for a, c in enumerate(nodes[i].children):
                     regrets[a] += vals[c] - v
                 self.sigma[i] = regret_matching(regrets)
+            if self.gadget is not None:
+                self.gadget(self, p, vals[0])
 
     def average(self) -> list[np.ndarray | None]:
         """The average strategy per decision node (A, B, H); None elsewhere."""
