@@ -33,6 +33,7 @@ from ...gamedef import GameDef
 from ...holdings import blocked
 from ..subgame import BetSizes, Subgame, SubgameResult
 from ..subgame.best_response import evaluate
+from ..subgame.passes import Workspace
 from ..subgame.prepared import DTYPE
 from ..subgame.tree import DECISION
 
@@ -108,7 +109,26 @@ def load_strategy(subgame: Subgame, root: State, rows: RowFn) -> list[np.ndarray
 
 def alternative_values(subgame: Subgame, blueprint: Sequence[np.ndarray | None], opponent: int) -> np.ndarray:
     """The opponent's counterfactual best-response values at the root against the blueprint (its live holdings)."""
-    return np.asarray(evaluate(subgame.prep, blueprint, with_values=False).best_cfv[opponent], dtype=np.float64)
+    levels = by_level(subgame.workspace, blueprint)
+    return np.asarray(evaluate(subgame.workspace, levels, with_values=False).best_cfv[opponent], dtype=np.float64)
+
+
+def by_level(ws: Workspace, per_node: Sequence[np.ndarray | None]) -> list[list[np.ndarray]]:
+    """A strategy per decision node as the solver's per-level arrays (the inverse of ``passes.by_node``)."""
+    out = []
+    for lay in ws.layouts:
+        arrays = []
+        for lv in lay.levels:
+            arr = None
+            for i, gid in enumerate(lv.global_parents):
+                node = per_node[gid]
+                assert node is not None
+                if arr is None:
+                    arr = np.zeros((lv.num_edges,) + node.shape[1:], dtype=DTYPE)
+                arr[[lv.offsets[j] + i for j in range(len(lv.counts)) if lv.counts[j] > i]] = node
+            arrays.append(arr)
+        out.append(arrays)
+    return out
 
 
 def gadget_ranges(game: GameDef, ranges: Sequence[np.ndarray], opponent: int,

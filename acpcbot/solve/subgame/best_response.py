@@ -11,12 +11,10 @@ strategy's own value; ``SOLVER_SPOTS.md`` quotes it in % of the starting pot.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
-
 import numpy as np
 
-from .passes import BEST, CURRENT, reach, values
-from .prepared import DTYPE, Prepared
+from .passes import BEST, CURRENT, LevelArrays, Workspace, backward, forward, root_values
+from .prepared import DTYPE
 
 
 @dataclass(frozen=True)
@@ -34,19 +32,21 @@ class Evaluation:
         return 0.5 * (self.best[0] + self.best[1])
 
 
-def evaluate(prep: Prepared, sigma: Sequence[np.ndarray | None], with_values: bool = True) -> Evaluation:
-    """Best responses to ``sigma`` for both players (and the strategy's own values when ``with_values``)."""
+def evaluate(ws: Workspace, sigma: LevelArrays, with_values: bool = True) -> Evaluation:
+    """Best responses to ``sigma`` (per level) for both players, and the strategy's own values when ``with_values``."""
+    prep = ws.prep
     best, value, best_cfv, cfv = [], [], [], []
     for p in (0, 1):
         o = 1 - p
-        root_o = prep.hands[o].weights.astype(DTYPE)[None, :]
-        opp = reach(prep, sigma, o, root_o, chance=True)
+        forward(ws, sigma, o, prep.hands[o].weights.astype(DTYPE)[None, :], chance=True)
         w = prep.hands[p].weights
-        br = values(prep, p, opp, sigma, BEST)[0][0].astype(np.float64)
+        backward(ws, sigma, p, BEST)
+        br = root_values(ws, p)
         best_cfv.append(br)
         best.append(float(w @ br) / prep.normaliser)
         if with_values:
-            ev = values(prep, p, opp, sigma, CURRENT)[0][0].astype(np.float64)
+            backward(ws, sigma, p, CURRENT)
+            ev = root_values(ws, p)
             cfv.append(ev)
             value.append(float(w @ ev) / prep.normaliser)
     return Evaluation((best[0], best[1]), (value[0], value[1]) if with_values else None,

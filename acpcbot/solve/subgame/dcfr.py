@@ -2,55 +2,65 @@
 
 Why DCFR and not CFR+: on poker subgames it reaches a given exploitability
 in fewer iterations than CFR+ (the paper's figures, and the peer's choice),
-and an iteration is the same cost.  Accumulated regrets are discounted each
+and an iteration costs the same.  Accumulated regrets are discounted each
 iteration, positive ones by t^alpha / (t^alpha + 1), negative ones by
-t^beta / (t^beta + 1); the average strategy weighs iteration t by
-(t / (t + 1))^gamma on what came before.  Defaults are the peer's
-(alpha 1.5, beta 0, gamma 3).  One iteration updates player 0, then player
-1 against player 0's new strategy.  Nothing is random: runs are bit-exact.
+t^beta / (t^beta + 1); the average strategy weighs what came before by
+(t / (t + 1))^gamma.  Defaults are the peer's (alpha 1.5, beta 0, gamma 3).
+One iteration updates player 0, then player 1 against player 0's new
+strategy.  Nothing is random: runs are bit-exact.  Strategies, regrets and
+summed strategies are per level (see ``layout``): (edges, boards, holdings).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .passes import CURRENT, reach, values
-from .prepared import DTYPE, Prepared
+from .layout import Level
+from .passes import CURRENT, LevelArrays, Workspace, backward, by_node, forward
+from .prepared import DTYPE
 
 
-def regret_matching(regrets: np.ndarray) -> np.ndarray:
-    """Strategy (A, B, H) proportional to positive regret; uniform where none is positive."""
+def regret_matching(regrets: np.ndarray, lv: Level) -> np.ndarray:
+    """Strategy (E, B, H) proportional to positive regret among each parent's edges; uniform where none is positive."""
     positive = np.maximum(regrets, 0)
-    total = positive.sum(axis=0)
-    num = regrets.shape[0]
-    safe = np.where(total > 0, total, 1)
-    out = positive / safe
-    out[:, total <= 0] = 1.0 / num
-    return out
+    total = positive[lv.rows(0)].copy()
+    for j in range(1, len(lv.counts)):
+        total[:lv.counts[j]] += positive[lv.rows(j)]
+    empty = total <= 0
+    np.maximum(total, np.finfo(DTYPE).tiny, out=total)
+    widths = np.zeros(len(lv.parents), dtype=DTYPE)
+    for n in lv.counts:
+        widths[:n] += 1
+    uniform = (1.0 / widths)[:, None, None]
+    for j, n in enumerate(lv.counts):
+        rows = lv.rows(j)
+        positive[rows] /= total[:n]
+        np.copyto(positive[rows], np.broadcast_to(uniform[:n], positive[rows].shape), where=empty[:n])
+    return positive
 
 
-def normalise(strategy_sum: np.ndarray) -> np.ndarray:
-    """Accumulated strategy (A, B, H) as probabilities; uniform where nothing accumulated."""
-    return regret_matching(strategy_sum)
+def uniform_strategy(lv: Level, boards: int, holdings: int) -> np.ndarray:
+    """The uniform strategy of a level: 1 / (the parent's actions) on every edge."""
+    return regret_matching(np.zeros((lv.num_edges, boards, holdings), DTYPE), lv)
 
 
 class DCFR:
-    """The iterations of a subgame: regrets, current and summed strategies per decision node."""
+    """The iterations of a subgame: per level, regrets, the current strategy and the summed strategy."""
 
-    def __init__(self, prep: Prepared, alpha: float = 1.5, beta: float = 0.0, gamma: float = 3.0) -> None:
-        self.prep = prep
+    def __init__(self, ws: Workspace, alpha: float = 1.5, beta: float = 0.0, gamma: float = 3.0) -> None:
+        self.ws = ws
         self.alpha, self.beta, self.gamma = alpha, beta, gamma
         self.iteration = 0
-        n = len(prep.tree.nodes)
-        self.regrets: list[np.ndarray | None] = [None] * n
-        self.strategy_sum: list[np.ndarray | None] = [None] * n
-        self.sigma: list[np.ndarray | None] = [None] * n
-        for p in (0, 1):
-            for i in prep.decisions[p]:
-                shape = (len(prep.tree.nodes[i].children),) + prep.shape(i, p)
-                self.regrets[i] = np.zeros(shape, dtype=DTYPE)
-                self.strategy_sum[i] = np.zeros(shape, dtype=DTYPE)
-                self.sigma[i] = np.full(shape, 1.0 / shape[0], dtype=DTYPE)
+        self.regrets: LevelArrays = []
+        self.strategy_sum: LevelArrays = []
+        self.sigma: LevelArrays = []
+        prep = ws.prep
+        groups = prep.tree.groups
+        for g, lay in enumerate(ws.layouts):
+            shapes = [(lv.num_edges, len(groups[g].boards), len(prep.hands[lv.owner].rows)) for lv in lay.levels]
+            self.regrets.append([np.zeros(s, DTYPE) for s in shapes])
+            self.strategy_sum.append([np.zeros(s, DTYPE) for s in shapes])
+            self.sigma.append([uniform_strategy(lv, s[1], s[2]) for lv, s in zip(lay.levels, shapes)])
         self.roots = tuple(prep.hands[p].weights.astype(DTYPE)[None, :] for p in (0, 1))
         #: safe re-solving's hook (acpcbot.solve.resolving): called as gadget(self, player, root values) after
         #: each player's update; it may replace ``self.roots`` (the opponent's reach into the subgame)
@@ -61,29 +71,46 @@ class DCFR:
         self.iteration += 1
         t = self.iteration
         prev = float(t - 1)
-        keep_pos = prev ** self.alpha / (prev ** self.alpha + 1.0)
-        keep_neg = prev ** self.beta / (prev ** self.beta + 1.0) if prev > 0 else 0.0
-        keep_avg = (prev / t) ** self.gamma
-        prep = self.prep
-        nodes = prep.tree.nodes
+        keep_pos = DTYPE(prev ** self.alpha / (prev ** self.alpha + 1.0))
+        keep_neg = DTYPE(prev ** self.beta / (prev ** self.beta + 1.0))
+        keep_avg = DTYPE((prev / t) ** self.gamma)
+        ws = self.ws
         for p in (0, 1):
-            opp_reach = reach(prep, self.sigma, 1 - p, self.roots[1 - p], chance=True)
-            own_reach = reach(prep, self.sigma, p, self.roots[p], chance=False)
-            vals = values(prep, p, opp_reach, self.sigma, CURRENT)
-            for i in prep.decisions[p]:
-                sigma = self.sigma[i]
-                ssum = self.strategy_sum[i]
-                ssum *= keep_avg
-                ssum += own_reach[i] * sigma
-                regrets = self.regrets[i]
-                regrets *= np.where(regrets > 0, DTYPE(keep_pos), DTYPE(keep_neg))
-                v = vals[i]
-                for a, c in enumerate(nodes[i].children):
-                    regrets[a] += vals[c] - v
-                self.sigma[i] = regret_matching(regrets)
+            forward(ws, self.sigma, 1 - p, self.roots[1 - p], chance=True)
+            forward(ws, self.sigma, p, self.roots[p], chance=False)
+            backward(ws, self.sigma, p, CURRENT)
+            for g, lay in enumerate(ws.layouts):
+                own = ws.reach_buf[p][g]
+                v = ws.value_buf[p][g]
+                for k, lv in enumerate(lay.levels):
+                    if lv.owner != p:
+                        continue
+                    sigma = self.sigma[g][k]
+                    ssum = self.strategy_sum[g][k]
+                    ssum *= keep_avg
+                    above = own[lv.parents]
+                    regrets = self.regrets[g][k]
+                    # r * keep_neg + max(r, 0) * (keep_pos - keep_neg): both discounts in four plain passes
+                    gain = np.maximum(regrets, 0)
+                    gain *= keep_pos - keep_neg
+                    regrets *= keep_neg
+                    regrets += gain
+                    here = v[lv.parents]
+                    kids = v[lv.child_start:lv.child_start + lv.num_edges]
+                    for j, n in enumerate(lv.counts):
+                        rows = lv.rows(j)
+                        ssum[rows] += above[:n] * sigma[rows]
+                        regrets[rows] += kids[rows]
+                        regrets[rows] -= here[:n]
+                    self.sigma[g][k] = regret_matching(regrets, lv)
             if self.gadget is not None:
-                self.gadget(self, p, vals[0])
+                self.gadget(self, p, ws.value_buf[p][0][0])
+
+    def average_levels(self) -> LevelArrays:
+        """The average strategy per level."""
+        return [[regret_matching(s, lv) for s, lv in zip(sums, lay.levels)]
+                for sums, lay in zip(self.strategy_sum, self.ws.layouts)]
 
     def average(self) -> list[np.ndarray | None]:
         """The average strategy per decision node (A, B, H); None elsewhere."""
-        return [None if s is None else normalise(s) for s in self.strategy_sum]
+        return by_node(self.ws, self.average_levels())

@@ -1,14 +1,16 @@
-"""The two sweeps of every CFR iteration and best response: reach down the tree, values up it.
+"""The two sweeps of every CFR iteration and best response: reach down the tree, values up it, level by level.
 
-Arrays at a node are (boards of its group, holdings of the player).  Reach
-goes down in pre-order: a player's own decisions multiply it by the
-strategy of each action, chance nodes copy it to every board that extends
-the parent's and zero the holdings the new cards block (times the deal's
-probability for the opponent's reach, so that values are counterfactual:
-opponent reach x chance x payoff).  Values come up in reverse order: the
-terminals of a board group all at once, then each decision (the strategy's
-mix, or the best action for a best response) and each chance node (the sum
-over the cards dealt, the own holdings they block zeroed).
+Arrays are (nodes of a board group, its boards, a player's holdings), one
+buffer per group and player, reused by every pass.  Reach goes down: a
+level's children are its parents' reach, times the strategy where the
+player whose reach it is acts; a chance node's child copies it to every
+board that extends the parent's and zeroes the holdings the new cards block
+(times the deal's probability for the opponent's reach, so that values are
+counterfactual: opponent reach x chance x payoff).  Values come up: the
+group's terminals at once, chance nodes from their child groups (the sum
+over the cards dealt, blocked own holdings zeroed), then each level from
+the deepest (the strategy's mix of the children, their best for a best
+response, or their plain sum where the opponent acts).
 """
 
 from __future__ import annotations
@@ -17,99 +19,134 @@ from typing import Sequence
 
 import numpy as np
 
-from .prepared import Prepared
-from .tree import CHANCE, DECISION, FOLD_END
+from .layout import GroupLayout, Level, lay_out
+from .prepared import DTYPE, Prepared
 
 CURRENT, BEST = "current", "best"
 
+#: per group, per level: an (edges, boards, holdings of the level's owner) array
+LevelArrays = list[list[np.ndarray]]
 
-def reach(prep: Prepared, sigma: Sequence[np.ndarray | None], player: int, root: np.ndarray,
-          chance: bool) -> list[np.ndarray]:
-    """``player``'s reach at every node under ``sigma`` (per decision node: (A, B, H)); ``chance`` weighs deals."""
-    tree = prep.tree
-    nodes = tree.nodes
-    masks = prep.masks[player]
-    out: list[np.ndarray] = [None] * len(nodes)  # type: ignore[list-item]
-    out[0] = root
-    for i, node in enumerate(nodes):
-        kids = node.children
-        if not kids:
-            continue
-        r = out[i]
-        if node.kind == DECISION:
-            if node.player == player:
-                s = sigma[i]
-                for a, c in enumerate(kids):
-                    out[c] = r * s[a]
-            else:
-                for c in kids:
-                    out[c] = r
-        else:  # chance: one child, in a group of boards extending this node's
-            c = kids[0]
-            g = nodes[c].group
-            child = r[tree.groups[g].parent_board] * masks[g]
+
+class Workspace:
+    """The layout of a prepared subgame and its reach and value buffers, per player and group."""
+
+    def __init__(self, prep: Prepared) -> None:
+        self.prep = prep
+        self.layouts: list[GroupLayout] = lay_out(prep.tree)
+        groups = prep.tree.groups
+        self.reach_buf = [[np.zeros((len(lay.nodes), len(groups[g].boards), len(prep.hands[p].rows)), DTYPE)
+                           for g, lay in enumerate(self.layouts)] for p in (0, 1)]
+        self.value_buf = [[np.zeros_like(a) for a in bufs] for bufs in self.reach_buf]
+        self.masks = prep.masks
+        self.matrices_t = {g: tuple(np.ascontiguousarray(m.transpose(0, 2, 1)) for m in pair)
+                           for g, pair in prep.showdown.items()}
+
+    def level_shapes(self, player: int) -> list[list[tuple[int, int, int] | None]]:
+        """Per group and level: the (edges, boards, holdings) of the level's arrays when ``player`` owns it."""
+        groups = self.prep.tree.groups
+        h = len(self.prep.hands[player].rows)
+        return [[(lv.num_edges, len(groups[g].boards), h) if lv.owner == player else None for lv in lay.levels]
+                for g, lay in enumerate(self.layouts)]
+
+
+def forward(ws: Workspace, sigma: LevelArrays, player: int, root: np.ndarray, chance: bool) -> None:
+    """Fill ``ws.reach_buf[player]`` with the player's reach under ``sigma``; ``chance`` weighs each deal."""
+    prep = ws.prep
+    bufs = ws.reach_buf[player]
+    groups = prep.tree.groups
+    for g, lay in enumerate(ws.layouts):
+        r = bufs[g]
+        if lay.parent_group < 0:
+            r[0] = root
+        else:
+            parent = bufs[lay.parent_group][lay.parent_chance]  # (n, Bp, H)
+            np.multiply(parent[:, groups[g].parent_board, :], ws.masks[player][g][None], out=r[:lay.num_roots])
             if chance:
-                child *= prep.chance_weight[g]
-            out[c] = child
-    return out
+                r[:lay.num_roots] *= DTYPE(prep.chance_weight[g])
+        for k, lv in enumerate(lay.levels):
+            above = r[lv.parents]
+            base = lv.child_start
+            mine = lv.owner == player
+            for j, n in enumerate(lv.counts):
+                rows = lv.rows(j)
+                out = r[base + rows.start:base + rows.stop]
+                if mine:
+                    np.multiply(above[:n], sigma[g][k][rows], out=out)
+                else:
+                    out[...] = above[:n]
 
 
-def terminal_values(prep: Prepared, player: int, opp_reach: Sequence[np.ndarray], out: list) -> None:
-    """Fill ``out[node]`` for every terminal with ``player``'s counterfactual values."""
-    nodes = prep.tree.nodes
+def _terminals(ws: Workspace, g: int, player: int, values: np.ndarray) -> None:
+    prep = ws.prep
+    lay = ws.layouts[g]
+    opp = ws.reach_buf[1 - player][g]
     sign = 1.0 if player == 0 else -1.0
-    fold = prep.fold_sums[player]
-    for _g, idx in prep.folds_by_group.items():
-        sums = fold(np.stack([opp_reach[n] for n in idx]))
-        for t, n in enumerate(idx):
-            sums[t] *= sign * nodes[n].payoff0
-            out[n] = sums[t]
-    for g, idx in prep.showdowns_by_group.items():
-        matrix = prep.showdown[g][player]
-        stacked = np.stack([opp_reach[n] for n in idx], axis=-1)  # (B, Ho, T)
-        vals = np.matmul(matrix, stacked)  # (B, Hi, T)
-        vals *= np.array([nodes[n].payoff0 for n in idx], dtype=vals.dtype)
-        vals = np.moveaxis(vals, -1, 0)
-        for t, n in enumerate(idx):
-            out[n] = vals[t]
+    if len(lay.folds):
+        sums = prep.fold_sums[player](opp[lay.folds])
+        sums *= (sign * lay.fold_pay0).astype(DTYPE)[:, None, None]
+        values[lay.folds] = sums
+    if len(lay.showdowns):
+        stacked = np.ascontiguousarray(opp[lay.showdowns].transpose(1, 0, 2))  # (B, T, Ho)
+        vals = np.matmul(stacked, ws.matrices_t[g][player])  # (B, T, Hi)
+        vals *= lay.showdown_pay0.astype(DTYPE)[None, :, None]
+        values[lay.showdowns] = vals.transpose(1, 0, 2)
 
 
-def values(prep: Prepared, player: int, opp_reach: Sequence[np.ndarray], sigma: Sequence[np.ndarray | None],
-           mode: str = CURRENT) -> list[np.ndarray]:
-    """``player``'s counterfactual values at every node: its strategy ``sigma`` (CURRENT) or a best response (BEST)."""
-    tree = prep.tree
-    nodes = tree.nodes
-    masks = prep.masks[player]
-    out: list[np.ndarray] = [None] * len(nodes)  # type: ignore[list-item]
-    terminal_values(prep, player, opp_reach, out)
-    for i in range(len(nodes) - 1, -1, -1):
-        node = nodes[i]
-        kids = node.children
-        if not kids:
-            continue
-        if node.kind == DECISION:
-            if node.player != player:
-                v = out[kids[0]].copy()
-                for c in kids[1:]:
-                    v += out[c]
-            elif mode == BEST:
-                v = out[kids[0]].copy()
-                for c in kids[1:]:
-                    np.maximum(v, out[c], out=v)
-            else:
-                s = sigma[i]
-                v = s[0] * out[kids[0]]
-                for a in range(1, len(kids)):
-                    v += s[a] * out[kids[a]]
-            out[i] = v
-        elif node.kind == CHANCE:
-            c = kids[0]
-            g = nodes[c].group
-            group = tree.groups[g]
-            child = out[c] * masks[g]
-            parent_boards = len(tree.groups[node.group].boards)
-            out[i] = child.reshape(parent_boards, group.deal_count, child.shape[-1]).sum(axis=1)
+def backward(ws: Workspace, sigma: LevelArrays, player: int, mode: str = CURRENT) -> None:
+    """Fill ``ws.value_buf[player]`` with counterfactual values against the opponent reach in ``ws.reach_buf``."""
+    groups = ws.prep.tree.groups
+    bufs = ws.value_buf[player]
+    for g in range(len(ws.layouts) - 1, -1, -1):
+        lay = ws.layouts[g]
+        v = bufs[g]
+        _terminals(ws, g, player, v)
+        for cg in lay.child_groups:
+            child = ws.layouts[cg]
+            below = bufs[cg][:child.num_roots] * ws.masks[player][cg][None]
+            n, _, h = below.shape
+            v[child.parent_chance] = below.reshape(n, len(groups[g].boards), groups[cg].deal_count, h).sum(axis=2)
+        for k in range(len(lay.levels) - 1, -1, -1):
+            lv = lay.levels[k]
+            v[lv.parents] = level_values(lv, v, sigma[g][k] if lv.owner == player else None, mode)
+
+
+def level_values(lv: Level, v: np.ndarray, sigma: np.ndarray | None, mode: str = CURRENT) -> np.ndarray:
+    """(P, B, H) values at a level's parents from their children's in ``v``: a plain sum (``sigma`` None), mix or max."""
+    kids = v[lv.child_start:lv.child_start + lv.num_edges]
+    first = lv.rows(0)
+    if sigma is None:
+        acc = kids[first].copy()
+    elif mode == BEST:
+        acc = kids[first].copy()
+    else:
+        acc = kids[first] * sigma[first]
+    for j in range(1, len(lv.counts)):
+        rows = lv.rows(j)
+        n = lv.counts[j]
+        if sigma is None:
+            acc[:n] += kids[rows]
+        elif mode == BEST:
+            np.maximum(acc[:n], kids[rows], out=acc[:n])
+        else:
+            acc[:n] += kids[rows] * sigma[rows]
+    return acc
+
+
+def root_values(ws: Workspace, player: int) -> np.ndarray:
+    """The player's counterfactual values at the root, per live holding (after ``backward``)."""
+    return ws.value_buf[player][0][0, 0].astype(np.float64)
+
+
+def by_node(ws: Workspace, arrays: LevelArrays) -> list[np.ndarray | None]:
+    """Per-level arrays as one (actions, boards, holdings) array per decision node (None elsewhere)."""
+    out: list[np.ndarray | None] = [None] * len(ws.prep.tree.nodes)
+    for g, lay in enumerate(ws.layouts):
+        for k, lv in enumerate(lay.levels):
+            for i, gid in enumerate(lv.global_parents):
+                rows = [lv.offsets[j] + i for j in range(len(lv.counts)) if lv.counts[j] > i]
+                out[gid] = arrays[g][k][rows]
     return out
 
 
-__all__ = ["BEST", "CURRENT", "FOLD_END", "reach", "terminal_values", "values"]
+__all__: Sequence[str] = ["BEST", "CURRENT", "Workspace", "backward", "by_node", "forward", "root_values"]

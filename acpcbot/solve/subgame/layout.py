@@ -1,0 +1,113 @@
+"""The tree laid out for batched passes: per board group, nodes numbered level by level, edges per level.
+
+Within a board group (one street, the same boards) nodes are numbered
+breadth-first from the group's roots, so the children of one level's
+decisions are exactly the next level, contiguous and in edge order.  In a
+two-player street the actor alternates, so every decision of a level
+belongs to one player: a level's strategy, regrets and summed strategy are
+single (edges, boards, holdings) arrays, and a pass is a handful of numpy
+calls per level instead of several per node (reach: one gather and one
+product; values: one sum over each parent's edges with ``reduceat``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .tree import CHANCE, DECISION, FOLD_END, SHOWDOWN, SubgameError, SubgameTree
+
+
+@dataclass
+class Level:
+    """The edges leaving one level's decisions, all one player's, laid out slot by slot.
+
+    Parents are sorted by how many actions they have, most first, so the
+    parents with a ``j``-th action are a prefix of them (``counts[j]``): the
+    ``j``-th actions of all parents are the rows ``offsets[j]`` to
+    ``offsets[j] + counts[j]`` of the level's arrays, and their children the
+    same run of local ids from ``child_start``.  Sums over a parent's
+    actions are then sums of slices, with no scattering.
+    """
+
+    owner: int
+    parents: np.ndarray  # (P,) local ids, most actions first
+    counts: list[int]  # parents with at least j + 1 actions
+    offsets: list[int]  # first edge row of action slot j
+    child_start: int
+    global_parents: list[int] = field(default_factory=list)
+
+    @property
+    def num_edges(self) -> int:
+        """Edges (rows of the level's arrays)."""
+        return self.offsets[-1] + self.counts[-1]
+
+    def rows(self, j: int) -> slice:
+        """The rows (and, shifted by ``child_start``, children) of action slot ``j``."""
+        return slice(self.offsets[j], self.offsets[j] + self.counts[j])
+
+
+@dataclass
+class GroupLayout:
+    """One board group's nodes (global ids by local id), levels, terminals and links to other groups."""
+
+    nodes: np.ndarray
+    levels: list[Level]
+    num_roots: int
+    parent_group: int
+    parent_chance: np.ndarray  # local ids, in the parent group, of the chance node above each root
+    folds: np.ndarray
+    fold_pay0: np.ndarray
+    showdowns: np.ndarray
+    showdown_pay0: np.ndarray
+    child_groups: list[int] = field(default_factory=list)
+
+
+def lay_out(tree: SubgameTree) -> list[GroupLayout]:
+    """The per-group, per-level layout of ``tree`` (groups in the tree's order: parents first)."""
+    nodes = tree.nodes
+    roots: dict[int, list[int]] = {0: [0]}
+    chance_above: dict[int, list[int]] = {0: []}
+    for i, n in enumerate(nodes):
+        if n.kind == CHANCE:
+            c = n.children[0]
+            roots.setdefault(nodes[c].group, []).append(c)
+            chance_above.setdefault(nodes[c].group, []).append(i)
+    layouts: list[GroupLayout] = []
+    local_of: dict[int, int] = {}
+    for g, group in enumerate(tree.groups):
+        order = list(roots.get(g, []))
+        for k, gid in enumerate(order):
+            local_of[gid] = k
+        levels: list[Level] = []
+        frontier = list(order)
+        while frontier:
+            deciders = [gid for gid in frontier if nodes[gid].kind == DECISION]
+            if not deciders:
+                break
+            owners = {nodes[gid].player for gid in deciders}
+            if len(owners) != 1:
+                raise SubgameError("both players act at one depth of a street: not a two-player alternating game")
+            deciders.sort(key=lambda gid: -len(nodes[gid].children))  # stable: keeps the level's order
+            widths = [len(nodes[gid].children) for gid in deciders]
+            counts = [sum(1 for w in widths if w > j) for j in range(widths[0])]
+            offsets = [sum(counts[:j]) for j in range(len(counts))]
+            start = len(order)
+            children = [nodes[gid].children[j] for j in range(len(counts)) for gid in deciders[:counts[j]]]
+            order += children
+            for k in range(start, len(order)):
+                local_of[order[k]] = k
+            parents = np.array([local_of[gid] for gid in deciders], dtype=np.int64)
+            levels.append(Level(owners.pop(), parents, counts, offsets, start, list(deciders)))
+            frontier = children
+        kinds = np.array([nodes[gid].kind for gid in order], dtype=np.int64)
+        pays = np.array([nodes[gid].payoff0 for gid in order], dtype=np.float64)
+        folds = np.flatnonzero(kinds == FOLD_END)
+        shows = np.flatnonzero(kinds == SHOWDOWN)
+        above = np.array([local_of[c] for c in chance_above.get(g, [])], dtype=np.int64)
+        layouts.append(GroupLayout(np.array(order, dtype=np.int64), levels, len(roots.get(g, [])), group.parent,
+                                   above, folds, pays[folds], shows, pays[shows]))
+        if group.parent >= 0:
+            layouts[group.parent].child_groups.append(g)
+    return layouts

@@ -1,0 +1,123 @@
+"""The subgame solver end to end: it converges, keeps to its budget with a complete policy, and is exact on Leduc.
+
+Leduc from its first decision, both ranges uniform, is the whole game: the
+solver's value for the first player must be the game's (-0.0856 chips, as
+the exact solver of ``acpcbot.solve`` finds it) and its exploitability go to
+zero; the no-limit Leduc variant solves too, with chance over the board card.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np
+import pytest
+
+from acpcbot.cards import parse_cards
+from acpcbot.engine import CALL, State
+from acpcbot.gamedef import load_game
+from acpcbot.solve import Solver, build_tree as build_full_tree, exploitability as full_exploitability
+from acpcbot.solve.subgame import BetSizes, Subgame, SubgameError, spot_sizes
+from acpcbot.solve.subgame.spots import spot
+from acpcbot.solve.subgame.tree import DECISION
+
+
+def _hulhe_river(num: int, seed: int):
+    game = load_game("hulhe")
+    state = State(game)
+    while state.round < 3:
+        state.apply(CALL)
+    board = parse_cards("Td9d6hQc2s")
+    rng = np.random.default_rng(seed)
+    ranges = []
+    for _ in range(2):
+        r = np.zeros(1326)
+        r[rng.choice(1326, num, replace=False)] = 1.0
+        ranges.append(r)
+    return game, state, board, ranges
+
+
+def test_river_spot_converges_under_the_target() -> None:
+    game, state, board, ranges = spot("river")
+    result = Subgame(game, state, board, ranges, spot_sizes()).solve(target_pct=2.0, check_every=5)
+    pcts = [pct for _, _, pct in result.history]
+    assert pcts[-1] <= 2.0
+    assert pcts == sorted(pcts, reverse=True)
+    assert result.exploitability_pct == pytest.approx(pcts[-1])
+    v0, v1 = result.evaluation.value
+    assert v0 == pytest.approx(-v1, abs=1e-3)  # zero-sum
+
+
+def test_more_iterations_lower_exploitability_on_a_limit_river() -> None:
+    sub = Subgame(*_hulhe_river(150, 7))
+    first = sub.solve(target_pct=None, max_iterations=5).exploitability
+    second = sub.solve(target_pct=None, max_iterations=60).exploitability
+    assert second < first / 4
+
+
+def _check_policy(result) -> None:
+    tree = result.tree
+    for i, node in enumerate(tree.nodes):
+        if node.kind != DECISION:
+            assert result.strategy[i] is None
+            continue
+        s = result.strategy[i]
+        assert s.shape[0] == len(node.children) == len(node.actions)  # one row per legal abstract action
+        np.testing.assert_allclose(s.sum(axis=0), 1.0, atol=1e-5)
+        assert (s >= 0).all()
+
+
+def test_a_zero_time_limit_returns_a_complete_uniform_policy() -> None:
+    game, state, board, ranges = spot("turn")
+    result = Subgame(game, state, board, ranges, spot_sizes()).solve(target_pct=0.5, time_limit=0.0)
+    assert result.iterations == 0
+    _check_policy(result)
+    root = result.strategy[0]
+    np.testing.assert_allclose(root, 1.0 / root.shape[0])
+    assert result.exploitability_pct > 0.5
+
+
+def test_an_iteration_budget_gives_a_complete_policy_and_values() -> None:
+    game, state, board, ranges = spot("turn")
+    sub = Subgame(game, state, board, ranges, spot_sizes())
+    result = sub.solve(target_pct=None, max_iterations=2)
+    assert result.iterations == 2
+    _check_policy(result)
+    probs = result.action_probs(0, board, int(np.flatnonzero(ranges[0])[0]))
+    assert list(probs) == ["X", "B100", "B200", "A900"] and sum(probs.values()) == pytest.approx(1.0, abs=1e-5)
+    cfv, ev = result.cfv, result.ev
+    assert cfv[0].shape == (1326,) and (cfv[1][ranges[1] == 0] == 0).all()
+    mass = sub.opponent_mass(0)
+    assert float(ranges[0] @ cfv[0]) / float(ranges[0] @ mass) == pytest.approx(
+        float(ranges[0] @ (ev[0] * mass)) / float(ranges[0] @ mass))
+
+
+def test_solve_needs_a_stopping_rule() -> None:
+    with pytest.raises(SubgameError, match="never stops"):
+        Subgame(*_hulhe_river(20, 1)).solve(target_pct=None)
+
+
+def test_leduc_from_the_root_is_the_whole_game() -> None:
+    game = load_game("leduc")
+    state = State(game)
+    sub = Subgame(game, state, (), (np.ones(6), np.ones(6)))
+    result = sub.solve(target_pct=0.05, max_iterations=3000, check_every=50)
+    assert result.exploitability_pct <= 0.05
+    # the exact solver of acpcbot.solve on the same game: the same value
+    full = Solver(build_full_tree(game))
+    full.run(300)
+    report = full_exploitability(full.tree, full.average())
+    assert result.evaluation.value[0] == pytest.approx(report.values[0], abs=2e-3)
+    assert result.evaluation.value[0] == pytest.approx(-0.0856, abs=2e-3)
+
+
+def test_leduc_no_limit_solves_with_chance_over_the_board() -> None:
+    game = load_game("leducnl")
+    state = State(game)
+    sub = Subgame(game, state, (), (np.ones(6), np.ones(6)), BetSizes(bet_fractions=(1.0,), raise_fractions=(1.0,)))
+    assert len(sub.tree.groups) == 2 and len(sub.tree.groups[1].boards) == 6
+    first = sub.solve(target_pct=None, max_iterations=10).exploitability
+    result = sub.solve(target_pct=0.5, max_iterations=2000, check_every=50)
+    assert result.exploitability < first and result.exploitability_pct <= 0.5
