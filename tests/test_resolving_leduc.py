@@ -43,7 +43,7 @@ def subgame_at(tree, sigma, root):
     state, board = tree.states[root], tree.boards[root]
     sub = Subgame(tree.game, state, board, ranges)
     mapping = node_map(tree, build_tree(tree.game, state, board), root)
-    return sub, load_strategy(sub, state, tree_rows(sigma, mapping, sub.tree)), reach
+    return sub, load_strategy(sub, state, tree_rows(sigma, mapping)), reach
 
 
 def test_leduc_has_the_round_two_roots_it_should() -> None:

@@ -53,11 +53,10 @@ def node_map(tree: PublicTree, sub_tree: SubgameTree, root: int) -> dict[int, in
     return out
 
 
-def tree_rows(sigma: np.ndarray, mapping: dict[int, int], sub_tree: SubgameTree):
-    """The blueprint's rows at a subgame node, in the node's child order (the loader's ``rows``)."""
+def tree_rows(sigma: np.ndarray, mapping: dict[int, int]):
+    """The blueprint's fold/call/raise rows at a subgame node (the loader's ``rows``)."""
     def rows(i: int, _state, _board) -> np.ndarray:
-        cols = [_COLUMN[ActionType(a.type)] for a in sub_tree.nodes[i].actions]
-        return sigma[mapping[i]][cols].T
+        return sigma[mapping[i]].T
     return rows
 
 
@@ -76,7 +75,7 @@ def resolve_rounds(tree: PublicTree, sigma: np.ndarray, iterations: int = 200,
                 continue  # the player never gets here: what it would do cannot matter
             sub_tree = build_tree(tree.game, state, board)  # the same tree as the re-solve's, for the mapping
             mapping = node_map(tree, sub_tree, root)
-            result, _ = resolve(tree.game, state, board, ranges, player, tree_rows(sigma, mapping, sub_tree),
+            result, _ = resolve(tree.game, state, board, ranges, player, tree_rows(sigma, mapping),
                                 iterations=iterations)
             sub = result.subgame
             live = sub.prep.hands[player].rows

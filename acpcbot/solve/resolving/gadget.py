@@ -40,7 +40,7 @@ from ..subgame.tree import DECISION
 #: the least weight a board-compatible holding of the opponent gets in the gadget, relative to its largest
 FLOOR = 1e-3
 
-#: rows(node index, engine state at the node, board) -> (holdings, actions) probabilities in the node's child order
+#: rows(node index, engine state at the node, board) -> (holdings, 3) fold/call/raise probabilities (limit games)
 RowFn = Callable[[int, State, tuple[int, ...]], np.ndarray]
 
 
@@ -100,9 +100,10 @@ def load_strategy(subgame: Subgame, root: State, rows: RowFn) -> list[np.ndarray
             continue
         live = prep.hands[node.player].rows
         boards = tree.groups[node.group].boards
+        cols = [int(a.type) for a in node.actions]
         out = np.empty((len(node.children), len(boards), len(live)), dtype=DTYPE)
         for b, board in enumerate(boards.tolist()):
-            out[:, b, :] = rows(i, states[i], tuple(board))[live].T
+            out[:, b, :] = rows(i, states[i], tuple(board))[np.ix_(live, cols)].T
         sigma[i] = out
     return sigma
 
