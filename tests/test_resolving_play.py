@@ -37,10 +37,10 @@ def blueprint():
     return load_blueprint(HULHE)
 
 
-def node_rows(_i: int, state: State, board: tuple[int, ...]) -> np.ndarray:
+def node_rows(_i: int, node, state: State, board: tuple[int, ...]) -> np.ndarray:
     s = state.copy()
     s.board = list(board)
-    return blueprint().probabilities_all(s)
+    return blueprint().probabilities_all(s)[:, [int(a.type) for a in node.actions]]
 
 
 def test_ranges_are_the_blueprints_reach_along_the_history() -> None:

@@ -82,7 +82,7 @@ class BlueprintStrategy(Strategy):
                                            "policy alone"),
         "resolve_iterations": Param(int, 200, "DCFR iterations of a re-solve (they, not the clock, decide it)",
                                     lambda n: n >= 1, "must be >= 1"),
-        "resolve_seconds": Param(float, 2.0, "the most seconds a re-solve may take (past it: the blueprint's row)",
+        "resolve_seconds": Param(float, 2.5, "the most seconds a re-solve may take (past it: the blueprint's row)",
                                  lambda x: x > 0, "must be > 0"),
     }
     inline = True

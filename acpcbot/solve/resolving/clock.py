@@ -21,7 +21,7 @@ class Budget:
     """How long one re-solve may run: ``iterations`` of DCFR, at most ``seconds`` and never past a deadline."""
 
     iterations: int = 300
-    seconds: float = 1.5
+    seconds: float = 2.5
 
     def __post_init__(self) -> None:
         if self.iterations < 1:

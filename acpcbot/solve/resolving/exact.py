@@ -55,8 +55,8 @@ def node_map(tree: PublicTree, sub_tree: SubgameTree, root: int) -> dict[int, in
 
 def tree_rows(sigma: np.ndarray, mapping: dict[int, int]):
     """The blueprint's fold/call/raise rows at a subgame node (the loader's ``rows``)."""
-    def rows(i: int, _state, _board) -> np.ndarray:
-        return sigma[mapping[i]].T
+    def rows(i: int, node, _state, _board) -> np.ndarray:
+        return sigma[mapping[i]][[_COLUMN[ActionType(a.type)] for a in node.actions]].T
     return rows
 
 

@@ -35,13 +35,13 @@ from ..subgame import BetSizes, Subgame, SubgameResult
 from ..subgame.best_response import evaluate
 from ..subgame.passes import Workspace
 from ..subgame.prepared import DTYPE
-from ..subgame.tree import DECISION
+from ..subgame.tree import DECISION, Node
 
 #: the least weight a board-compatible holding of the opponent gets in the gadget, relative to its largest
 FLOOR = 1e-3
 
-#: rows(node index, engine state at the node, board) -> (holdings, 3) fold/call/raise probabilities (limit games)
-RowFn = Callable[[int, State, tuple[int, ...]], np.ndarray]
+#: rows(node index, node, engine state at the node, board) -> (holdings, actions) in the node's child order
+RowFn = Callable[[int, Node, State, tuple[int, ...]], np.ndarray]
 
 
 class ResolveGadget:
@@ -100,10 +100,9 @@ def load_strategy(subgame: Subgame, root: State, rows: RowFn) -> list[np.ndarray
             continue
         live = prep.hands[node.player].rows
         boards = tree.groups[node.group].boards
-        cols = [int(a.type) for a in node.actions]
         out = np.empty((len(node.children), len(boards), len(live)), dtype=DTYPE)
         for b, board in enumerate(boards.tolist()):
-            out[:, b, :] = rows(i, states[i], tuple(board))[np.ix_(live, cols)].T
+            out[:, b, :] = rows(i, node, states[i], tuple(board))[live].T
         sigma[i] = out
     return sigma
 

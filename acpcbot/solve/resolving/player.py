@@ -104,10 +104,10 @@ class Resolver:
             return None
         return result
 
-    def _node_rows(self, _node: int, state: State, board: tuple[int, ...]) -> np.ndarray:
+    def _node_rows(self, _i: int, node, state: State, board: tuple[int, ...]) -> np.ndarray:
         s = state.copy()
         s.board = list(board)
-        return self.blueprint(s)
+        return self.blueprint(s)[:, [int(a.type) for a in node.actions]]
 
     def _read(self, result: SubgameResult, state: State, before: int) -> np.ndarray:
         sub = result.subgame
