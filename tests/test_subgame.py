@@ -169,19 +169,22 @@ def test_fold_sums_with_card_removal_match_a_loop_over_pairs() -> None:
     board = parse_cards("Td9d6hQc2s")
     own, opp = _random_hands(game, board, 1, 300)
     reach = np.random.default_rng(2).random((3, len(opp.rows))).astype(np.float32)
-    got = FoldSums(own, opp)(reach)
+    cards, dense = FoldSums(own, opp, "cards"), FoldSums(own, opp, "dense")
+    assert not cards.dense and dense.dense
     for t in range(3):
         want = [sum(reach[t, j] for j, b in enumerate(opp.cards.tolist()) if not set(a) & set(b))
                 for a in own.cards.tolist()]
-        np.testing.assert_allclose(got[t], want, rtol=1e-4)
+        np.testing.assert_allclose(cards(reach)[t], want, rtol=1e-4)
+        np.testing.assert_allclose(dense(reach)[t], want, rtol=1e-4)
 
 
 def test_fold_sums_one_hole_card_leduc() -> None:
     game = load_game("leduc")
     own = player_hands(game, np.ones(6), (), "a")
     opp = player_hands(game, np.arange(1, 7, dtype=float), (), "b")
-    got = FoldSums(own, opp)(opp.weights.astype(np.float32)[None])[0]
-    np.testing.assert_allclose(got, 21.0 - np.arange(1, 7))
+    for mode in ("cards", "dense"):
+        got = FoldSums(own, opp, mode)(opp.weights.astype(np.float32)[None])[0]
+        np.testing.assert_allclose(got, 21.0 - np.arange(1, 7))
 
 
 def test_showdown_values_match_a_loop_with_the_evaluator() -> None:

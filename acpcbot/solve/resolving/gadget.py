@@ -35,13 +35,13 @@ from ..subgame import BetSizes, Subgame, SubgameResult
 from ..subgame.best_response import evaluate
 from ..subgame.passes import Workspace
 from ..subgame.prepared import DTYPE
-from ..subgame.tree import DECISION, Node
+from ..subgame.tree import DECISION, SubgameNode
 
 #: the least weight a board-compatible holding of the opponent gets in the gadget, relative to its largest
 FLOOR = 1e-3
 
 #: rows(node index, node, engine state at the node, board) -> (holdings, actions) in the node's child order
-RowFn = Callable[[int, Node, State, tuple[int, ...]], np.ndarray]
+RowFn = Callable[[int, SubgameNode, State, tuple[int, ...]], np.ndarray]
 
 
 class ResolveGadget:

@@ -147,8 +147,9 @@ class Subgame:
 
         A best response costs about one iteration, so exploitability is not
         measured every iteration: first after ``check_every`` iterations,
-        then at the iteration where the decay seen so far (about t^-1.5 for
-        DCFR here) predicts the target, but at least ``check_every`` later.
+        then three quarters of the way to the iteration where the decay seen
+        so far (t^-1.5 until two checks measure it) predicts the target, and
+        from there by steps of 5%.
         The time limit is checked after every iteration, so it is overrun by
         at most one iteration plus the final measurement (both players' best
         responses and values).
@@ -175,8 +176,13 @@ class Subgame:
                 history.append((t, time.perf_counter() - start, pct))
                 if pct <= target_pct:
                     break
-                predicted = t * (pct / target_pct) ** (1 / 1.5)
-                next_check = t + max(check_every, int(0.9 * (predicted - t)))
+                decay = 1.5
+                if len(history) >= 2 and history[-2][2] > pct:
+                    (t1, _, e1), (t2, _, e2) = history[-2], history[-1]
+                    decay = min(3.0, max(1.0, np.log(e1 / e2) / np.log(t2 / t1)))
+                predicted = t * (pct / target_pct) ** (1 / decay)
+                # aim short of the prediction, then close in by small steps (a check costs about an iteration)
+                next_check = t + max(2, t // 20, int(0.75 * (predicted - t)))
         levels = self.cfr.average_levels()
         final = evaluate(self.workspace, levels, with_values=True)
         strategy = by_node(self.workspace, levels)

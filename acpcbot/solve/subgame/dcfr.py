@@ -23,19 +23,14 @@ from .prepared import DTYPE
 def regret_matching(regrets: np.ndarray, lv: Level) -> np.ndarray:
     """Strategy (E, B, H) proportional to positive regret among each parent's edges; uniform where none is positive."""
     positive = np.maximum(regrets, 0)
-    total = positive[lv.rows(0)].copy()
-    for j in range(1, len(lv.counts)):
-        total[:lv.counts[j]] += positive[lv.rows(j)]
-    empty = total <= 0
-    np.maximum(total, np.finfo(DTYPE).tiny, out=total)
-    widths = np.zeros(len(lv.parents), dtype=DTYPE)
-    for n in lv.counts:
-        widths[:n] += 1
-    uniform = (1.0 / widths)[:, None, None]
-    for j, n in enumerate(lv.counts):
-        rows = lv.rows(j)
-        positive[rows] /= total[:n]
-        np.copyto(positive[rows], np.broadcast_to(uniform[:n], positive[rows].shape), where=empty[:n])
+    rows = lv.slot_rows
+    total = positive[rows[0]].copy()
+    for j in range(1, len(rows)):
+        total[:lv.counts[j]] += positive[rows[j]]
+    per_edge = total[lv.edge_parent]
+    some = per_edge > 0
+    np.divide(positive, per_edge, out=positive, where=some)
+    np.copyto(positive, lv.uniform, where=~some)
     return positive
 
 
@@ -51,6 +46,7 @@ class DCFR:
         self.ws = ws
         self.alpha, self.beta, self.gamma = alpha, beta, gamma
         self.iteration = 0
+        self.version = [0, 0]  # strategy updates per player: tags the reach buffers
         self.regrets: LevelArrays = []
         self.strategy_sum: LevelArrays = []
         self.sigma: LevelArrays = []
@@ -73,11 +69,17 @@ class DCFR:
         prev = float(t - 1)
         keep_pos = DTYPE(prev ** self.alpha / (prev ** self.alpha + 1.0))
         keep_neg = DTYPE(prev ** self.beta / (prev ** self.beta + 1.0))
-        keep_avg = DTYPE((prev / t) ** self.gamma)
+        # the average weighs iteration t by t^gamma: the same as discounting the sum by (t-1 / t)^gamma each time
+        weight = DTYPE(float(t) ** self.gamma)
         ws = self.ws
         for p in (0, 1):
-            forward(ws, self.sigma, 1 - p, self.roots[1 - p], chance=True)
-            forward(ws, self.sigma, p, self.roots[p], chance=False)
+            o = 1 - p
+            forward(ws, self.sigma, o, self.roots[o], chance=True, tag=(id(self), o, self.version[o]))
+            # The own reach (for the average) is the one the other half-iteration computed as the opponent's,
+            # unless something else used the buffer since; its chance factor is the same at every iteration
+            # of an information set, so it cancels in the average.
+            if ws.reach_tag[p] != (id(self), p, self.version[p]):
+                forward(ws, self.sigma, p, self.roots[p], chance=True, tag=(id(self), p, self.version[p]))
             backward(ws, self.sigma, p, CURRENT)
             for g, lay in enumerate(ws.layouts):
                 own = ws.reach_buf[p][g]
@@ -87,22 +89,20 @@ class DCFR:
                         continue
                     sigma = self.sigma[g][k]
                     ssum = self.strategy_sum[g][k]
-                    ssum *= keep_avg
-                    above = own[lv.parents]
                     regrets = self.regrets[g][k]
                     # r * keep_neg + max(r, 0) * (keep_pos - keep_neg): both discounts in four plain passes
                     gain = np.maximum(regrets, 0)
                     gain *= keep_pos - keep_neg
                     regrets *= keep_neg
                     regrets += gain
-                    here = v[lv.parents]
-                    kids = v[lv.child_start:lv.child_start + lv.num_edges]
-                    for j, n in enumerate(lv.counts):
-                        rows = lv.rows(j)
-                        ssum[rows] += above[:n] * sigma[rows]
-                        regrets[rows] += kids[rows]
-                        regrets[rows] -= here[:n]
+                    held = own[lv.edge_source]
+                    held *= sigma
+                    held *= weight
+                    ssum += held
+                    regrets += v[lv.children]
+                    regrets -= v[lv.edge_source]
                     self.sigma[g][k] = regret_matching(regrets, lv)
+            self.version[p] += 1
             if self.gadget is not None:
                 self.gadget(self, p, ws.value_buf[p][0][0])
 

@@ -37,15 +37,28 @@ class Level:
     offsets: list[int]  # first edge row of action slot j
     child_start: int
     global_parents: list[int] = field(default_factory=list)
+    # derived, for the passes
+    num_edges: int = field(init=False)
+    slot_rows: list[slice] = field(init=False)  # rows of action slot j
+    children: slice = field(init=False)  # local ids of all the edges' children, in row order
+    edge_parent: np.ndarray = field(init=False)  # (E,) position of each edge's parent in ``parents``
+    edge_source: np.ndarray = field(init=False)  # (E,) local id of each edge's parent
+    uniform: np.ndarray = field(init=False)  # (E, 1, 1) float32: 1 / the parent's actions
 
-    @property
-    def num_edges(self) -> int:
-        """Edges (rows of the level's arrays)."""
-        return self.offsets[-1] + self.counts[-1]
+    def __post_init__(self) -> None:
+        self.num_edges = self.offsets[-1] + self.counts[-1]
+        self.slot_rows = [slice(o, o + n) for o, n in zip(self.offsets, self.counts)]
+        self.children = slice(self.child_start, self.child_start + self.num_edges)
+        self.edge_parent = np.concatenate([np.arange(n) for n in self.counts]).astype(np.int64)
+        self.edge_source = self.parents[self.edge_parent]
+        widths = np.zeros(len(self.parents))
+        for n in self.counts:
+            widths[:n] += 1
+        self.uniform = (1.0 / widths[self.edge_parent]).astype(np.float32)[:, None, None]
 
     def rows(self, j: int) -> slice:
         """The rows (and, shifted by ``child_start``, children) of action slot ``j``."""
-        return slice(self.offsets[j], self.offsets[j] + self.counts[j])
+        return self.slot_rows[j]
 
 
 @dataclass
@@ -62,6 +75,13 @@ class GroupLayout:
     showdowns: np.ndarray
     showdown_pay0: np.ndarray
     child_groups: list[int] = field(default_factory=list)
+    #: per player: its payoff at each fold (F, 1, 1) and showdown win (1, S, 1), float32, for the batched products
+    fold_pay: tuple = ()
+    showdown_pay: tuple = ()
+
+    def __post_init__(self) -> None:
+        self.fold_pay = tuple((s * self.fold_pay0).astype(np.float32)[:, None, None] for s in (1.0, -1.0))
+        self.showdown_pay = tuple((s * self.showdown_pay0).astype(np.float32)[None, :, None] for s in (1.0, -1.0))
 
 
 def lay_out(tree: SubgameTree) -> list[GroupLayout]:

@@ -38,9 +38,8 @@ class Workspace:
         self.reach_buf = [[np.zeros((len(lay.nodes), len(groups[g].boards), len(prep.hands[p].rows)), DTYPE)
                            for g, lay in enumerate(self.layouts)] for p in (0, 1)]
         self.value_buf = [[np.zeros_like(a) for a in bufs] for bufs in self.reach_buf]
+        self.reach_tag: list[object] = [None, None]
         self.masks = prep.masks
-        self.matrices_t = {g: tuple(np.ascontiguousarray(m.transpose(0, 2, 1)) for m in pair)
-                           for g, pair in prep.showdown.items()}
 
     def level_shapes(self, player: int) -> list[list[tuple[int, int, int] | None]]:
         """Per group and level: the (edges, boards, holdings) of the level's arrays when ``player`` owns it."""
@@ -50,8 +49,14 @@ class Workspace:
                 for g, lay in enumerate(self.layouts)]
 
 
-def forward(ws: Workspace, sigma: LevelArrays, player: int, root: np.ndarray, chance: bool) -> None:
-    """Fill ``ws.reach_buf[player]`` with the player's reach under ``sigma``; ``chance`` weighs each deal."""
+def forward(ws: Workspace, sigma: LevelArrays, player: int, root: np.ndarray, chance: bool,
+            tag: object = None) -> None:
+    """Fill ``ws.reach_buf[player]`` with the player's reach under ``sigma``; ``chance`` weighs each deal.
+
+    ``tag`` names what was computed (``ws.reach_tag[player]``), so a caller
+    can tell whether the buffer still holds the reach it needs.
+    """
+    ws.reach_tag[player] = tag
     prep = ws.prep
     bufs = ws.reach_buf[player]
     groups = prep.tree.groups
@@ -65,31 +70,24 @@ def forward(ws: Workspace, sigma: LevelArrays, player: int, root: np.ndarray, ch
             if chance:
                 r[:lay.num_roots] *= DTYPE(prep.chance_weight[g])
         for k, lv in enumerate(lay.levels):
-            above = r[lv.parents]
-            base = lv.child_start
-            mine = lv.owner == player
-            for j, n in enumerate(lv.counts):
-                rows = lv.rows(j)
-                out = r[base + rows.start:base + rows.stop]
-                if mine:
-                    np.multiply(above[:n], sigma[g][k][rows], out=out)
-                else:
-                    out[...] = above[:n]
+            out = r[lv.children]
+            np.take(r, lv.edge_source, axis=0, out=out)
+            if lv.owner == player:
+                out *= sigma[g][k]
 
 
 def _terminals(ws: Workspace, g: int, player: int, values: np.ndarray) -> None:
     prep = ws.prep
     lay = ws.layouts[g]
     opp = ws.reach_buf[1 - player][g]
-    sign = 1.0 if player == 0 else -1.0
     if len(lay.folds):
         sums = prep.fold_sums[player](opp[lay.folds])
-        sums *= (sign * lay.fold_pay0).astype(DTYPE)[:, None, None]
+        sums *= lay.fold_pay[player]
         values[lay.folds] = sums
     if len(lay.showdowns):
         stacked = np.ascontiguousarray(opp[lay.showdowns].transpose(1, 0, 2))  # (B, T, Ho)
-        vals = np.matmul(stacked, ws.matrices_t[g][player])  # (B, T, Hi)
-        vals *= lay.showdown_pay0.astype(DTYPE)[None, :, None]
+        vals = np.matmul(stacked, prep.showdown[g][player])  # (B, T, Hi)
+        vals *= lay.showdown_pay[player]
         values[lay.showdowns] = vals.transpose(1, 0, 2)
 
 
@@ -113,8 +111,8 @@ def backward(ws: Workspace, sigma: LevelArrays, player: int, mode: str = CURRENT
 
 def level_values(lv: Level, v: np.ndarray, sigma: np.ndarray | None, mode: str = CURRENT) -> np.ndarray:
     """(P, B, H) values at a level's parents from their children's in ``v``: a plain sum (``sigma`` None), mix or max."""
-    kids = v[lv.child_start:lv.child_start + lv.num_edges]
-    first = lv.rows(0)
+    kids = v[lv.children]
+    first = lv.slot_rows[0]
     if sigma is None:
         acc = kids[first].copy()
     elif mode == BEST:
@@ -122,7 +120,7 @@ def level_values(lv: Level, v: np.ndarray, sigma: np.ndarray | None, mode: str =
     else:
         acc = kids[first] * sigma[first]
     for j in range(1, len(lv.counts)):
-        rows = lv.rows(j)
+        rows = lv.slot_rows[j]
         n = lv.counts[j]
         if sigma is None:
             acc[:n] += kids[rows]

@@ -3,8 +3,9 @@
 Per board group: each player's (B, H) live mask and the chance weight of
 one deal (1 / the deals left to a pair of holdings, the same for every
 pair since each holds the same number of cards).  Per complete-board group
-with showdowns: the win/lose matrix of player 0 and its negated transpose
-for player 1.  Terminals are listed by group so that a pass evaluates all
+with showdowns: the win/lose matrix of player 0, (boards, own, opponent),
+in the two layouts the batched products need (player 1's is its negated
+transpose).  Terminals are listed by group so that a pass evaluates all
 of a group's showdowns in one product.
 """
 
@@ -31,6 +32,7 @@ class Prepared:
     masks: tuple[list[np.ndarray], list[np.ndarray]]
     chance_weight: list[float]
     fold_sums: tuple[FoldSums, FoldSums]
+    #: per group: what player 0's and player 1's values multiply the opponent reach by: m0^T and m0 (negate for 1)
     showdown: dict[int, tuple[np.ndarray, np.ndarray]]
     folds_by_group: dict[int, list[int]] = field(default_factory=dict)
     showdowns_by_group: dict[int, list[int]] = field(default_factory=dict)
@@ -72,8 +74,8 @@ def prepare(tree: SubgameTree, hands: tuple[PlayerHands, PlayerHands]) -> Prepar
         v0 = showdown_values(game, boards, hands[0])
         v1 = showdown_values(game, boards, hands[1])
         m0 = showdown_matrix(v0, v1, masks[0][g], masks[1][g], hands[0], hands[1], DTYPE)
-        m1 = np.ascontiguousarray(-m0.transpose(0, 2, 1))
-        showdown[g] = (m0, m1)
+        # player 1's matrix is -m0 transposed: keep m0 in both layouts the products need, no negated copy
+        showdown[g] = (np.ascontiguousarray(m0.transpose(0, 2, 1)), m0)
     norm = float(hands[0].weights @ disjoint(hands[0], hands[1]).astype(np.float64) @ hands[1].weights)
     assert all(n.kind in (DECISION, FOLD_END, SHOWDOWN, CHANCE) for n in tree.nodes)
     return Prepared(tree, hands, masks, weights, (FoldSums(hands[0], hands[1]), FoldSums(hands[1], hands[0])),

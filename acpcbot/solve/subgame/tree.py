@@ -32,7 +32,7 @@ class SubgameError(ValueError):
 
 
 @dataclass
-class Node:
+class SubgameNode:
     """One public node: its kind, who acts (decisions), its board group, its children and their labels."""
 
     kind: int
@@ -63,7 +63,7 @@ class SubgameTree:
     """The subgame's nodes (pre-order) and board groups; node 0 is the root."""
 
     game: GameDef
-    nodes: list[Node]
+    nodes: list[SubgameNode]
     groups: list[BoardGroup]
     root_spent: tuple[int, ...]
     first: int  # the position acting first at the root (out of position)
@@ -113,7 +113,7 @@ class _Builder:
     def __init__(self, game: GameDef, board: tuple[int, ...], sizes: BetSizes | None) -> None:
         self.game = game
         self.sizes = sizes
-        self.nodes: list[Node] = []
+        self.nodes: list[SubgameNode] = []
         self.deck = deck(game.num_ranks, game.num_suits)
         root = np.array([board], dtype=np.int64).reshape(1, len(board))
         self.groups = [BoardGroup(root, -1, np.zeros(1, dtype=np.int64), 1)]
@@ -149,11 +149,11 @@ class _Builder:
         index = len(self.nodes)
         if state.finished and state.num_folded:
             pay = state.payoffs()[0]
-            self.nodes.append(Node(FOLD_END, int(state.folded.index(True)), group, parent, line, spent, payoff0=pay))
+            self.nodes.append(SubgameNode(FOLD_END, int(state.folded.index(True)), group, parent, line, spent, payoff0=pay))
             return index
         need = game.total_board_cards if state.finished else game.board_cards_through(state.round)
         if have < need:
-            node = Node(CHANCE, -1, group, parent, line + ("|",) if not state.finished else line, spent)
+            node = SubgameNode(CHANCE, -1, group, parent, line + ("|",) if not state.finished else line, spent)
             self.nodes.append(node)
             child_group = self.child_group(group, need - have)
             child = self.add(state, child_group, index, node.line, street_start)
@@ -165,9 +165,9 @@ class _Builder:
             tie = state.payoffs([0, 0])
             if win[0] != -lose[0] or tie[0] != 0:
                 raise SubgameError(f"showdown after {' '.join(line)} does not pay symmetrically ({win}, {lose}, {tie})")
-            self.nodes.append(Node(SHOWDOWN, -1, group, parent, line, spent, payoff0=win[0]))
+            self.nodes.append(SubgameNode(SHOWDOWN, -1, group, parent, line, spent, payoff0=win[0]))
             return index
-        node = Node(DECISION, state.current_player, group, parent, line, spent)
+        node = SubgameNode(DECISION, state.current_player, group, parent, line, spent)
         self.nodes.append(node)
         for action in self.actions(state, street_start):
             label = _label(state, action, street_start)
