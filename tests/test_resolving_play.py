@@ -100,3 +100,14 @@ def test_a_solve_the_clock_cuts_short_plays_the_blueprint() -> None:
     assert player.resolver.cut_short == 1  # cut once; the hand then plays the blueprint without solving again
     assert player._rows(v.state, None) is not None
     assert player.quick_action(v) == create("blueprint:resolve=0", HULHE, 5).quick_action(v)
+
+
+def test_resolve_from_turn_moves_the_root_and_bad_values_are_refused() -> None:
+    player = create("blueprint:resolve_from=turn", HULHE, 2)
+    assert player.resolver.start_round == 2 and create("blueprint", HULHE, 2).resolver.start_round == 3
+    turn = view("MATCHSTATE:0:0:rc/cc/:AsKd|/7h7c2c/9h").state
+    assert player.resolver.active(turn) and not create("blueprint", HULHE, 2).resolver.active(turn)
+    assert create("blueprint:resolve=0", HULHE, 2).resolver is None
+    for bad in ("blueprint:resolve_from=flop", "blueprint:resolve_iterations=0", "blueprint:resolve_seconds=0"):
+        with pytest.raises(ValueError):
+            create(bad, HULHE, 1)

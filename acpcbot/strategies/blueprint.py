@@ -82,6 +82,8 @@ class BlueprintStrategy(Strategy):
                                            "policy alone"),
         "resolve_iterations": Param(int, 200, "DCFR iterations of a re-solve (they, not the clock, decide it)",
                                     lambda n: n >= 1, "must be >= 1"),
+        "resolve_from": Param(str, "river", "the street re-solving starts on (turn: ~160 s of CPU a solve today)",
+                              choices=("river", "turn")),
         "resolve_seconds": Param(float, 2.5, "the most seconds a re-solve may take (past it: the blueprint's row)",
                                  lambda x: x > 0, "must be > 0"),
     }
@@ -100,7 +102,8 @@ class BlueprintStrategy(Strategy):
             from ..solve.resolving.clock import Budget  # noqa: PLC0415 - the solver loads only when re-solving
             from ..solve.resolving.player import Resolver  # noqa: PLC0415
             self.resolver = Resolver(game, self.table.probabilities_all,
-                                     Budget(self.resolve_iterations, self.resolve_seconds))
+                                     Budget(self.resolve_iterations, self.resolve_seconds),
+                                     start_round=game.num_rounds - (2 if self.resolve_from == "turn" else 1))
             self.inline = False  # a re-solve takes a second: the client guards the deadline on its thread
 
     def _rows(self, state: "State", deadline: float | None, cap: bool = True) -> np.ndarray:
