@@ -25,7 +25,7 @@ from acpcbot.solve.subgame.best_response import evaluate
 from acpcbot.solve.subgame.hands import player_hands, showdown_values
 from acpcbot.solve.subgame.spots import spot
 from acpcbot.solve.subgame.terminal import FoldSums, showdown_matrix
-from acpcbot.solve.subgame.tree import DECISION, FOLD_END, SHOWDOWN
+from acpcbot.solve.subgame.tree import FOLD_END, SHOWDOWN
 
 RIVER_LINES = """
 X X => showdown oop_in=0 ip_in=0 pot=200
