@@ -10,6 +10,8 @@ the river, the most solves) or the shipped ``blueprint``.  Keys:
 ``decision_ms`` (median, p99, max, wall and CPU) over every decision of the
 re-solving seat, ``river_decision_ms`` over its river decisions,
 ``hand_s`` (mean and max of its time a hand), ``solves`` and ``cut_short``,
+``safety_chips`` (per finished solve: how much less the opponent's best
+response wins in the subgame than against the blueprint, chips a hand),
 and the peer ``blueprint_decision_ms``: the shipped policy's lookup on the
 same decisions in the same run.  Times on a shared 2-core machine are noisy:
 ``load`` gives ``os.getloadavg()`` at the start and end.
@@ -51,6 +53,17 @@ def stats(xs: list[float]) -> dict[str, float]:
     a = np.array(xs) * 1000
     return {"n": len(xs), "median": round(float(np.median(a)), 2), "p99": round(float(np.percentile(a, 99)), 2),
             "max": round(float(a.max()), 2)}
+
+
+def safety(margins: list[tuple[float, float]]) -> dict[str, float]:
+    """Over the finished solves: the opponent's best response's loss against the re-solve (chips a hand of the
+    subgame, its blueprint reach weighing its holdings), and the most any solve left it winning more somewhere."""
+    if not margins:
+        return {}
+    gains = np.array([m[0] for m in margins])
+    excess = np.array([m[1] for m in margins])
+    return {"n": len(margins), "gain_mean": round(float(gains.mean()), 3), "gain_min": round(float(gains.min()), 3),
+            "solves_gaining": int((gains > 0).sum()), "excess_max": round(float(excess.max()), 4)}
 
 
 def main() -> None:
@@ -107,6 +120,7 @@ def main() -> None:
         "river_decision_ms": {"wall": stats(river_wall), "cpu": stats(river_cpu)},
         "hand_s": {"mean": round(float(np.mean(hand_s)), 3), "max": round(float(np.max(hand_s)), 3)},
         "solves": resolver.solves, "cut_short": resolver.cut_short,
+        "safety_chips": safety(resolver.margins),
         "blueprint_decision_ms": stats(peer), "load": [round(x, 2) for x in load0 + os.getloadavg()],
     }))
 

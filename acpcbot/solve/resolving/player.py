@@ -58,6 +58,9 @@ class Resolver:
         self.solutions: OrderedDict[tuple, SubgameResult | None] = OrderedDict()
         self.solves = 0
         self.cut_short = 0
+        #: per finished solve, chips a hand of the subgame: how much less the opponent's best response wins
+        #: than against the blueprint (weighted by its blueprint reach), and the part of holdings where it wins more
+        self.margins: list[tuple[float, float]] = []
 
     def active(self, state: State) -> bool:
         """Whether decisions in ``state`` are re-solved."""
@@ -96,12 +99,17 @@ class Resolver:
         if ranges[player].sum() <= 0 or ranges[1 - player].sum() <= 0:
             return None  # a history the blueprint never plays: nothing to re-solve from
         iterations = self.budget.iterations
-        result, _ = resolve(self.game, root, board, ranges, player, self._node_rows, iterations=iterations,
-                            time_limit=limit)
+        result, alternative = resolve(self.game, root, board, ranges, player, self._node_rows,
+                                      iterations=iterations, time_limit=limit)
         self.solves += 1
         if result.iterations < iterations:
             self.cut_short += 1
             return None
+        prep = result.subgame.prep
+        reach = ranges[1 - player][prep.hands[1 - player].rows]
+        diff = alternative - result.evaluation.best_cfv[1 - player]
+        self.margins.append((float(reach @ diff) / prep.normaliser,
+                             float(reach @ np.maximum(-diff, 0)) / prep.normaliser))
         return result
 
     def _node_rows(self, _i: int, node, state: State, board: tuple[int, ...]) -> np.ndarray:
