@@ -17,7 +17,7 @@ import numpy as np
 
 from ...engine import ActionType
 from ..subgame.tree import DECISION, SubgameTree, build_tree
-from ..tree import ACTION_TYPES, CHANCE, PublicTree
+from ..tree import ACTION_TYPES, PublicTree
 from .gadget import resolve
 
 _COLUMN = {kind: i for i, kind in enumerate(ACTION_TYPES)}
@@ -88,4 +88,4 @@ def resolve_rounds(tree: PublicTree, sigma: np.ndarray, iterations: int = 200,
     return out
 
 
-__all__ = ["CHANCE", "node_map", "resolve_rounds", "round_roots"]
+__all__ = ["node_map", "resolve_rounds", "round_roots", "tree_rows"]
