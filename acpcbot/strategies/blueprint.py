@@ -8,6 +8,14 @@ generator.  Another policy trained for the game can be played with
 ``blueprint:policy=FILE,buckets=FILE``.  An equilibrium approximation:
 it does not adapt, and a player that cannot read its opponent loses
 little against it.
+
+By default it re-solves the river over the real cards (safe re-solving,
+``acpcbot.solve.resolving``; docs/resolving-play.md): both ranges are the
+blueprint's reach along the real history, and the opponent enters the
+subgame through the Resolve gadget with its best-response values against
+the blueprint, so the re-solved play is no more exploitable than the
+blueprint's.  ``blueprint:resolve=0`` plays the shipped policy alone; a
+re-solve the clock cuts short plays the blueprint's own row.
 """
 
 from __future__ import annotations
@@ -20,10 +28,12 @@ import numpy as np
 
 from ..engine import CALL, FOLD, RAISE, Action, ActionType
 from ..gamedef import GameDef
-from .base import ActionPolicy, Param, Strategy
+from ..holdings import holding_index
+from .base import ActionPolicy, Param, Strategy, parse_bool
 from .registration import register
 
 if TYPE_CHECKING:
+    from ..engine import State
     from ..solve.blueprint import Blueprint
     from ..world import View
 
@@ -68,6 +78,14 @@ class BlueprintStrategy(Strategy):
                         _file_exists, "must be an existing file"),
         "buckets": Param(str, "", "the card buckets the policy was trained with (default: the shipped ones)",
                          _file_exists, "must be an existing file"),
+        "resolve": Param(parse_bool, True, "re-solve the river over the real cards (safe re-solving); 0 plays the "
+                                           "policy alone"),
+        "resolve_iterations": Param(int, 200, "DCFR iterations of a re-solve (they, not the clock, decide it)",
+                                    lambda n: n >= 1, "must be >= 1"),
+        "resolve_from": Param(str, "river", "the street re-solving starts on (turn: ~160 s of CPU a solve today)",
+                              choices=("river", "turn")),
+        "resolve_seconds": Param(float, 2.5, "the most seconds a re-solve may take (past it: the blueprint's row)",
+                                 lambda x: x > 0, "must be > 0"),
     }
     inline = True
 
@@ -79,6 +97,22 @@ class BlueprintStrategy(Strategy):
         vars(self).pop("policy", None)  # the parameter lives on as policy_path; the name is the policy method's
         self.policy_path = params.get("policy") or ""
         self.table = load_blueprint(game, self.policy_path, params.get("buckets") or "")
+        self.resolver = None
+        if self.resolve:
+            from ..solve.resolving.clock import Budget  # noqa: PLC0415 - the solver loads only when re-solving
+            from ..solve.resolving.player import Resolver  # noqa: PLC0415
+            self.resolver = Resolver(game, self.table.probabilities_all,
+                                     Budget(self.resolve_iterations, self.resolve_seconds),
+                                     start_round=game.num_rounds - (2 if self.resolve_from == "turn" else 1))
+            self.inline = False  # a re-solve takes a second: the client guards the deadline on its thread
+
+    def _rows(self, state: "State", deadline: float | None, cap: bool = True) -> np.ndarray:
+        """Every holding's fold/call/raise row: re-solved where the resolver plays, the blueprint's elsewhere."""
+        if self.resolver is not None:
+            rows = self.resolver.rows(state, deadline, cap)
+            if rows is not None:
+                return rows
+        return self.table.probabilities_all(state)
 
     @classmethod
     def unsupported_reason(cls, game: GameDef) -> str | None:
@@ -86,8 +120,12 @@ class BlueprintStrategy(Strategy):
         return shipped_reason(game)
 
     def act(self, view: View, deadline: float) -> Action:
-        """Sample the blueprint's row for our cards."""
-        row = self.table.probabilities(view.state)
+        """Sample our cards' row: the re-solved one on the river, the blueprint's before it or past the clock."""
+        state = view.state
+        if self.resolver is not None and self.resolver.active(state):
+            row = self._rows(state, deadline)[holding_index(self.game, state.hole[view.position])]
+        else:
+            row = self.table.probabilities(state)
         x = self.rng.random()
         for kind in (0, 1, 2):  # a fixed order keeps games reproducible
             if row[kind] > 0:
@@ -98,16 +136,17 @@ class BlueprintStrategy(Strategy):
         return _ACTIONS[choice]
 
     def quick_action(self, view: View) -> Action:
-        """The row's most likely action (a table read)."""
+        """The blueprint row's most likely action (a table read): the answer ready if a re-solve overruns."""
         return _ACTIONS[int(np.argmax(self.table.probabilities(view.state)))]
 
     has_policy = True
 
     def policy(self, view: View) -> ActionPolicy:
-        """The blueprint's rows of every holding, over the legal actions."""
+        """Every holding's rows over the legal actions: the re-solved ones on the river (solved to the iteration
+        count whatever the clock), the blueprint's before."""
         legal = view.state.legal_actions()
         kinds = [k for k in (ActionType.FOLD, ActionType.CALL, ActionType.RAISE) if k in legal]
-        probs = self.table.probabilities_all(view.state)[:, [int(k) for k in kinds]]
+        probs = self._rows(view.state, None, cap=False)[:, [int(k) for k in kinds]]
         total = probs.sum(axis=1, keepdims=True)
         probs = np.divide(probs, total, out=np.full(probs.shape, 1.0 / len(kinds)), where=total > 0)
         return ActionPolicy(tuple(_ACTIONS[int(k)] for k in kinds), probs, self.game)

@@ -62,6 +62,9 @@ class DCFR:
             self.strategy_sum.append([np.zeros(s, DTYPE) for s in shapes])
             self.sigma.append([uniform_strategy(lv, s[1], s[2]) for lv, s in zip(lay.levels, shapes)])
         self.roots = tuple(prep.hands[p].weights.astype(DTYPE)[None, :] for p in (0, 1))
+        #: safe re-solving's hook (acpcbot.solve.resolving): called as gadget(self, player, root values) after
+        #: each player's update; it may replace ``self.roots`` (the opponent's reach into the subgame)
+        self.gadget = None
 
     def step(self) -> None:
         """One iteration: player 0 updates, then player 1."""
@@ -107,6 +110,8 @@ class DCFR:
                         regrets[rows] -= here[:n]
                     self.sigma[g][k] = regret_matching(regrets, lv)
             self.version[p] += 1
+            if self.gadget is not None:
+                self.gadget(self, p, ws.value_buf[p][0][0])
 
     def average_levels(self) -> LevelArrays:
         """The average strategy per level."""
