@@ -267,14 +267,14 @@ class Client:
                 finally:
                     alarm.disarm()
         except Exception:  # noqa: BLE001
-            if alarm is not None and alarm.fired:
-                return self._after_alarm(view, received, allowance)
-            log.exception("hand %d: strategy %s failed in act; sending the fallback", view.hand_id, strategy.spec)
-            self.fallbacks += 1
-            # inline, the same thread: nothing runs beside the quick answer
-            action = fallback_action(view, quick if alarm is not None else self._quick_answer(view))
+            if alarm is None or not alarm.fired:  # when the alarm fired it answered already: see below
+                log.exception("hand %d: strategy %s failed in act; sending the fallback", view.hand_id, strategy.spec)
+                self.fallbacks += 1
+                # inline, the same thread: nothing runs beside the quick answer
+                action = fallback_action(view, quick if alarm is not None else self._quick_answer(view))
         if alarm is not None and alarm.fired:
-            return self._after_alarm(view, received, allowance)
+            self._after_alarm(view, received, allowance)
+            return None
         if action.__class__ is not Action or not view.state.is_legal(action):
             action = self.correct(view, action)
         done = clock()

@@ -74,7 +74,8 @@ def shipped_files(spec: str) -> tuple[str, list[tuple[Path, str]]]:
     if ":" in head:
         top = head.partition(":")[0].split(".")[0]
         module = sys.modules.get(top)
-        origin = Path(module.__file__).resolve() if module is not None and getattr(module, "__file__", None) else None
+        file = getattr(module, "__file__", None) if module is not None else None
+        origin = Path(file).resolve() if file else None
         if origin is None or not origin.is_file():
             raise KitError(f"--strategy: the plugin module {top} has no file the kit could carry")
         if origin.parent != ours and ours not in origin.parents:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
-import shutil
 import tempfile
 import threading
 import time
@@ -82,7 +82,7 @@ def check_kit(kit: str | os.PathLike[str], hands: int = 20, seed: int = 0, *, co
     if importlib.util.find_spec("dealer") is None:
         raise KitError("the check needs the bundled dealer (python -m dealer): run it from an acpcbot install")
     temporary = workdir is None
-    work = Path(tempfile.mkdtemp(prefix="acpcbot-check-")) if temporary else Path(workdir)
+    work = Path(tempfile.mkdtemp(prefix="acpcbot-check-")) if workdir is None else Path(workdir)
     result = CheckResult(workdir=work)
     procs: list[subprocess.Popen] = []
     played = False

@@ -174,8 +174,8 @@ def _reference_fields(game: GameDef) -> dict[str, str]:
 
 def _about(game: GameDef, spec: str) -> str:
     """What the kit's player is, in the terms the ACPC's submission form asks about (dynamic, equilibrium, model)."""
-    from .strategies.registry import resolve
     from .solve.blueprint_train import is_limit_holdem
+    from .strategies.registry import resolve
 
     cls, values = resolve(spec)
     head = cls.name or spec.split(":")[0]

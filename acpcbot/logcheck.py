@@ -22,7 +22,6 @@ from .deals import Dealer
 from .gamedef import GameDef, GameDefError, clip, load_game
 from .matchlog import Header, LogError, LogLineError, format_value, header_game, read_entries
 
-
 #: the longest message about one line (a log line may be a megabyte long; the message quotes from it)
 MAX_MESSAGE = 400
 
@@ -213,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.logs:
         try:
             summary = check_log(path, game)
-            dealt = "" if args.no_deal_check or summary.hands == 0 else f", cards dealt from the seed in the header"
+            dealt = "" if args.no_deal_check or summary.hands == 0 else ", cards dealt from the seed in the header"
             if dealt:
                 check_deals(path, game)
         except OSError as exc:

@@ -34,11 +34,21 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .kit_build import (MANIFEST, KitError, KitOptions, build_kit, download_wheels,  # noqa: F401
-                        kit_folder_name, make_tarball, resolve_strategy)
+from .kit_build import (  # noqa: F401
+    MANIFEST,
+    KitError,
+    KitOptions,
+    build_kit,
+    download_wheels,
+    kit_folder_name,
+    make_tarball,
+    resolve_strategy,
+)
 from .kit_check import CheckInterrupted, CheckResult, check_kit  # noqa: F401
-from .kit_templates import PYTHON_VERSIONS
-from .kit_templates import readme_text as _readme  # noqa: F401 - the README test reads the kit's README text
+from .kit_templates import (
+    PYTHON_VERSIONS,
+    readme_text as _readme,  # noqa: F401 - the README test reads the kit's README text
+)
 
 __all__ = ["CheckInterrupted", "CheckResult", "KitError", "KitOptions", "MANIFEST", "PYTHON_VERSIONS", "build_kit",
            "check_kit", "download_wheels", "kit_folder_name", "main", "make_tarball", "resolve_strategy"]

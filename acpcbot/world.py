@@ -80,7 +80,7 @@ class HandRecord(NamedTuple):
     """One finished hand as this seat saw it."""
 
     #: the hand's number in the match, 0-based, in the order hands were played
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index, which nobody calls on a HandRecord
     hand_id: int
     position: int
     hole: tuple[int, ...]

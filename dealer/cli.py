@@ -19,8 +19,8 @@ from typing import Callable, NoReturn, Sequence
 
 from acpcbot.gamedef import GameDefError, load_game
 
-from .logs import Transcript
 from .config import MatchConfig
+from .logs import Transcript
 from .resume import ResumeError, open_match_files
 from .server import binary_stream, serve_match
 

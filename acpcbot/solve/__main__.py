@@ -113,8 +113,8 @@ def main(argv: list[str] | None = None) -> int:
         except PolicyError as exc:
             print(f"acpcbot.solve: {exc}", file=sys.stderr)
             return 2
-        report = exploitability(tree, sigma)
-        print(f"{args.evaluate}: {_describe(report)}  values " + " ".join(f"{v:.6g}" for v in report.values))
+        evaluation = exploitability(tree, sigma)
+        print(f"{args.evaluate}: {_describe(evaluation)}  values " + " ".join(f"{v:.6g}" for v in evaluation.values))
         return 0
 
     print(f"{game.name}: {tree.num_infosets} information sets, {tree.num_nodes} public nodes, "
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.iterations is None and args.target_mbb is None:
         limit = DEFAULT_ITERATIONS
     start = time.perf_counter()
-    report = None
+    report: Exploitability | None = None
     reached = args.target_mbb is None
     while solver.iteration < limit:
         solver.run(min(args.check_every, limit - solver.iteration))

@@ -22,8 +22,10 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -146,7 +148,7 @@ class AbstractSolver:
             np.savez(fh, header=np.array(json.dumps(header)), **arrays)  # type: ignore[arg-type]  # numpy's stub:
             # **arrays could name its allow_pickle flag; here they are regrets{r} and sum{r}
 
-    def load(self, path: str | os.PathLike[str], meta: dict[str, object] | None = None) -> dict[str, object]:
+    def load(self, path: str | os.PathLike[str], meta: Mapping[str, object] | None = None) -> dict[str, Any]:
         """Resume from a checkpoint written by ``save`` with the same ``meta``; returns its header.
 
         ValueError naming the first mismatch (format, algorithm, a ``meta`` value, an array shape).

@@ -19,19 +19,29 @@ import json
 import os
 from collections import OrderedDict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from ..engine import State
 from ..arrayfile import ArrayFileError, arrays_digest, read_npz
 from ..atomic import atomic_write
+from ..engine import State
 from ..evaluator import NUM_PAIRS, PAIR_INDEX, pair_ranks
 from ..evaluator.tables import cache_dir
 from ..gamedef import GameDef, load_game
 from ..preflop import PAIR_CLASS
 from .abstract_game import AbstractGameError, locate
-from .abstraction import (BINS, PERM_PAIR, AbstractionError, Buckets, canonical_flop, cdf, nearest,
-                          river_strength, strength_bin)
+from .abstraction import (
+    BINS,
+    PERM_PAIR,
+    AbstractionError,
+    Buckets,
+    canonical_flop,
+    cdf,
+    nearest,
+    river_strength,
+    strength_bin,
+)
 from .blueprint_train import DEFAULT_BUCKETS, DEFAULT_POLICY, QUANT, blueprint_game, read_policy
 
 _CACHE = 64   # boards remembered
@@ -56,7 +66,7 @@ def _read_cached_rows(path: Path) -> tuple[list[np.ndarray], dict] | None:
         if meta.get("rows_format") != _ROWS_FORMAT or not isinstance(meta.get("rows_digest"), str) or \
                 not (isinstance(shapes, list) and len(shapes) == 4):
             return None
-        want = {f"round{r}": (np.uint8, tuple(int(n) for n in shapes[r])) for r in range(4)}
+        want = {f"round{r}": (np.dtype(np.uint8), tuple(int(n) for n in shapes[r])) for r in range(4)}
         arrays = read_npz(path, {"meta": ("U", ()), **want})
         rows = [arrays[f"round{r}"] for r in range(4)]
         if arrays_digest({f"round{r}": q for r, q in enumerate(rows)}) != meta["rows_digest"]:
@@ -90,8 +100,9 @@ def load_rows(policy: str | os.PathLike[str], directory: Path | None = None) -> 
         path.parent.mkdir(parents=True, exist_ok=True)
         kept = dict(meta, k=list(meta["k"]), shapes=[list(r.shape) for r in rows], rows_format=_ROWS_FORMAT,
                     rows_digest=arrays_digest({f"round{r}": q for r, q in enumerate(rows)}))
+        members: dict[str, Any] = {f"round{r}": q for r, q in enumerate(rows)}
         with atomic_write(path, "wb") as fh:
-            np.savez(fh, meta=np.array(json.dumps(kept)), **{f"round{r}": q for r, q in enumerate(rows)})
+            np.savez(fh, meta=np.array(json.dumps(kept)), **members)
     except OSError:
         pass  # an unwritable cache: decompress again next time
     return rows, meta
@@ -126,11 +137,10 @@ class Blueprint:
     def probabilities(self, state: State, hole: tuple[int, int] | None = None) -> np.ndarray:
         """Fold/call/raise probabilities (3,) of the player to act holding ``hole`` (default: its own cards)."""
         r, inst, d, board = self._decision(state)
-        if hole is None:
-            hole = state.hole[state.current_player]
-        if len(hole) != 2 or len(set(hole)) != 2 or not all(0 <= int(c) < 52 for c in hole):
-            raise ValueError(f"hole: expected two distinct cards 0..51, got {hole!r}")
-        pair = int(PAIR_INDEX[int(hole[0]), int(hole[1])])
+        cards: tuple[int, ...] = state.hole[state.current_player] if hole is None else hole
+        if len(cards) != 2 or len(set(cards)) != 2 or not all(0 <= int(c) < 52 for c in cards):
+            raise ValueError(f"hole: expected two distinct cards 0..51, got {cards!r}")
+        pair = int(PAIR_INDEX[int(cards[0]), int(cards[1])])
         h = self.history_index(board, pair)
         return self.rows[r][inst, d, :, h] / QUANT
 

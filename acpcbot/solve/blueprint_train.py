@@ -25,6 +25,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -162,9 +163,9 @@ def policy_rows(ag: AbstractGame, solver: AbstractSolver) -> list[np.ndarray]:
 def write_policy(path: str | os.PathLike[str], ag: AbstractGame, rows: list[np.ndarray], meta: dict,
                  preset: int = 9 | lzma.PRESET_EXTREME) -> None:
     """Write policy rows (lzma-compressed per round, ``preset``) with the game and metadata; atomic replace."""
-    blobs = {f"round{r}": np.frombuffer(lzma.compress(q.tobytes(), preset=preset), dtype=np.uint8)
+    blobs: dict[str, Any] = {f"round{r}": np.frombuffer(lzma.compress(q.tobytes(), preset=preset), dtype=np.uint8)
              for r, q in enumerate(rows)}
-    shapes = {f"shape{r}": np.array(q.shape) for r, q in enumerate(rows)}
+    shapes: dict[str, Any] = {f"shape{r}": np.array(q.shape) for r, q in enumerate(rows)}
     with atomic_write(path, "wb") as fh:
         np.savez(fh, format=POLICY_FORMAT, game=np.array(ag.game.to_text()),
                  k=np.array(ag.buckets[1:]), meta=np.array(json.dumps(meta)), **blobs, **shapes)
@@ -281,12 +282,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.evaluate:
         try:
             rows, meta = read_policy(args.evaluate)
-            report = evaluate_rows(ag, rows, args.workers)
+            evaluation = evaluate_rows(ag, rows, args.workers)
         except AbstractionError as exc:
             print(f"acpcbot.solve: {exc}", file=sys.stderr)
             return 2
-        print(f"{args.evaluate}: abstract exploitability {report.mbb:.4f} mbb/g; position 0 value "
-              f"{report.values[0]:.5f} chips; trained {meta.get('iterations')} iterations")
+        print(f"{args.evaluate}: abstract exploitability {evaluation.mbb:.4f} mbb/g; position 0 value "
+              f"{evaluation.values[0]:.5f} chips; trained {meta.get('iterations')} iterations")
         return 0
     sizes = [ag.strategy_width(r) * tpl.num_decisions * tpl.num_instances for r, tpl in enumerate(ag.rounds)]
     _log(f"{game.name}: buckets {buckets.k}, strategy keys per round {[ag.strategy_width(r) for r in range(4)]}, "

@@ -72,8 +72,10 @@ def check_solvable(game: GameDef, max_size: int = MAX_TREE_SIZE) -> int:
     label = game.name or "this game"
     if not game.is_limit:
         root = State(game)
-        lo, hi = root.raise_bounds()
-        first = hi - lo + 1 + len(root.legal_actions()) - 1  # every raise-to amount, and fold or call
+        bounds = root.raise_bounds()
+        raises = bounds[1] - bounds[0] + 1 if bounds else 0
+        # every raise-to amount, and fold or call (the raise type itself is counted by its amounts)
+        first = raises + len(root.legal_actions()) - (1 if bounds else 0)
         deals = count_deals(game)
         raise GameTooBig(f"{label} is a no-limit game: its raise sizes are not discrete (every raise-to "
                          f"amount is its own action), so it has no small game tree to solve: estimated tree "

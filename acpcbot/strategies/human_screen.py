@@ -165,8 +165,8 @@ def hand_name(hole: Sequence[int], board: Sequence[int], game: GameDef) -> str:
     order = {r: i for i, r in enumerate("23456789TJQKA")}
     paired = [r for r in set(ranks) if ranks.count(r) >= 2]
     if paired:
-        return f"pair of {max(paired, key=order.get)}"
-    return f"{max(ranks, key=order.get)} high"
+        return f"pair of {max(paired, key=lambda r: order.get(r, -1))}"
+    return f"{max(ranks, key=lambda r: order.get(r, -1))} high"
 
 
 def hand_end(view: View, names: Sequence[str], total: float, hands: int) -> list[str]:

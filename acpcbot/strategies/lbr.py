@@ -253,6 +253,12 @@ class LBRStrategy(Strategy):
     name = "lbr"
     description = ("Local best response (heads-up) against target=SPEC (a strategy exposing its policy): "
                    "its winnings are a lower bound on the target's exploitability.")
+    # the parameters, set from params by Strategy.__init__
+    target: str
+    tseed: int
+    tname: str
+    samples: int
+    actions: str
     params: ClassVar[dict[str, Param]] = {
         "target": Param(str, "", "the opponent's strategy spec, ';' between its parameters (required)"),
         "tseed": Param(int, -1, "the opponent's seed in the match (-1: unknown; only strategies whose policy "

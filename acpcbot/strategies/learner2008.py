@@ -158,7 +158,7 @@ UNREADABLE_NPZ = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, z
 
 def save_tables(path: str | Path, tables: dict[str, Table], meta: dict[str, Any] | None = None) -> None:
     """Write tables (by setting name) and metadata to a compressed ``.npz``."""
-    arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta or {}, sort_keys=True))}
+    arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta or {}, sort_keys=True))}
     for name, t in tables.items():
         arrays[f"{name}.widths"] = np.array(t.setting.widths)
         arrays[f"{name}.levels"] = np.array(t.setting.levels)

@@ -7,11 +7,11 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..engine import CALL, Action, ActionType, State
 from ..evaluator import CLASS_WORST_RANKS, rank, rank_class
-from .persist import ModelFile, ModelFileError, folder_exists, table_key
 from ..preflop import hand_class, utility_rank
 from ..world import MatchInfo, View
 from .base import Param, Strategy
 from .common import holdem_only
+from .persist import ModelFile, ModelFileError, folder_exists, table_key
 from .registration import register
 
 log = logging.getLogger(__name__)
@@ -176,6 +176,16 @@ class UtilityStrategy(Strategy):
 
     name = "utility"
     description = "The 2017 study's utility player: U = .6V+.1P+.2B+.1S vs raise/fold thresholds it learns."
+    # the parameters, set from params by Strategy.__init__
+    n: int
+    mu: float
+    model: str
+    r: float
+    f: float
+    wv: float
+    wp: float
+    wb: float
+    ws: float
     params: ClassVar[dict[str, Param]] = {
         "n": Param(int, 50, "hands between learning steps", lambda v: v >= 1, "must be >= 1"),
         "mu": Param(float, 0.02, "learning step", lambda v: 0 <= v <= 1, "must be in 0..1"),
@@ -195,12 +205,12 @@ class UtilityStrategy(Strategy):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        r, f = self.r, self.f  # type: ignore[attr-defined]
+        r, f = self.r, self.f
         if not f < r:
             raise ValueError(f"utility: the fold threshold f={f} must be below the raise threshold r={r}")
         self.raise_threshold = r
         self.fold_threshold = f
-        self.weights = (self.wv, self.wp, self.wb, self.ws)  # type: ignore[attr-defined]
+        self.weights = (self.wv, self.wp, self.wb, self.ws)
         #: the model file (loaded now so a bad file fails before the match)
         self.store = ModelFile(self.model, MODEL_KIND, MODEL_VERSION) if self.model else None
         if self.store is not None:

@@ -26,8 +26,21 @@ from acpcbot.version import version
 from .batch import job_commands, jobs_folder, merge_hint
 from .folders import RUNS_DIR, RunError, match_command
 from .planfile import plugin_players, read_plan
-from .recipes import (EXTERNAL_PREFIX, TRANSPORTS, Plan, RecipeError, build_plan, check_strategy, game_path,
-                      load_recipe, make_entries, parse_player, recipe_kind, resolve_entries, safe_name)
+from .recipes import (
+    EXTERNAL_PREFIX,
+    TRANSPORTS,
+    Plan,
+    RecipeError,
+    build_plan,
+    check_strategy,
+    game_path,
+    load_recipe,
+    make_entries,
+    parse_player,
+    recipe_kind,
+    resolve_entries,
+    safe_name,
+)
 from .results import format_results
 from .runner import RunInterrupted, execute, merge_runs, resume
 from . import aivat
@@ -180,7 +193,7 @@ def _print(doc: dict[str, Any], args: argparse.Namespace) -> None:
     try:
         print(json.dumps(doc) if args.json else format_results(doc), flush=True)
     except BrokenPipeError:
-        sys.stdout = None  # type: ignore[assignment]  # the reader left (| head): nothing more to print
+        sys.stdout = None  # the reader left (| head): nothing more to print
 
 
 def _resume_command(run_dir: str) -> str:

@@ -23,13 +23,22 @@ from pathlib import Path
 from typing import Any
 
 from acpcbot.gamedef import GameDefError, load_game
-
 from acpcbot.solve.lbr_actions import SETTINGS, parse_setting
 
 from .folders import RUNS_DIR, RunError, match_command
 from .lbr_results import LBR_NAME, attach, format_summary
-from .recipes import (TRANSPORTS, Entry, Plan, RecipeError, build_plan, check_strategy, game_path, resolve_entries,
-                      strategy_name, strategy_seed)
+from .recipes import (
+    TRANSPORTS,
+    Entry,
+    Plan,
+    RecipeError,
+    build_plan,
+    check_strategy,
+    game_path,
+    resolve_entries,
+    strategy_name,
+    strategy_seed,
+)
 from .runner import RunInterrupted, execute
 from .stats import StatsError
 
@@ -120,5 +129,5 @@ def main(args: argparse.Namespace) -> int:
     try:
         print(json.dumps(s) if args.json else format_summary(s), flush=True)
     except BrokenPipeError:
-        sys.stdout = None  # type: ignore[assignment]
+        sys.stdout = None
     return 0 if s["complete"] else 1

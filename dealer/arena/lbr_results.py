@@ -137,9 +137,9 @@ def by_street(doc: dict[str, Any], run_dir: str | Path | None = None) -> dict[st
             state = hand.state
             how = "target_folds" if state.folded[1 - position] else "lbr_folds" if state.folded[position] else \
                 "showdown"
-            ended = f"end:{names[state.round]}:{how}"
-            chips[ended] = chips.get(ended, 0.0) + hand.values[position]
-            counts[ended] = counts.get(ended, 0) + 1
+            end_key = f"end:{names[state.round]}:{how}"
+            chips[end_key] = chips.get(end_key, 0.0) + hand.values[position]
+            counts[end_key] = counts.get(end_key, 0) + 1
     n = len(seatings)
     if not n:
         return None

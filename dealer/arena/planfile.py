@@ -182,8 +182,8 @@ def finished_records(run_dir: Path, plan: Plan) -> dict[int, dict[str, Any]]:
     out = {}
     for index, rec in candidates.items():
         job = plan.jobs[index]
-        files = rec.get("files")
-        name = files.get("log") if isinstance(files, dict) else None
+        kept = rec.get("files")
+        name = kept.get("log") if isinstance(kept, dict) else None
         log = run_dir / (name if isinstance(name, str) and name else f"{job.label}.log")
         problem = whole_log_problem(log, plan.game, job.hands)
         if problem is None:

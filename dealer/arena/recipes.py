@@ -260,7 +260,7 @@ def seatings(table: Sequence[Entry], duplicate: bool) -> list[tuple[Entry, ...]]
 
 def plan_jobs(tables: Sequence[Sequence[Entry]], seed: int, hands: int, duplicate: bool) -> list[Job]:
     """Jobs for ``tables``: table ``i`` gets seed ``seed + i``, shared by all its seatings."""
-    jobs = []
+    jobs: list[Job] = []
     for t, table in enumerate(tables):
         for seats in seatings(table, duplicate):
             jobs.append(Job(len(jobs), seats, (seed + t) & MAX_SEED, hands, t))

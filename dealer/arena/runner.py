@@ -155,6 +155,7 @@ async def _play_jobs(plan: Plan, jobs: Sequence[Job], run_dir: Path, progress: "
             loop.remove_signal_handler(signum)
         if ticker is not None:
             ticker.cancel()
+        if progress is not None:  # set exactly when the ticker is
             progress.finish()
         if pool is not None:
             if caught:
@@ -337,7 +338,7 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
     run_dir = new_run_dir(runs_dir, name)
     copied: dict[str, str] = {}  # copy in the new folder -> its source, so that errors name the source
     try:
-        records = []
+        records: list[dict[str, Any]] = []
         for d, doc in docs:
             for m in doc["matches"]:
                 if m.get("played") is False:
@@ -371,8 +372,8 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
     except RunError as exc:
         shutil.rmtree(run_dir, ignore_errors=True)
         message = str(exc)
-        for copy, src in copied.items():  # the copy is gone with the folder: name what the user has
-            message = message.replace(copy, src)
+        for copy, source in copied.items():  # the copy is gone with the folder: name what the user has
+            message = message.replace(copy, source)
         raise RunError(message.replace(str(run_dir), "the merged run")) from None
     except BaseException:
         shutil.rmtree(run_dir, ignore_errors=True)

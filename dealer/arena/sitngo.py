@@ -241,7 +241,6 @@ class FreezeoutTable:
         """Play hands until the table is over; the result with every seat's place."""
         while not self.over():
             self.play_hand()
-        n = len(self.stacks)
         survivors = sorted(self.live(), key=lambda s: (-self.stacks[s], s))  # most chips, then the lower seat
         for place, s in enumerate(survivors, start=1):
             self.places[s] = place

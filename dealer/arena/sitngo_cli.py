@@ -20,8 +20,16 @@ from acpcbot.gamedef import GameDefError, load_game
 from .folders import default_runs_dir, new_run_dir
 from .recipes import RecipeError, check_strategy, game_path, make_entries, parse_player, safe_name
 from .sitngo import TableRules, parse_schedule
-from .sitngo_run import (add_sitngo_options, default_jobs, format_summary, plan_tables, progress_stream,
-                         results_document, run_tables, write_outputs)
+from .sitngo_run import (
+    add_sitngo_options,
+    default_jobs,
+    format_summary,
+    plan_tables,
+    progress_stream,
+    results_document,
+    run_tables,
+    write_outputs,
+)
 
 #: the recipe keys of a sitngo recipe
 RECIPE_KEYS = {"kind", "name", "description", "game", "players", "tables", "size", "stack", "blinds", "button",

@@ -177,12 +177,13 @@ def run_tables(game_arg: str, rules: TableRules, specs: Sequence[str], names: Se
     elif carry or jobs <= 1 or len(plans) <= 1:
         results = play_tables(game_arg, rules, specs, names, plans, carry, run_seed, tick)
     else:
-        parts = [list(plans[i::jobs]) for i in range(jobs)]
+        chunks = [list(plans[i::jobs]) for i in range(jobs)]
         results = []
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for part in pool.map(_chunk, [(game_arg, rules, specs, names, p, False, run_seed) for p in parts if p]):
-                results.extend(part)
-                for r in part:
+            for chunk_results in pool.map(_chunk, [(game_arg, rules, specs, names, c, False, run_seed)
+                                                   for c in chunks if c]):
+                results.extend(chunk_results)
+                for r in chunk_results:
                     tick(r)
         results.sort(key=lambda r: r.index)
     if stream is not None:

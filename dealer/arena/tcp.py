@@ -11,7 +11,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from acpcbot.children import die_with_parent
 from acpcbot.connection import EXIT_DISCONNECTED
@@ -255,7 +255,8 @@ async def _watch(dealer: asyncio.subprocess.Process,
     """
     assert dealer.stdout is not None
     reading = asyncio.ensure_future(dealer.stdout.read())
-    watched = {asyncio.ensure_future(proc.wait()): (seat, entry, stem) for seat, entry, proc, stem in clients}
+    watched: dict[asyncio.Future[Any], tuple[int, Entry, str]] = {
+        asyncio.ensure_future(proc.wait()): (seat, entry, stem) for seat, entry, proc, stem in clients}
     pending = {reading, *watched}
     try:
         while reading in pending:
