@@ -70,7 +70,8 @@ def main() -> None:
     """Play the hands and print the JSON."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=300)
-    ap.add_argument("--opponent", choices=("call", "blueprint"), default="call")
+    ap.add_argument("--opponent", choices=("call", "blueprint"), default="call", metavar="call|blueprint",
+                    help="the opponent: call, or the shipped blueprint (blueprint:resolve=0)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--iterations", type=int, default=200)
     ap.add_argument("--seconds", type=float, default=2.5)

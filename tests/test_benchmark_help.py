@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # runner.py, evaluator.py, aivat.py and lbr.py are fixed in other branches (issue 32): add them here once merged
 BENCHMARKS = ["engine", "solve", "blueprint", "client", "dealer", "strategies", "runner", "evaluator", "aivat", "lbr",
-              "subgame"]
+              "subgame", "resolving_play"]
 
 
 @pytest.mark.parametrize("name", BENCHMARKS)
