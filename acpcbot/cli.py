@@ -11,9 +11,11 @@ import sys
 import threading
 from typing import Sequence, TextIO
 
-from .client import EXIT_OK, EXIT_STRATEGY, KEEPALIVE_COUNT, KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, run
+from .client import EXIT_OK, EXIT_STRATEGY
+from .connection import KEEPALIVE_COUNT, KEEPALIVE_IDLE, KEEPALIVE_INTERVAL
 from .direct import can_run_direct, run_direct
 from .gamedef import SHIPPED_GAMES, GameDefError, load_game
+from .session import run
 from .strategies.base import Strategy, UnsupportedGame
 from .strategies.registry import StrategySpecError, available, create, default_spec, describe, with_absolute_paths
 from .version import version

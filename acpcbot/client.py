@@ -47,24 +47,35 @@ import time
 from typing import Any, Callable, TextIO
 
 from .answers import corrected, fallback_action, show_action  # noqa: F401  (fallback_action: the client's API)
-from .connection import (EXIT_CONNECT, EXIT_DISCONNECTED, EXIT_OK, EXIT_PROTOCOL, EXIT_STRATEGY,  # noqa: F401
-                         KEEPALIVE_COUNT, KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, MAX_LINE, ClientError, Connection,
-                         connect, open_connection, set_keepalive)
+from .connection import (  # noqa: F401  (connect, open_connection: the client's API)
+    EXIT_DISCONNECTED,
+    EXIT_OK,
+    EXIT_PROTOCOL,
+    EXIT_STRATEGY,
+    MAX_LINE,
+    ClientError,
+    Connection,
+    connect,
+    open_connection,
+)
 from .engine import CALL, Action, ActionType, State
-from .historyfile import abandon_file, file_position
-from .pacing import DeadlineAlarm, StrategyThread, TimeBudget, log_late, strategy_deadline  # noqa: F401
+from .historyfile import HistoryWriter
+from .pacing import (  # noqa: F401  (DeadlineAlarm, StrategyThread: the client's API)
+    INLINE_BACKOFF_S,
+    INLINE_MAX_S,
+    PROBE_DECISIONS,
+    DeadlineAlarm,
+    StrategyThread,
+    TimeBudget,
+    log_late,
+    strategy_deadline,
+)
 from .protocol import VERSION_LINE, MatchState, ProtocolError, format_reply
 from .strategies.base import Strategy
 from .world import MatchInfo, View, World
 
 log = logging.getLogger(__name__)
 
-#: decisions of a strategy that does not declare ``inline`` timed on the worker thread first
-PROBE_DECISIONS = 20
-#: ... and the most any state's hooks may take in them for the strategy to move inline (seconds)
-INLINE_MAX_S = 0.002
-#: a strategy moved inline goes back to the thread for good once a state's hooks take longer (seconds)
-INLINE_BACKOFF_S = 0.02
 
 
 class Client:
@@ -77,7 +88,6 @@ class Client:
         self.game = info.game
         self.world = World(info.game, info)
         self.budget = TimeBudget(info.time_per_hand, prior_actions=info.game.num_rounds)
-        self.history = history
         self.clock = clock
         self.lines = 0
         self.replies = 0
@@ -98,8 +108,7 @@ class Client:
         self._observes = self.needs_every_state
         #: whether the strategy offers a quick answer for the fallback (it overrides ``quick_action``)
         self._offers_quick = type(strategy).quick_action is not Strategy.quick_action
-        # the history file's length after its last whole record (where a failed write is cut back to)
-        self._history_good = file_position(history) if history is not None else None
+        self._history = HistoryWriter(history)
         #: whether serve() may play the strategy on its own thread under a DeadlineAlarm (where one can run)
         self.deadline_alarm = deadline_alarm
         self._alarm: DeadlineAlarm | None = None
@@ -228,7 +237,7 @@ class Client:
         for _ in self.world.settle():
             self._write_history()
 
-    def decide_state(self, text: str, seen: State, position: int, betting: str) -> Action:
+    def decide_state(self, text: str, seen: State, position: int, betting: str) -> Action | None:
         """The (legal) action at its turn of a seat an in-process dealer asks for its turns only: no World update.
 
         ``seen`` is the state as the seat's line ``text`` (no line end) shows
@@ -382,21 +391,16 @@ class Client:
             log.info("strategy %s took at most %.1f ms per state over %d decisions: it now runs inline",
                      self.strategy.spec, 1000 * self._slowest, self._probed)
 
+    @property
+    def history(self) -> TextIO | None:
+        """The history file while writes to it succeed (None: none given, or a write failed and ended it)."""
+        return self._history.stream
+
     def _write_history(self) -> None:
-        """Append the hand just finished to the history file; a failed write ends it, cut back to whole records."""
-        history = self.history
-        if history is None or not self.world.match.hands:
-            return
-        record = self.world.match.hands[-1]
-        try:
-            history.write(json.dumps(record.to_json(self.world.match.total)) + "\n")
-            history.flush()
-            self._history_good = file_position(history)
-        except (OSError, ValueError) as exc:
-            self.history = None
-            log.error("cannot write the history file: %s; history stops at hand %d", exc,
-                      self.world.match.hands_played - 1)
-            abandon_file(history, self._history_good)
+        """Append the hand just finished to the history file (HistoryWriter)."""
+        match = self.world.match
+        if match.hands:
+            self._history.append(json.dumps(match.hands[-1].to_json(match.total)), match.hands_played - 1)
 
     # ------------------------------------------------------------- the match
 
@@ -565,36 +569,3 @@ class Client:
         mbb = 1000.0 * match.total / bb / match.hands_played if match.hands_played else 0.0
         return (f"{match.hands_played} hands, {match.total:+.15g} chips ({mbb:+.1f} mbb/hand), {self.replies} actions"
                 f", {self.corrections} corrected, {self.fallbacks} fallbacks")
-
-
-async def run(strategy: Strategy, info: MatchInfo, host: str, port: int, *, history: TextIO | None = None,
-              retry_for: float = 5.0, idle_timeout: float | None = None, deadline_alarm: bool = True) -> int:
-    """Play one match and return the exit code; errors are logged with a clear message.
-
-    ``idle_timeout`` (seconds, None: no limit) ends the match when the
-    dealer sends nothing that long while this seat waits for it;
-    ``deadline_alarm`` False keeps a strategy that declares nothing off the
-    alarm (see the module's docstring): probed on the worker thread.
-    """
-    client = Client(strategy, info, history, deadline_alarm=deadline_alarm)
-    try:
-        strategy.start_match(info)
-    except Exception as exc:  # noqa: BLE001
-        log.exception("strategy %s failed to start: %s", strategy.spec, exc)
-        return EXIT_STRATEGY
-    try:
-        conn = await open_connection(client, host, port, retry_for)
-    except ClientError as exc:
-        log.error("%s", exc)
-        client._safe(strategy.end_match)
-        return exc.exit_code
-    log.info("connected to %s:%d as %s playing %s in %s", host, port, info.name, strategy.spec, info.game.name)
-    try:
-        await client.serve(conn, idle_timeout)
-    except ClientError as exc:
-        log.error("%s (after %s)", exc, client.summary())
-        return exc.exit_code
-    finally:
-        conn.close()
-    log.info("match over: %s", client.summary())
-    return EXIT_OK

@@ -7,8 +7,11 @@ cut back to that length, so that the file holds whole records only.
 
 from __future__ import annotations
 
+import logging
 import os
-from typing import Any
+from typing import Any, TextIO
+
+log = logging.getLogger("acpcbot.client")  # the client's log: its history file is the client's
 
 
 def file_position(stream: Any) -> int | None:
@@ -42,3 +45,26 @@ def abandon_file(stream: Any, good: int | None) -> None:
         pass  # not a regular file: nothing to cut
     finally:
         os.close(fd)
+
+
+class HistoryWriter:
+    """A match's history file, a JSON line per hand; a failed write ends it, cut back to its whole records."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self.stream = stream
+        # the file's length after its last whole record (where a failed write is cut back to)
+        self._good = file_position(stream) if stream is not None else None
+
+    def append(self, line: str, hand: int) -> None:
+        """Write one hand's record (``hand`` names it in the error when the write fails)."""
+        stream = self.stream
+        if stream is None:
+            return
+        try:
+            stream.write(line + "\n")
+            stream.flush()
+            self._good = file_position(stream)
+        except (OSError, ValueError) as exc:
+            self.stream = None
+            log.error("cannot write the history file: %s; history stops at hand %d", exc, hand)
+            abandon_file(stream, self._good)

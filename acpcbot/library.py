@@ -17,8 +17,8 @@ import random
 import secrets
 from typing import Any, Sequence, TextIO
 
-from .client import run
 from .gamedef import GameDef, load_game
+from .session import run
 from .strategies.base import Strategy
 from .strategies.registry import create
 from .world import MatchInfo

@@ -21,6 +21,13 @@ from typing import Any, Callable
 
 log = logging.getLogger("acpcbot.client")
 
+#: decisions of a strategy that does not declare ``inline`` timed on the worker thread first (the client's probe)
+PROBE_DECISIONS = 20
+#: ... and the most any state's hooks may take in them for the strategy to move inline (seconds)
+INLINE_MAX_S = 0.002
+#: a strategy moved inline goes back to the thread for good once a state's hooks take longer (seconds)
+INLINE_BACKOFF_S = 0.02
+
 
 class TimeBudget:
     """Spreads the average time per hand over this seat's actions, keeping safety margins.

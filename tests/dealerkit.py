@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, Callable
 
+from matchkit import serve
+
 from acpcbot.gamedef import load_game
 from acpcbot.matchlog import parse_state_line
 from acpcbot.protocol import MatchState, format_betting, parse_match_state, read_action
 from dealer.config import MatchConfig
 from dealer.match import MatchResult
 from dealer.resume import MatchFiles, open_match_files
-from matchkit import serve
 
 TIMEOUT = 120.0  # no test waits longer than this for anything (a ceiling for hangs, generous for a busy machine)
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import AsyncIterator, Sequence
 
-from dealer.logs import Transcript
 from dealer.config import MatchConfig
+from dealer.logs import Transcript
 from dealer.match import MatchResult
 from dealer.resume import MatchFiles, open_match_files
 from dealer.server import serve_match

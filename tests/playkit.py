@@ -20,19 +20,19 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+from matchkit import serve
 
-from acpcbot.client import EXIT_OK, Client, run
+import acpcbot.strategies.builtin  # noqa: F401  (registers every shipped strategy)
+from acpcbot.client import EXIT_OK, Client
 from acpcbot.engine import Action
 from acpcbot.gamedef import GameDef, load_game
 from acpcbot.matchlog import LoggedHand, read_match_log
+from acpcbot.session import run
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo, View
 from dealer.arena.memory import play_match as arena_play_match
 from dealer.config import MatchConfig
-from matchkit import serve
-
-import acpcbot.strategies.builtin  # noqa: F401  (registers every shipped strategy)
 
 TIMEOUT = 120.0  # no match of these helpers may take longer
 

@@ -8,9 +8,21 @@ import pytest
 from acpcbot.cards import parse_cards
 from acpcbot.evaluator import NUM_PAIRS, PAIR_INDEX, PAIRS, rank
 from acpcbot.preflop import CLASSES, PAIR_CLASS
-from acpcbot.solve.abstraction import (BINS, CANON_FLOPS, FLOP_WEIGHTS, PERM_PAIR, SUIT_PERMS, AbstractionError,
-                                       Buckets, canonical_flop, class_joint, flop_features, flop_runouts,
-                                       river_strength, turn_features)
+from acpcbot.solve.abstraction import (
+    BINS,
+    CANON_FLOPS,
+    FLOP_WEIGHTS,
+    PERM_PAIR,
+    SUIT_PERMS,
+    AbstractionError,
+    Buckets,
+    canonical_flop,
+    class_joint,
+    flop_features,
+    flop_runouts,
+    river_strength,
+    turn_features,
+)
 from acpcbot.solve.blueprint import bucket_histories, bucket_history
 from acpcbot.solve.blueprint_train import DEFAULT_BUCKETS
 

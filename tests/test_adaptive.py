@@ -12,15 +12,34 @@ from acpcbot.cards import parse_cards
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.evaluator import NUM_PAIRS, equity, pair_index
 from acpcbot.gamedef import load_game
-from acpcbot.strategies.adaptive_stats import (KAPPA_GRID, PRIOR_TRIPLES, ActionStats, Informativeness, OpponentStats, Spot,
-                                               SavedStatsError, info_class, raise_size_class, size_bucket, spot_of)
-from acpcbot.strategies.persist import ModelFileError
 from acpcbot.preflop import class_range, preflop_equity
 from acpcbot.strategies import adaptive  # noqa: F401  (registers adaptive)
-from acpcbot.strategies.adaptive_ranges import (PreflopEquities, action_likelihood, canonical_hole, equity_vector,
-                                                pairs_with, percentiles, range_equity, strength_scores,
-                                                threshold_likelihoods)
+from acpcbot.strategies.adaptive_ranges import (
+    PreflopEquities,
+    action_likelihood,
+    canonical_hole,
+    equity_vector,
+    pairs_with,
+    percentiles,
+    range_equity,
+    strength_scores,
+    threshold_likelihoods,
+)
+from acpcbot.strategies.adaptive_stats import (
+    KAPPA_GRID,
+    PRIOR_TRIPLES,
+    ActionStats,
+    Informativeness,
+    OpponentStats,
+    SavedStatsError,
+    Spot,
+    info_class,
+    raise_size_class,
+    size_bucket,
+    spot_of,
+)
 from acpcbot.strategies.base import UnsupportedGame
+from acpcbot.strategies.persist import ModelFileError
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo, View
 

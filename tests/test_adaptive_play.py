@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from playkit import check_dealer_match, duplicate, play_match, play_memory
 
 from acpcbot.engine import CALL, FOLD, ActionType
 from acpcbot.gamedef import load_game
 from acpcbot.strategies import adaptive  # noqa: F401  (registers adaptive)
 from acpcbot.strategies.registry import create
 from acpcbot.world import View
-from playkit import check_dealer_match, duplicate, play_match, play_memory
 
 HUNL = load_game("hunl")
 

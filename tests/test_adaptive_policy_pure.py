@@ -15,6 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from playkit import Shadowed, play_memory, started
 
 from acpcbot.cards import cards_to_text
 from acpcbot.engine import CALL, RAISE, State, raise_to
@@ -27,7 +28,6 @@ from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo, View
 from dealer.arena.aivat import _policy_kind
 from dealer.arena.recipes import strategy_seed
-from playkit import Shadowed, play_memory, started
 
 
 def _raises(state: State) -> list:

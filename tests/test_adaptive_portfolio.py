@@ -13,14 +13,22 @@ import math
 
 import numpy as np
 import pytest
+from playkit import Shadowed, play_memory
 
 from acpcbot.engine import CALL, FOLD, RAISE
 from acpcbot.gamedef import load_game
-from acpcbot.strategies.adaptive_portfolio import (P_MAX, P_MIN, Z_BAR, GainRecord, Portfolio, conditional,
-                                                   deviation_rows, gain_estimate)
+from acpcbot.strategies.adaptive_portfolio import (
+    P_MAX,
+    P_MIN,
+    Z_BAR,
+    GainRecord,
+    Portfolio,
+    conditional,
+    deviation_rows,
+    gain_estimate,
+)
 from acpcbot.strategies.registry import create
 from acpcbot.world import View
-from playkit import Shadowed, play_memory
 
 HULHE = load_game("hulhe")
 ACTIONS = [FOLD, CALL, RAISE]

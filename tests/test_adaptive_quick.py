@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from playkit import play_memory, started
 
 from acpcbot.engine import CALL, FOLD, RAISE, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.strategies.adaptive import COLD_HANDS, DEVIATION_BB
 from acpcbot.strategies.registry import create
 from acpcbot.world import View
-from playkit import play_memory, started
 
 HUNL = load_game("hunl")
 HULHE = load_game("hulhe")

@@ -13,10 +13,10 @@ import statistics
 
 import numpy as np
 import pytest
+from playkit import play_memory, slow, started
 
-from acpcbot.cards import cards_to_text
+from acpcbot.cards import cards_to_text, parse_cards
 from acpcbot.engine import CALL, FOLD, RAISE, State, raise_to
-from acpcbot.cards import parse_cards
 from acpcbot.evaluator import PAIRS, pair_ranks
 from acpcbot.gamedef import load_game
 from acpcbot.matchlog import read_match_log
@@ -28,7 +28,6 @@ from acpcbot.strategies.registry import create
 from acpcbot.world import View
 from dealer.arena.memory import play_match as arena_match
 from dealer.config import MatchConfig
-from playkit import play_memory, slow, started
 
 HUNL = load_game("hunl")
 HULHE = load_game("hulhe")
@@ -136,9 +135,9 @@ def test_a_player_seen_calling_shoves_is_expected_to_call_them():
     # The minraise and call probes never fold; the old model scaled its answers to every bet over four pots
     # down (about 27% continuing against a 66-pot shove) whatever it had counted, so adaptive kept bluffing
     # all-in into them: 89% of the best response against minraise in 400 duplicate hands, 98% without it.
+    from acpcbot.engine import ActionType
     from acpcbot.strategies.adaptive_policy import ModelPolicy
     from acpcbot.strategies.adaptive_stats import OpponentStats, Spot
-    from acpcbot.engine import ActionType
     stats = OpponentStats()
     for _ in range(30):
         stats.actions.add(Spot(1, "bet", 4), ActionType.CALL)

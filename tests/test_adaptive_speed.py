@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from playkit import started
 
 from acpcbot.cards import parse_cards
 from acpcbot.engine import ActionType, State, raise_to
@@ -23,11 +24,10 @@ from acpcbot.strategies import adaptive_runouts, adaptive_search
 from acpcbot.strategies.adaptive import ALL_PAIRS, preflop_runouts
 from acpcbot.strategies.adaptive_policy import ModelPolicy
 from acpcbot.strategies.adaptive_ranges import preflop_bins
-from acpcbot.strategies.adaptive_runouts import NUM_BINS, Runouts, _Moves, _move, runout_boards, strength_bins
+from acpcbot.strategies.adaptive_runouts import NUM_BINS, Runouts, _move, _Moves, runout_boards, strength_bins
 from acpcbot.strategies.adaptive_search import SHOWDOWN, river_skeleton
 from acpcbot.strategies.adaptive_stats import OpponentStats
 from acpcbot.world import View
-from playkit import started
 
 HUNL = load_game("hunl")
 
@@ -228,8 +228,7 @@ def test_one_row_of_the_threshold_model_is_that_row_of_all_three():
 
 
 def test_predictions_on_python_floats_are_numpys_to_the_bit():
-    from acpcbot.strategies.adaptive_stats import (FAMILY, FAMILY_PRIORS, PRIOR_TRIPLES, PRIOR_WEIGHTS, ActionStats,
-                                                   Spot)
+    from acpcbot.strategies.adaptive_stats import FAMILY, FAMILY_PRIORS, PRIOR_TRIPLES, PRIOR_WEIGHTS, ActionStats, Spot
 
     def plain(stats, spot):  # the element-wise numpy form the floats replace
         family = FAMILY[spot.kind]

@@ -23,7 +23,7 @@ from acpcbot.gamedef import load_game
 from acpcbot.matchlog import read_match_log
 from acpcbot.protocol import format_betting, format_cards
 from acpcbot.solve.aivat import Evaluator
-from acpcbot.solve.matchup import holding_index, holdem_matchup, holdem_matchups
+from acpcbot.solve.matchup import holdem_matchup, holdem_matchups, holding_index
 from dealer.arena.cli import main as cli_main
 from dealer.arena.handsteps import light_steps, run_steps
 from dealer.arena.memory import play_match

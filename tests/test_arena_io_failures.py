@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from dealerkit import config_for
 
 from acpcbot.logcheck import check_log
 from dealer.arena import results as results_module
@@ -28,7 +29,6 @@ from dealer.arena.cli import main
 from dealer.arena.folders import RunError, match_command
 from dealer.arena.memory import play_job, play_match
 from dealer.arena.recipes import Entry, Job
-from dealerkit import config_for
 
 resource = pytest.importorskip("resource")  # POSIX only
 

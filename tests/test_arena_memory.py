@@ -2,13 +2,13 @@
 
 import pytest
 
-from acpcbot.engine import ActionType, Action, raise_to
+from acpcbot.engine import Action, ActionType, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import parse_match_state
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registration import _REGISTRY, register
-from dealer.config import MatchConfig
 from dealer.arena.memory import play_match
+from dealer.config import MatchConfig
 
 CHECKED: list[int] = []
 MISMATCHES: list[str] = []  # the client catches exceptions in observe, so failures are collected here

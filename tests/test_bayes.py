@@ -13,11 +13,28 @@ from acpcbot.evaluator import PAIRS, pair_index, showdown_shares
 from acpcbot.gamedef import load_game
 from acpcbot.preflop import chen_score
 from acpcbot.protocol import format_match_state
-from acpcbot.strategies.bayes_ranges import HandRange
 from acpcbot.strategies.base import UnsupportedGame
-from acpcbot.strategies.bayes import (LOOSEN, TIGHTEN, TREMBLE, BayesStrategy, PatternBelief, action_table,
-                                      adjust_triple, adjustment, bluff, chen_triple, combine_shares, facing_reraise,
-                                      improving_cards, loosen, odd_bote, postflop_triple, river_triple, tighten)
+from acpcbot.strategies.bayes import (
+    LOOSEN,
+    TIGHTEN,
+    TREMBLE,
+    BayesStrategy,
+    PatternBelief,
+    action_table,
+    adjust_triple,
+    adjustment,
+    bluff,
+    chen_triple,
+    combine_shares,
+    facing_reraise,
+    improving_cards,
+    loosen,
+    odd_bote,
+    postflop_triple,
+    river_triple,
+    tighten,
+)
+from acpcbot.strategies.bayes_ranges import HandRange
 from acpcbot.strategies.patterns import PAIR_PREFLOP_BUCKET, PATTERNS, pair_postflop_buckets, triple_table
 from acpcbot.strategies.registry import create
 from acpcbot.world import View

@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from playkit import slow
 
 from acpcbot.engine import CALL, FOLD, State
 from acpcbot.gamedef import load_game
 from acpcbot.preflop import hand_class, preflop_equity
 from acpcbot.solve.blind_br import BlindBestResponse, deal_chance
 from acpcbot.strategies.probes import best_response_action, probe_action
-from playkit import play_memory, slow
 
 HUNL = load_game("hunl")
 HULHE = load_game("hulhe")

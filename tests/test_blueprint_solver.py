@@ -12,7 +12,7 @@ from acpcbot.preflop import PAIR_CLASS
 from acpcbot.solve import Solver, build_tree, exploitability
 from acpcbot.solve.abstract_cfr import AbstractSolver
 from acpcbot.solve.abstract_game import AbstractGameError, identity_abstraction, locate
-from acpcbot.solve.abstraction import CANON_FLOPS, NUM_CLASSES, BINS, Buckets, class_joint
+from acpcbot.solve.abstraction import BINS, CANON_FLOPS, NUM_CLASSES, Buckets, class_joint
 from acpcbot.solve.blueprint import Blueprint
 from acpcbot.solve.blueprint_train import blueprint_game, policy_rows, quantise, write_policy
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from acpcbot.engine import CALL, FOLD, RAISE, State
+from acpcbot.engine import CALL, FOLD, RAISE
 from acpcbot.gamedef import load_game
 from acpcbot.strategies import builtin  # noqa: F401  (registers every built-in strategy)
 from acpcbot.strategies.base import UnsupportedGame

@@ -3,8 +3,18 @@
 import pytest
 from treys import Card
 
-from acpcbot.cards import (RANK_CHARS, SUIT_CHARS, CardError, card_to_text, cards_to_text, deck, dealing_order,
-                           parse_card, parse_cards, to_treys)
+from acpcbot.cards import (
+    RANK_CHARS,
+    SUIT_CHARS,
+    CardError,
+    card_to_text,
+    cards_to_text,
+    dealing_order,
+    deck,
+    parse_card,
+    parse_cards,
+    to_treys,
+)
 
 
 def test_card_numbering_is_rank_times_four_plus_suit():

@@ -9,8 +9,8 @@ import acpcbot.strategies.cfr  # noqa: F401  registers ``cfr``
 from acpcbot.engine import CALL, FOLD, RAISE
 from acpcbot.gamedef import load_game, parse_game
 from acpcbot.protocol import parse_match_state
+from acpcbot.session import run
 from acpcbot.solve import PolicyError, build_tree, policy_from_strategy, write_policy
-from acpcbot.client import run
 from acpcbot.strategies import UnsupportedGame, create
 from acpcbot.strategies.cfr import CFRStrategy, shipped_policy
 from acpcbot.strategies.registry import resolve

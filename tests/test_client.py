@@ -10,17 +10,34 @@ import random
 import time
 
 import pytest
+from client_fakedealer import (
+    EXCHANGES,
+    HULHE_EXCHANGE,
+    HUNL_EXCHANGE,
+    ScriptedDealer,
+    client_lines,
+    closed_port,
+    dealer_lines,
+    script_of,
+)
 
-from acpcbot.client import (EXIT_CONNECT, EXIT_DISCONNECTED, EXIT_OK, EXIT_PROTOCOL, EXIT_STRATEGY, MAX_LINE,
-                            Client, TimeBudget, run, strategy_deadline)
+from acpcbot.client import (
+    EXIT_DISCONNECTED,
+    EXIT_OK,
+    EXIT_PROTOCOL,
+    EXIT_STRATEGY,
+    MAX_LINE,
+    Client,
+    TimeBudget,
+    strategy_deadline,
+)
+from acpcbot.connection import EXIT_CONNECT
 from acpcbot.engine import CALL, FOLD, RAISE, Action, ActionType, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import VERSION_LINE, parse_action
+from acpcbot.session import run
 from acpcbot.strategies.base import Strategy
 from acpcbot.world import MatchInfo
-from client_fakedealer import (EXCHANGES, HULHE_EXCHANGE, HUNL_EXCHANGE, THREE_PLAYER_EXCHANGE, ScriptedDealer,
-                               client_lines, closed_port, dealer_lines, script_of)
-
 
 
 class Scripted(Strategy):

@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 import pytest
+from client_fakedealer import HULHE_EXCHANGE, client_lines, client_process, closed_port, script_of
 
 from acpcbot.cli import build_parser, list_strategies, main
-from client_fakedealer import HULHE_EXCHANGE, client_lines, client_process, closed_port, script_of
 
 
 def acpcbot(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:

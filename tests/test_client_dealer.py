@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from matchkit import ROOT, dealer_process
 
 from acpcbot.gamedef import SHIPPED_GAMES, load_game
-from matchkit import ROOT, dealer_process
 
 HANDS = 2000
 QUICK_HANDS = 200

@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from client_fakedealer import DealingDealer
 
-from acpcbot.client import EXIT_OK, run
+from acpcbot.client import EXIT_OK
 from acpcbot.gamedef import SHIPPED_GAMES, load_game
+from acpcbot.session import run
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
-from client_fakedealer import DealingDealer
 
 
 async def _match(game_name: str, spec: str, hands: int, seed: int):

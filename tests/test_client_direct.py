@@ -16,15 +16,15 @@ import random
 import re
 
 import pytest
+from client_fakedealer import EXCHANGES, HULHE_EXCHANGE, ScriptedDealer, closed_port, script_of
 
 from acpcbot import cli
-from acpcbot.client import run
 from acpcbot.direct import can_run_direct, run_direct
 from acpcbot.gamedef import load_game
+from acpcbot.session import run
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
-from client_fakedealer import EXCHANGES, HULHE_EXCHANGE, ScriptedDealer, closed_port, script_of
 
 HUNL_LINES = [f"MATCHSTATE:1:{h}::|9s8h\r\n" for h in range(3)]  # position 1 acts first
 

@@ -13,6 +13,7 @@ import threading
 import time
 
 import pytest
+from test_client import play
 
 from acpcbot.cards import parse_cards
 from acpcbot.client import fallback_action
@@ -22,7 +23,6 @@ from acpcbot.preflop import hand_class, preflop_equity
 from acpcbot.strategies.adaptive import AdaptiveStrategy
 from acpcbot.strategies.base import Strategy
 from acpcbot.world import View
-from test_client import play
 
 HUNL = load_game("hunl")
 

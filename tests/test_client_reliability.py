@@ -17,15 +17,24 @@ import tempfile
 import types
 from pathlib import Path
 
+from client_fakedealer import HULHE_EXCHANGE, DealingDealer, ScriptedDealer, script_of
 
-from acpcbot.client import (EXIT_DISCONNECTED, EXIT_OK, INLINE_BACKOFF_S, INLINE_MAX_S, KEEPALIVE_IDLE,
-                            PROBE_DECISIONS, Client, open_connection, run)
+from acpcbot.client import (
+    EXIT_DISCONNECTED,
+    EXIT_OK,
+    INLINE_BACKOFF_S,
+    INLINE_MAX_S,
+    PROBE_DECISIONS,
+    Client,
+    open_connection,
+)
+from acpcbot.connection import KEEPALIVE_IDLE
 from acpcbot.engine import CALL
 from acpcbot.gamedef import load_game
+from acpcbot.session import run
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.simple import RandomStrategy
 from acpcbot.world import KEEP_HANDS, MatchInfo
-from client_fakedealer import HULHE_EXCHANGE, DealingDealer, ScriptedDealer, script_of
 from dealer.arena.memory import play_match
 from dealer.config import MatchConfig
 

@@ -6,10 +6,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from dealerkit import always_call, run_player
+from matchkit import dealer_process
 
 from dealer.cli import USAGE, main, parse_args
-from matchkit import dealer_process
-from dealerkit import always_call, run_player
 
 
 @pytest.mark.parametrize("argv,first_line", [

@@ -5,7 +5,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from dealerkit import always_call, config_for, play_match
 
 # DESIGN.md's vectors (seed 0) and, for seed 1, vectors checked against an

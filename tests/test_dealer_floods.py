@@ -19,6 +19,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
+from playkit import slow
 
 import dealer.match as match_module
 from acpcbot.engine import CALL
@@ -29,7 +30,6 @@ from dealer.logs import Transcript
 from dealer.match import Match
 from dealer.replies import WARN_BAD_STATE, WARN_UNREQUESTED
 from dealer.seats import SeatChannel
-from playkit import slow
 
 ROOT = Path(__file__).resolve().parents[1]
 

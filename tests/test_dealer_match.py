@@ -7,11 +7,11 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from dealerkit import always_call, config_for, play_match, replay_policy
+from matchkit import serve
 
 from acpcbot.logcheck import check_log
 from dealer.arena.tcp import free_ports
-from matchkit import serve
-from dealerkit import always_call, config_for, play_match, replay_policy
 
 FIXTURES = Path(__file__).parent / "fixtures" / "dealer"
 
@@ -148,8 +148,8 @@ def test_a_system_error_while_accepting_players_is_reported_not_raised(monkeypat
 
     import dealer.server as server
     from acpcbot.gamedef import load_game
-    from dealer.logs import Transcript
     from dealer.config import MatchConfig
+    from dealer.logs import Transcript
     from dealer.resume import open_match_files
 
     async def refuse(listeners, timeout_ms, spin_s):

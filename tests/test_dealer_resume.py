@@ -7,10 +7,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from dealerkit import config_for, play_match, replay_policy
 
 from acpcbot.protocol import format_betting
 from dealer.resume import ResumeError, open_match_files
-from dealerkit import config_for, play_match, replay_policy
 
 FIXTURE = Path(__file__).parent / "fixtures" / "dealer" / "hunl_seed0_random.log"
 HANDS = 8

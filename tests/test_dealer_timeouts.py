@@ -5,8 +5,9 @@ import re
 import tempfile
 from pathlib import Path
 
-from acpcbot.logcheck import check_log
 from dealerkit import always_call, config_for, play_match
+
+from acpcbot.logcheck import check_log
 
 
 def _run(config, policies, **kw):

@@ -14,15 +14,15 @@ from collections import deque
 
 import pytest
 
-from acpcbot.engine import ActionType, State, raise_to, CALL, FOLD, RAISE
+from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.gamedef import SHIPPED_GAMES, load_game
 from acpcbot.protocol import CardsText, format_match_state
-from dealer.logs import Transcript, format_stamp, parse_stamp
 from dealer.config import MatchConfig, SeatClock
+from dealer.logs import Transcript, format_stamp, parse_stamp
 from dealer.match import Match
 from dealer.replies import _c_int32
-from dealer.seats import MAX_LINE, MatchInterrupted, SeatChannel, SeatClosed, SeatTimeout
 from dealer.rng import Dealer
+from dealer.seats import MAX_LINE, MatchInterrupted, SeatChannel, SeatClosed, SeatTimeout
 from dealer.server import RECV_SIZE, TcpSeat
 
 

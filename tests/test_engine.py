@@ -6,8 +6,18 @@ import zlib
 import pytest
 
 from acpcbot.cards import parse_cards
-from acpcbot.engine import (CALL, FOLD, RAISE, WARN_INVALID, WARN_TOO_MANY_ACTIONS, Action, ActionType,
-                            IllegalAction, State, raise_to)
+from acpcbot.engine import (
+    CALL,
+    FOLD,
+    RAISE,
+    WARN_INVALID,
+    WARN_TOO_MANY_ACTIONS,
+    Action,
+    ActionType,
+    IllegalAction,
+    State,
+    raise_to,
+)
 from acpcbot.gamedef import SHIPPED_GAMES, load_game, parse_game
 from acpcbot.matchlog import format_value
 from acpcbot.protocol import replay_betting

@@ -9,8 +9,8 @@ import pytest
 from treys import Evaluator
 
 from acpcbot import evaluator as ev
-from acpcbot.evaluator import odds
 from acpcbot.cards import TREYS_INT, parse_cards
+from acpcbot.evaluator import odds
 
 TREYS = Evaluator()
 

@@ -7,12 +7,11 @@ import itertools
 import numpy as np
 import pytest
 from treys import Evaluator
-from treys.card import Card
 from treys.lookup import LookupTable
 
 from acpcbot import evaluator as ev
-from acpcbot.evaluator import tables as ev_tables
 from acpcbot.cards import TREYS_INT, CardError, parse_cards
+from acpcbot.evaluator import tables as ev_tables
 
 TREYS = Evaluator()
 

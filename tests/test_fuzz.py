@@ -21,13 +21,21 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
+from dealerkit import config_for
 
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to, seat_of
 from acpcbot.gamedef import GameDefError, load_game, parse_game
 from acpcbot.logcheck import LogCheckError, check_log
 from acpcbot.matchlog import LogError, format_header, format_score_line, format_state_line, read_match_log
-from acpcbot.protocol import (ProtocolError, format_betting, format_cards, format_match_state, parse_action,
-                              parse_match_state, replay_betting)
+from acpcbot.protocol import (
+    ProtocolError,
+    format_betting,
+    format_cards,
+    format_match_state,
+    parse_action,
+    parse_match_state,
+    replay_betting,
+)
 from acpcbot.solve import PolicyError, build_tree, policy_from_strategy, write_policy
 from acpcbot.solve.policy import read_policy
 from acpcbot.world import World
@@ -35,7 +43,6 @@ from dealer.logs import TransactionFileError, read_transactions
 from dealer.replies import interpret_reply, read_reply_action
 from dealer.resume import ResumeError, open_match_files, replay_transactions
 from dealer.rng import Dealer
-from dealerkit import config_for
 
 SEED = 20251125
 HUGE = [b"9" * 5000, b"-" + b"9" * 5000, b"0" * 5000 + b"7", b"4294967296", b"2147483648",

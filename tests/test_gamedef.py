@@ -2,8 +2,15 @@
 
 import pytest
 
-from acpcbot.gamedef import (INT32_MAX, OFFICIAL_NAMES, SHIPPED_GAMES, UNLIMITED_RAISES, GameDefError, load_game,
-                             parse_game)
+from acpcbot.gamedef import (
+    INT32_MAX,
+    OFFICIAL_NAMES,
+    SHIPPED_GAMES,
+    UNLIMITED_RAISES,
+    GameDefError,
+    load_game,
+    parse_game,
+)
 
 HULHE = """GAMEDEF
 limit

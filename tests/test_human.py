@@ -8,13 +8,13 @@ import os
 import random
 
 import pytest
+from client_fakedealer import client_process
 
 from acpcbot.engine import CALL, FOLD, RAISE, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.strategies import human_screen
 from acpcbot.strategies.human import HumanStrategy, parse_entry
 from acpcbot.world import MatchInfo, View, World
-from client_fakedealer import client_process
 
 HUNL = load_game("hunl")
 HULHE = load_game("hulhe")

@@ -4,8 +4,8 @@ figures of an uninterrupted run, merge takes partial runs, and a failed merge le
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import signal
 import subprocess
 import sys

@@ -12,8 +12,8 @@ policy depends only on what LBR sees.
 from __future__ import annotations
 
 import json
-import random
 import math
+import random
 
 import numpy as np
 import pytest

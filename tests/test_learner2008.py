@@ -10,19 +10,26 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from dealerkit import config_for, play_match as play_dealer_match, replay_policy
+from playkit import play_memory
 
 from acpcbot.engine import CALL, State
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import format_match_state
 from acpcbot.strategies import UnsupportedGame, create
-from acpcbot.strategies.learner2008 import (SETTINGS, Learner2008, Table, TrainingError, default_table_path,
-                                            discretise, load_table_file, save_tables)
-from acpcbot.strategies.learner2008_train import DecisionData, extract, main, train
+from acpcbot.strategies.learner2008 import (
+    SETTINGS,
+    Learner2008,
+    Table,
+    TrainingError,
+    default_table_path,
+    discretise,
+    load_table_file,
+    save_tables,
+)
+from acpcbot.strategies.learner2008_train import DecisionData, extract, main
 from acpcbot.strategies.study2008 import VARIABLES, Situation, situation
 from acpcbot.world import View
-from dealerkit import config_for, replay_policy
-from dealerkit import play_match as play_dealer_match
-from playkit import play_memory
 
 FIXTURES = Path(__file__).parent / "fixtures"
 HUNL = load_game("hunl")

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from acpcbot.engine import ActionType, State, raise_to, Action
+from acpcbot.engine import Action, ActionType, State, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.logcheck import LogCheckError, check_log, main
-from acpcbot.matchlog import format_header, format_score_line, format_state_line, format_value
+from acpcbot.matchlog import format_header, format_score_line, format_state_line
 from dealer.rng import Dealer
 
 FIXTURE = Path(__file__).parent / "fixtures" / "hunl_3hands.log"

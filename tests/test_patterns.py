@@ -15,9 +15,21 @@ from acpcbot.gamedef import load_game
 from acpcbot.preflop import hand_class
 from acpcbot.protocol import format_match_state
 from acpcbot.strategies.base import UnsupportedGame
-from acpcbot.strategies.patterns import (PAIR_PREFLOP_BUCKET, PATTERNS, ManiacStrategy, RockStrategy, StationStrategy,
-                                         maniac_triple, pair_postflop_buckets, pattern_triple, postflop_bucket,
-                                         preflop_bucket, rock_triple, station_triple, triple_table)
+from acpcbot.strategies.patterns import (
+    PAIR_PREFLOP_BUCKET,
+    PATTERNS,
+    ManiacStrategy,
+    RockStrategy,
+    StationStrategy,
+    maniac_triple,
+    pair_postflop_buckets,
+    pattern_triple,
+    postflop_bucket,
+    preflop_bucket,
+    rock_triple,
+    station_triple,
+    triple_table,
+)
 from acpcbot.strategies.registry import create
 from acpcbot.world import View
 

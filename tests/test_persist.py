@@ -9,8 +9,16 @@ import threading
 import pytest
 
 from acpcbot.gamedef import load_game
-from acpcbot.strategies.persist import (FORMAT, ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key, seat_key,
-                             table_key)
+from acpcbot.strategies.persist import (
+    FORMAT,
+    ModelFile,
+    ModelFileError,
+    ModelSaver,
+    folder_exists,
+    opponent_key,
+    seat_key,
+    table_key,
+)
 from acpcbot.world import MatchInfo, View
 
 

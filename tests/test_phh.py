@@ -12,7 +12,7 @@ import tomllib
 
 import pytest
 
-from acpcbot.engine import ActionType, State, raise_to, Action
+from acpcbot.engine import Action, ActionType, State, raise_to
 from acpcbot.gamedef import load_game, parse_game
 from acpcbot.phh import PhhError, export_log, game_layout, hand_to_phh, log_to_phh, main, phhs_text
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
-from acpcbot.client import EXIT_OK
 from playkit import duplicate, play_dealer, play_memory, score_line
 
+from acpcbot.client import EXIT_OK
 
 # ----------------------------------------------------------------- the helpers' own tests
 

@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from matchkit import dealer_process
 
 import acpcbot
 from acpcbot.cli import main as bot_main
@@ -18,7 +19,6 @@ from acpcbot.engine import CALL, FOLD
 from acpcbot.gamedef import load_game
 from acpcbot.strategies.registry import StrategySpecError, create, parse_spec, resolve
 from dealer.arena.cli import main as match_main
-from matchkit import dealer_process
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,8 +6,16 @@ import pytest
 
 from acpcbot.engine import CALL, FOLD, RAISE, Action, ActionType, raise_to
 from acpcbot.gamedef import load_game
-from acpcbot.protocol import (ProtocolError, format_action, format_match_state, format_reply, parse_action,
-                              parse_match_state, parse_reply, read_action)
+from acpcbot.protocol import (
+    ProtocolError,
+    format_action,
+    format_match_state,
+    format_reply,
+    parse_action,
+    parse_match_state,
+    parse_reply,
+    read_action,
+)
 
 EXAMPLES = Path(__file__).parent / "fixtures" / "protocol_examples.txt"
 

@@ -2,8 +2,18 @@
 
 import pytest
 
-from dealer.arena.recipes import (Entry, RecipeError, external_name, load_recipe, make_entries, plan_jobs, recipe_plan,
-                            safe_name, strategy_name, strategy_seed)
+from dealer.arena.recipes import (
+    Entry,
+    RecipeError,
+    external_name,
+    load_recipe,
+    make_entries,
+    plan_jobs,
+    recipe_plan,
+    safe_name,
+    strategy_name,
+    strategy_seed,
+)
 
 
 def test_names_are_safe_for_the_log_format():

@@ -12,17 +12,18 @@ import asyncio
 import random
 
 import pytest
+from client_fakedealer import DealingDealer
+from dealerkit import always_call, config_for, play_match
 
-from acpcbot.client import EXIT_OK, run
+from acpcbot.client import EXIT_OK
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.gamedef import parse_game
 from acpcbot.logcheck import check_log
 from acpcbot.protocol import ProtocolError, format_match_state, parse_match_state
+from acpcbot.session import run
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
-from client_fakedealer import DealingDealer
 from dealer.rng import Dealer
-from dealerkit import always_call, config_for, play_match
 
 # one hole card, one board card before the first bet and one more in round 2
 BOARD_FIRST = parse_game("""GAMEDEF

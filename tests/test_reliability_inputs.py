@@ -17,13 +17,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from dealerkit import always_call, play_match
 
 from acpcbot.gamedef import load_game
 from acpcbot.logcheck import LogCheckError, check_log
 from acpcbot.solve import PolicyError, build_tree, policy_from_strategy, write_policy
 from acpcbot.strategies import create
 from dealer.cli import UsageError, parse_args
-from dealerkit import always_call, play_match
 
 ROOT = Path(__file__).resolve().parents[1]
 MEGA = "x" * (1 << 20)

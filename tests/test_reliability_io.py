@@ -21,10 +21,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from dealerkit import always_call, run_player
 
 from acpcbot.logcheck import check_log
 from dealer.logs import LogWriter, Transcript
-from dealerkit import always_call, run_player
 
 resource = pytest.importorskip("resource")  # POSIX only
 

@@ -8,8 +8,6 @@ import json
 import os
 from pathlib import Path
 
-import pytest
-
 from dealer.arena.cli import main
 from dealer.arena.recipes import Entry, build_plan
 from dealer.arena.runner import execute

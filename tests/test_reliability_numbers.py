@@ -15,17 +15,17 @@ import subprocess
 import sys
 
 import pytest
+from client_fakedealer import client_process
+from dealerkit import config_for
 
 from acpcbot.engine import State
 from acpcbot.gamedef import INT32_MAX, GameDefError, load_game, parse_game
 from acpcbot.logcheck import LogCheckError, check_log
 from acpcbot.matchlog import LogError, parse_header_line, parse_state_line, read_match_log
 from acpcbot.protocol import ProtocolError, parse_action, parse_match_state, read_action
-from client_fakedealer import client_process
 from dealer.logs import TransactionFileError, parse_stamp, read_transactions
 from dealer.replies import BAD_STATE, UNREQUESTED, interpret_reply
 from dealer.resume import ResumeError, replay_transactions
-from dealerkit import config_for
 
 HUGE = "9" * 5000  # beyond Python's 4,300-digit conversion limit
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

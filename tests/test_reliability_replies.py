@@ -16,14 +16,21 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from dealerkit import config_for, play_match
 
 from acpcbot.engine import CALL, RAISE, State, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import format_betting
-from dealer.replies import (ACCEPTED, BAD_STATE, UNREQUESTED, WARN_BAD_ACTION, WARN_BAD_STATE, WARN_UNREQUESTED,
-                            interpret_reply)
+from dealer.replies import (
+    ACCEPTED,
+    BAD_STATE,
+    UNREQUESTED,
+    WARN_BAD_ACTION,
+    WARN_BAD_STATE,
+    WARN_UNREQUESTED,
+    interpret_reply,
+)
 from dealer.rng import Dealer
-from dealerkit import config_for, play_match
 
 INVALID = "WARNING: invalid action, changed to call"
 HUNL = load_game("hunl")

@@ -14,8 +14,8 @@ import pytest
 from acpcbot.logcheck import check_log
 from dealer.arena import tcp
 from dealer.arena.cli import main
-from dealer.arena.watch import Progress
 from dealer.arena.stats import Z95
+from dealer.arena.watch import Progress
 
 ROOT = Path(__file__).resolve().parents[1]
 TIME_LIMIT = 90  # seconds for one acpc-match command over TCP

@@ -13,8 +13,16 @@ from acpcbot.gamedef import load_game
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.utility import stack_value
 from acpcbot.world import MatchInfo
-from dealer.arena.sitngo import BlindLevel, FreezeoutTable, TableRules, hand_game, next_live, parse_schedule, positions, \
-    whole_chips
+from dealer.arena.sitngo import (
+    BlindLevel,
+    FreezeoutTable,
+    TableRules,
+    hand_game,
+    next_live,
+    parse_schedule,
+    positions,
+    whole_chips,
+)
 from dealer.arena.sitngo_cli import recipe_main
 from dealer.arena.sitngo_run import plan_tables, run_tables, summarise
 

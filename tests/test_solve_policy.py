@@ -12,9 +12,18 @@ from acpcbot.gamedef import load_game
 from acpcbot.protocol import format_match_state, parse_match_state, replay_betting
 from acpcbot.solve import Solver, build_tree, exploitability
 from acpcbot.solve.__main__ import main
-from acpcbot.solve.policy import (PolicyError, check_policy, infoset_key, key_of_match_state, match_state_of_key,
-                                  policy_from_strategy, read_policy, strategy_from_policy, tree_infosets,
-                                  write_policy)
+from acpcbot.solve.policy import (
+    PolicyError,
+    check_policy,
+    infoset_key,
+    key_of_match_state,
+    match_state_of_key,
+    policy_from_strategy,
+    read_policy,
+    strategy_from_policy,
+    tree_infosets,
+    write_policy,
+)
 
 
 def shipped(name):

@@ -11,8 +11,15 @@ from acpcbot.cards import deck
 from acpcbot.engine import CALL, FOLD, RAISE, State
 from acpcbot.gamedef import load_game, parse_game
 from acpcbot.solve.policy import infoset_key, policy_from_strategy
-from acpcbot.solve.tree import (DECISION, TERMINAL, GameTooBig, build_tree, check_solvable, count_betting_sequences,
-                                count_deals)
+from acpcbot.solve.tree import (
+    DECISION,
+    TERMINAL,
+    GameTooBig,
+    build_tree,
+    check_solvable,
+    count_betting_sequences,
+    count_deals,
+)
 
 ACTION = {"f": FOLD, "c": CALL, "r": RAISE}
 

@@ -1,16 +1,29 @@
 """Match statistics on hand-made logs whose figures are worked out by hand below."""
 
 import math
-from pathlib import Path
 
 import pytest
 
 from acpcbot.gamedef import load_game
 from acpcbot.logcheck import check_log
 from acpcbot.matchlog import LoggedHand
-from dealer.arena.stats import (Estimate, StatsError, Z95, bankroll_ranking, crosstable, duplicate_values, ending_stats,
-                          estimate, instant_runoff_ranking, player_totals, player_values, read_log, style_stats,
-                          summarize, table_results)
+from dealer.arena.stats import (
+    Z95,
+    Estimate,
+    StatsError,
+    bankroll_ranking,
+    crosstable,
+    duplicate_values,
+    ending_stats,
+    estimate,
+    instant_runoff_ranking,
+    player_totals,
+    player_values,
+    read_log,
+    style_stats,
+    summarize,
+    table_results,
+)
 
 HEADER = "# name/game/hands/seed fixture hunl {n} 0\n#--t_response 600000\n#--t_hand 600000\n#--t_per_hand 7000\n"
 

@@ -12,8 +12,17 @@ from acpcbot.gamedef import SHIPPED_GAMES, load_game
 from acpcbot.protocol import format_match_state
 from acpcbot.strategies import registration, registry
 from acpcbot.strategies.base import Param, Strategy, UnsupportedGame, parse_bool
-from acpcbot.strategies.registry import (DEFAULT_PREFERENCES, StrategySpecError, available, create, default_spec,
-                                         describe, parse_spec, register, resolve)
+from acpcbot.strategies.registry import (
+    DEFAULT_PREFERENCES,
+    StrategySpecError,
+    available,
+    create,
+    default_spec,
+    describe,
+    parse_spec,
+    register,
+    resolve,
+)
 from acpcbot.world import View
 from dealer.rng import Dealer
 

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 import pytest
+from playkit import play_memory
 
 import acpcbot.strategies.learner2008  # noqa: F401  registers learner2008 (played in the multi-game test)
 from acpcbot.cards import parse_cards
@@ -14,11 +15,25 @@ from acpcbot.gamedef import load_game, parse_game
 from acpcbot.protocol import format_match_state, replay_betting
 from acpcbot.strategies import UnsupportedGame, create
 from acpcbot.strategies.registry import StrategySpecError, resolve
-from acpcbot.strategies.study2008 import (VARIABLES, Constant, MathematicallyFair, RachlinHiggins, Random2008,
-                                          Situation, action_decision, chance, decision_action, decisions_of_hand,
-                                          followers, mfs_decision, pot_chips, rh_decision, rh_value, situation)
+from acpcbot.strategies.study2008 import (
+    VARIABLES,
+    Constant,
+    MathematicallyFair,
+    RachlinHiggins,
+    Random2008,
+    Situation,
+    action_decision,
+    chance,
+    decision_action,
+    decisions_of_hand,
+    followers,
+    mfs_decision,
+    pot_chips,
+    rh_decision,
+    rh_value,
+    situation,
+)
 from acpcbot.world import View
-from playkit import play_memory
 
 HUNL = load_game("hunl")
 HULHE = load_game("hulhe")

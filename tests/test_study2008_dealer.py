@@ -17,15 +17,15 @@ import json
 import logging
 
 import pytest
+from matchkit import dealer_process
 
 import acpcbot.strategies.learner2008  # noqa: F401  registers learner2008
 import acpcbot.strategies.study2008  # noqa: F401  registers random2008, constant, mfs, rh
-from acpcbot.client import run
 from acpcbot.gamedef import load_game
 from acpcbot.matchlog import parse_score_line
+from acpcbot.session import run
 from acpcbot.strategies import create
 from acpcbot.world import MatchInfo
-from matchkit import dealer_process
 
 HANDS = 2000
 SHORT_HANDS = 150

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_policy_interface import view_of
 
 from acpcbot.cards import parse_cards
 from acpcbot.engine import CALL, FOLD, State, raise_to
@@ -19,8 +20,6 @@ from acpcbot.strategies.base import NoPolicy
 from acpcbot.strategies.registry import create
 from dealer.arena.lbr import lbr_plan
 from dealer.arena.runner import execute
-
-from test_policy_interface import view_of
 
 HOLES = [parse_cards("7c2d"), parse_cards("AsAh")]
 

@@ -7,22 +7,31 @@ import logging
 import random
 
 import pytest
+from playkit import play_memory
 
+from acpcbot.cards import parse_card
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.evaluator import NUM_PAIRS, pair_index
-from acpcbot.cards import parse_card
 from acpcbot.gamedef import load_game
-from acpcbot.strategies.uc3m_tree import OpponentModel
-from acpcbot.strategies.persist import ModelFileError
 from acpcbot.preflop import preflop_equity
 from acpcbot.protocol import replay_betting
 from acpcbot.strategies.base import UnsupportedGame
+from acpcbot.strategies.persist import ModelFileError
 from acpcbot.strategies.registry import StrategySpecError, create
-from acpcbot.strategies.uc3m import (ALLIN, ALLIN_EQUITY, ALLIN_EQUITY_FLOOR, BLUFF_FACTOR,
-                                     Uc3mSimpleStrategy, Uc3mStrategy, allin_threshold, preflop_raise_factor,
-                                     target_band, top_range)
+from acpcbot.strategies.uc3m import (
+    ALLIN,
+    ALLIN_EQUITY,
+    ALLIN_EQUITY_FLOOR,
+    BLUFF_FACTOR,
+    Uc3mSimpleStrategy,
+    Uc3mStrategy,
+    allin_threshold,
+    preflop_raise_factor,
+    target_band,
+    top_range,
+)
+from acpcbot.strategies.uc3m_tree import OpponentModel
 from acpcbot.world import MatchInfo, View
-from playkit import play_memory
 
 HUNL, HULHE, P3 = load_game("hunl"), load_game("hulhe"), load_game("3pnl")
 

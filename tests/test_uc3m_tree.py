@@ -11,9 +11,21 @@ from acpcbot.cards import parse_cards
 from acpcbot.engine import CALL, FOLD, State, raise_to
 from acpcbot.evaluator import hand_strength
 from acpcbot.gamedef import load_game
-from acpcbot.strategies.uc3m_tree import (HIST_CELLS, BettingTree, ModelError, Node, OpponentModel, action_token, betting_line,
-                              line_tokens, miximax, showdown_strength, strength_cell, win_probability)
 from acpcbot.protocol import replay_betting
+from acpcbot.strategies.uc3m_tree import (
+    HIST_CELLS,
+    BettingTree,
+    ModelError,
+    Node,
+    OpponentModel,
+    action_token,
+    betting_line,
+    line_tokens,
+    miximax,
+    showdown_strength,
+    strength_cell,
+    win_probability,
+)
 
 HUNL = load_game("hunl")  # stacks 20000, blinds 100 (position 0) / 50 (position 1, acts first preflop)
 HULHE = load_game("hulhe")

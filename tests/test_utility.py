@@ -6,18 +6,29 @@ import json
 import logging
 
 import pytest
+from playkit import play_memory
 
 from acpcbot.cards import parse_cards
 from acpcbot.engine import CALL, FOLD, RAISE, State, raise_to
 from acpcbot.gamedef import load_game
-from acpcbot.strategies.persist import ModelFileError
 from acpcbot.protocol import replay_betting
 from acpcbot.strategies.base import UnsupportedGame
+from acpcbot.strategies.persist import ModelFileError
 from acpcbot.strategies.registry import create
-from acpcbot.strategies.utility import (START_FOLD, START_RAISE, UtilityStrategy, bet_value, hand_value, learn,
-                                        position_value, postflop_value, preflop_value, stack_value, utility)
+from acpcbot.strategies.utility import (
+    START_FOLD,
+    START_RAISE,
+    UtilityStrategy,
+    bet_value,
+    hand_value,
+    learn,
+    position_value,
+    postflop_value,
+    preflop_value,
+    stack_value,
+    utility,
+)
 from acpcbot.world import MatchInfo, View
-from playkit import play_memory
 
 HUNL, HULHE, P3 = load_game("hunl"), load_game("hulhe"), load_game("3pnl")
 

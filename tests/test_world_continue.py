@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from acpcbot.engine import ActionType, State, raise_to, CALL, FOLD, RAISE
+from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.gamedef import SHIPPED_GAMES, load_game
 from acpcbot.protocol import ProtocolError, format_match_state, parse_match_state
 from acpcbot.world import KEEP_HANDS, World

@@ -5,11 +5,11 @@ import copy
 import random
 
 import pytest
+from test_world_continue import _hands, _mutations, _same
 
 from acpcbot.gamedef import SHIPPED_GAMES, load_game
 from acpcbot.protocol import ProtocolError, parse_match_state
 from acpcbot.world import MatchHistory, World
-from test_world_continue import _hands, _mutations, _same
 
 
 def _probe(world: World) -> World:

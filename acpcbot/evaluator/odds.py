@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .pairs import (CHUNK, PAIR_A, PAIR_B, cards_mask, combinations, key_sums, live_pairs, ranges_list, remaining)
+from .pairs import CHUNK, PAIR_A, PAIR_B, cards_mask, combinations, key_sums, live_pairs, ranges_list, remaining
 from .ranking import CardsLike, as_cards, check_distinct, popcount, rank_unchecked, ranks_from_keys
 from .tables import KEY_A, KEY_A_LIST, KEY_B, SUIT_BASE
 

@@ -12,9 +12,8 @@ from typing import Iterable
 
 import numpy as np
 
-from .ranking import CardsLike, as_cards, dense_table, popcount, ranks_from_keys
-from .tables import KEY_A, KEY_A_LIST, KEY_B, KEY_B_LIST, SUIT_BASE
-
+from .ranking import CardsLike, as_cards, popcount, ranks_from_keys
+from .tables import KEY_A, KEY_A_LIST, KEY_B, KEY_B_LIST, SUIT_BASE, dense_table
 
 NUM_PAIRS = 1326
 #: The 1326 hole pairs (a, b), a < b, in lexicographic order; row i is pair i.

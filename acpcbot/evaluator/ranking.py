@@ -18,8 +18,20 @@ import numpy as np
 from treys.lookup import LookupTable as _TreysLookup
 
 from ..cards import CardError, card_to_text, cards_to_text, parse_card, parse_cards
-from .tables import (FLUSH_FLAGS, KEY_A, KEY_A_GUARDED, KEY_A_LIST, KEY_B, LOW, SUIT_BASE, SUIT_OF_FLAGS,
-                     SUIT_SHIFT, WORST_RANK, dense_table, lookups)
+from .tables import (
+    FLUSH_FLAGS,
+    KEY_A,
+    KEY_A_GUARDED,
+    KEY_A_LIST,
+    KEY_B,
+    LOW,
+    SUIT_BASE,
+    SUIT_OF_FLAGS,
+    SUIT_SHIFT,
+    WORST_RANK,
+    dense_table,
+    lookups,
+)
 
 #: A showdown ranking: cards (hole then board) -> value, higher is better.
 Ranking = Callable[[Sequence[int]], int]
@@ -46,7 +58,7 @@ CLASS_WORST_RANKS = (
     _TreysLookup.MAX_FULL_HOUSE, _TreysLookup.MAX_FLUSH, _TreysLookup.MAX_STRAIGHT,
     _TreysLookup.MAX_THREE_OF_A_KIND, _TreysLookup.MAX_TWO_PAIR, _TreysLookup.MAX_PAIR,
     _TreysLookup.MAX_HIGH_CARD)
-CLASS_NAMES = tuple(_TreysLookup.RANK_CLASS_TO_STRING[i] for i in range(10))
+CLASS_NAMES: tuple[str, ...] = tuple(_TreysLookup.RANK_CLASS_TO_STRING[i] for i in range(10))
 _CLASS_WORST = np.array(CLASS_WORST_RANKS, dtype=np.int32)
 
 
@@ -297,7 +309,7 @@ def showdown_value(cards: Sequence[int]) -> int:
         # and sign checks stay; they are cheap next to the call.
         if value is None or len({a, b, c, d, e, f, g}) < 7 or (a | b | c | d | e | f | g) < 0:
             as_cards(cards, "cards")
-        return value
+        return value  # type: ignore[return-value]  # None only for cards as_cards has just refused (hot path: no assert)
     n = len(cards)
     if 5 <= n <= 6:
         return WORST_RANK + 1 - rank(cards)
@@ -311,9 +323,11 @@ def showdown_value(cards: Sequence[int]) -> int:
 def popcount(x: np.ndarray) -> np.ndarray:
     """Set bits of each int64 of an array."""
     if hasattr(np, "bitwise_count"):
-        return np.bitwise_count(x)
+        counts: np.ndarray = np.bitwise_count(x)
+        return counts
     b = np.ascontiguousarray(x, dtype=np.int64).view(np.uint8).reshape(len(x), 8)
-    return np.unpackbits(b, axis=1).sum(axis=1)  # pragma: no cover - numpy < 2.0
+    summed: np.ndarray = np.unpackbits(b, axis=1).sum(axis=1)  # pragma: no cover - numpy < 2.0
+    return summed
 
 
 def ranks_from_keys(a: np.ndarray, b: np.ndarray | None, n: int,
@@ -329,6 +343,7 @@ def ranks_from_keys(a: np.ndarray, b: np.ndarray | None, n: int,
         if b is not None:
             bits = (b[f] >> (13 * suit)) & 0x1FFF
         else:
+            assert cards is not None  # the caller gives B or the cards
             sub = cards[f]
             bits = np.where((sub & 3) == suit[:, None], 1 << (sub >> 2).astype(np.int64), 0).sum(axis=1)
         out[f] = lookups().flush_table[bits]
@@ -359,8 +374,8 @@ def rank_batch(cards: np.ndarray, check: bool = True) -> np.ndarray:
     for start in range(0, arr.shape[0], _BATCH_BLOCK):
         block = arr[start:start + _BATCH_BLOCK]
         if check and (block.min() < 0 or block.max() > 51):
-            bad = int(np.flatnonzero(((block < 0) | (block > 51)).any(axis=1))[0])
-            raise ValueError(f"rank_batch: row {start + bad} has a card outside 0..51: {block[bad].tolist()}")
+            outside = int(np.flatnonzero(((block < 0) | (block > 51)).any(axis=1))[0])
+            raise ValueError(f"rank_batch: row {start + outside} has a card outside 0..51: {block[outside].tolist()}")
         cols = block.T.astype(np.intp, order="C")  # one card column after another, each contiguous
         a = np.take(KEY_A, cols[0])
         for col in cols[1:]:

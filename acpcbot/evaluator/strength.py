@@ -6,11 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .pairs import (PAIR_A, PAIR_B, CHUNK, cards_mask, combinations, key_sums, live_pairs, ranges_list,
-                    remaining)
+from .pairs import CHUNK, PAIR_A, PAIR_B, cards_mask, combinations, key_sums, live_pairs, ranges_list, remaining
 from .ranking import CardsLike, as_cards, check_distinct, rank_unchecked, ranks_from_keys
 from .tables import KEY_A_LIST, SUIT_BASE
-
 
 AHEAD, TIED, BEHIND = 0, 1, 2
 

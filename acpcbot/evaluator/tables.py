@@ -25,7 +25,7 @@ import random
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 from treys.lookup import LookupTable as _TreysLookup
@@ -34,7 +34,7 @@ from ..arrayfile import ArrayFileError, Expected, arrays_digest, read_npz
 from ..atomic import atomic_write
 from ..cards import TREYS_INT
 
-WORST_RANK = _TreysLookup.MAX_HIGH_CARD  # 7462
+WORST_RANK: int = _TreysLookup.MAX_HIGH_CARD  # 7462
 
 # ---------------------------------------------------------------------------
 # Card keys
@@ -107,7 +107,7 @@ def _treys_evaluator():  # type: ignore[no-untyped-def]
 def treys_rank(cards: Sequence[int]) -> int:
     """treys' own rank of 5..7 cards (slow; the reference the tables are built from and checked against)."""
     t = [TREYS_INT[c] for c in cards]
-    return _treys_evaluator().evaluate(t[:2], t[2:])
+    return int(_treys_evaluator().evaluate(t[:2], t[2:]))
 
 
 def build_tables() -> dict[str, np.ndarray]:
@@ -175,9 +175,9 @@ def _expected_members(stamp: str) -> dict[str, Expected]:
     """Every member a cache file holds, with the dtype and shape it must have (checked before reading)."""
     members: dict[str, Expected] = {"stamp": ("U", ()), "digest": ("U", ())}
     for n, size in _SIZES.items():
-        members[f"keys{n}"] = (np.int32, (size,))
-        members[f"ranks{n}"] = (np.int16, (size,))
-    members["flush"] = (np.int16, (1 << 13,))
+        members[f"keys{n}"] = (np.dtype(np.int32), (size,))
+        members[f"ranks{n}"] = (np.dtype(np.int16), (size,))
+    members["flush"] = (np.dtype(np.int16), (1 << 13,))
     return members
 
 
@@ -224,7 +224,8 @@ def load_tables(directory: Path | None = None) -> dict[str, np.ndarray]:
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with atomic_write(path, "wb") as f:
-            np.savez(f, **_cache_members(stamp, tables))
+            members: dict[str, Any] = _cache_members(stamp, tables)
+            np.savez(f, **members)
         for old in directory.glob("rank_tables_*.npz"):
             if old != path:
                 old.unlink(missing_ok=True)

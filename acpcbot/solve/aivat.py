@@ -157,11 +157,11 @@ class Evaluator:
             which = [i for i, lengths in enumerate(needed) if n in lengths]
             h0 = np.array([finals[i].hole[0] for i in which], dtype=np.int64).reshape(-1, 2)
             h1 = np.array([finals[i].hole[1] for i in which], dtype=np.int64).reshape(-1, 2)
-            board = np.array([finals[i].board[:n] for i in which], dtype=np.int64).reshape(len(which), n)
+            boards = np.array([finals[i].board[:n] for i in which], dtype=np.int64).reshape(len(which), n)
             cuts = np.array_split(np.arange(len(which)), parts if starmap is not None else 1)
             for cut in cuts:
                 if len(cut):
-                    jobs.append((h0[cut], h1[cut], board[cut], self.seed, self.preflop_boards))
+                    jobs.append((h0[cut], h1[cut], boards[cut], self.seed, self.preflop_boards))
                     rows.append((n, [which[k] for k in cut]))
         results = starmap(_matchups, jobs) if starmap is not None else [_matchups(*job) for job in jobs]
         for (n, which), shares in zip(rows, results):
@@ -264,7 +264,7 @@ class Evaluator:
             bounds = state.raise_bounds()
             to = np.full(len(kinds), bounds[0] if bounds is not None else state.max_spent, dtype=np.int64)
         level = np.where(kinds == int(ActionType.RAISE), to, state.max_spent)
-        m = self._matched(level).astype(np.float64)
+        m = np.asarray(self._matched(level), dtype=np.float64)
         values = e0 * 2 * m - m
         fold = kinds == int(ActionType.FOLD)
         if fold.any():

@@ -31,11 +31,20 @@ from typing import Sequence
 
 import numpy as np
 
-from ..evaluator.pairs import combinations
 from ..atomic import atomic_write
+from ..evaluator.pairs import combinations
 from ..evaluator.ranking import ranks_from_keys
-from ..evaluator.tables import (FLUSH_FLAGS, KEY_A, KEY_B, LOW, SUIT_BASE, WORST_RANK, cache_dir, dense_table,
-                                table_stamp)
+from ..evaluator.tables import (
+    FLUSH_FLAGS,
+    KEY_A,
+    KEY_B,
+    LOW,
+    SUIT_BASE,
+    WORST_RANK,
+    cache_dir,
+    dense_table,
+    table_stamp,
+)
 
 #: preflop boards drawn by default (the AIVAT evaluator's sample)
 PREFLOP_BOARDS = 10_000
@@ -217,7 +226,7 @@ def holdem_matchups(first: np.ndarray, second: np.ndarray, boards: np.ndarray, *
     dead = np.concatenate([h0, h1, board], axis=1)
     left = 52 - dead.shape[1]
     combos = _pairs(left, need)
-    table = dense_table(7)
+    rank_table = dense_table(7)
     block = max(1, _COMPLETIONS // len(combos))
     for s in range(0, n, block):
         sl = slice(s, s + block)
@@ -233,7 +242,7 @@ def holdem_matchups(first: np.ndarray, second: np.ndarray, boards: np.ndarray, *
         def ranks(key_a: np.ndarray, key_b: np.ndarray) -> np.ndarray:
             # key B (the suits' rank bits) only for the few hands with a flush: the rest need key A alone
             flat = (a + key_a[sl, None]).ravel()
-            out = np.take(table, flat & LOW, mode="clip")
+            out = np.take(rank_table, flat & LOW, mode="clip")
             f = np.flatnonzero(flat & FLUSH_FLAGS)
             if f.size:
                 row, col = np.divmod(f, width)

@@ -250,7 +250,7 @@ class Strategy:
     description: ClassVar[str] = ""
     params: ClassVar[dict[str, Param]] = {}
     #: set for strategies whose hooks take microseconds (no deadline guard needed)
-    inline: ClassVar[bool] = False
+    inline: bool = False  # a class's choice; an instance may set it when its parameters decide (blueprint:resolve)
     #: False when ``act`` reads of its view only the state in front of it (state, position, text, info), never
     #: ``view.match`` (the match so far); an inline strategy that declares this in the class defining its
     #: ``act`` and has no ``observe`` or ``end_hand`` is then asked for its turns only (``Client.decide_state``)

@@ -35,6 +35,7 @@ from .registration import register
 if TYPE_CHECKING:
     from ..engine import State
     from ..solve.blueprint import Blueprint
+    from ..solve.resolving.player import Resolver
     from ..world import View
 
 _ACTIONS = (FOLD, CALL, RAISE)
@@ -73,6 +74,11 @@ class BlueprintStrategy(Strategy):
     name = "blueprint"
     description = ("Heads-up limit hold'em: the shipped abstraction-CFR equilibrium approximation "
                    "(python -m acpcbot.solve hulhe), sampled.")
+    # the parameters, set from params by Strategy.__init__
+    resolve: bool
+    resolve_iterations: int
+    resolve_from: str
+    resolve_seconds: float
     params: ClassVar[dict[str, Param]] = {
         "policy": Param(str, "", "policy .npz from python -m acpcbot.solve hulhe (default: the shipped one)",
                         _file_exists, "must be an existing file"),
@@ -97,7 +103,7 @@ class BlueprintStrategy(Strategy):
         vars(self).pop("policy", None)  # the parameter lives on as policy_path; the name is the policy method's
         self.policy_path = params.get("policy") or ""
         self.table = load_blueprint(game, self.policy_path, params.get("buckets") or "")
-        self.resolver = None
+        self.resolver: Resolver | None = None
         if self.resolve:
             from ..solve.resolving.clock import Budget  # noqa: PLC0415 - the solver loads only when re-solving
             from ..solve.resolving.player import Resolver  # noqa: PLC0415

@@ -143,7 +143,7 @@ class TargetProxy(Strategy):
         self.target = target
         self.spec = target.spec
         # the client treats the proxy as it would the target
-        self.inline = target.inline  # type: ignore[misc]
+        self.inline = target.inline
         self.time_limited = target.time_limited  # type: ignore[misc]
         self.model = model
         self.info: MatchInfo | None = None

@@ -23,6 +23,7 @@ from typing import Any, Sequence
 from acpcbot.gamedef import GameDefError, load_game
 from acpcbot.version import version
 
+from . import aivat
 from .batch import job_commands, jobs_folder, merge_hint
 from .folders import RUNS_DIR, RunError, match_command
 from .planfile import plugin_players, read_plan
@@ -43,7 +44,6 @@ from .recipes import (
 )
 from .results import format_results
 from .runner import RunInterrupted, execute, merge_runs, resume
-from . import aivat
 from .stats import StatsError
 
 #: the options of build_plan's messages, as the command line spells them

@@ -41,7 +41,8 @@ def light_steps(final: State) -> list[Step]:
             before = tuple(spent)
             round_, max_spent = replay.round, replay.max_spent
             apply(action)
-            out.append(Step(i, r, p, action, Before(round_, max_spent, before, stack), spent[p] - before[p]))
+            light = Before(round_, max_spent, before, stack)  # the fields of State the analysis reads, no copy
+            out.append(Step(i, r, p, action, light, spent[p] - before[p]))  # type: ignore[arg-type]
             i += 1
     return out
 

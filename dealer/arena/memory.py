@@ -27,14 +27,13 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
 from acpcbot.client import Client, ClientError
-from acpcbot.gamedef import GameDef, load_game
 from acpcbot.engine import Action, State
+from acpcbot.gamedef import GameDef, load_game
 from acpcbot.matchlog import LoggedHand, MatchLog, format_values
 from acpcbot.protocol import VERSION_LINE, MatchState
 from acpcbot.strategies.base import Strategy, reads_turns_only
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
-
 from dealer.config import MatchConfig
 from dealer.logs import LogWriter, Transcript
 from dealer.progress import MatchProgress, names_by_position

@@ -272,7 +272,7 @@ def bars_svg(hero: str, rows: Sequence[tuple[str, Estimate | None]], title: str,
     """One player against many: a horizontal bar of its mbb/hand against each opponent, with the 95% interval."""
     label_w = 14 + max([text_width(f"vs {name}", 11) for name, _ in rows] + [40.0])
     value_w = 16 + max([text_width(_bar_value(est), 11) for _, est in rows] + [40.0])
-    pw = 420
+    pw: float = 420
     lines = [f"{hero}'s winnings against each opponent, mbb/hand; whisker: 95% interval", *notes]
     width = max([label_w + pw + value_w + 20, text_width(title, 15) + 40] + [text_width(n, 11) + 40 for n in lines])
     pw = width - label_w - value_w - 20  # the bars take whatever the notes made room for

@@ -17,11 +17,21 @@ from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import MatchLog
 
 from . import aivat, report
+from .folders import REPORT, RESULTS, RunError, match_command
 from .handsteps import run_steps
 from .memory import take_hands
-from .folders import REPORT, RESULTS, RunError, match_command
-from .stats import (Z95, Estimate, StatsError, bankroll_ranking, crosstable, instant_runoff_ranking, player_values,
-                    read_log, summarize, table_results)
+from .stats import (
+    Z95,
+    Estimate,
+    StatsError,
+    bankroll_ranking,
+    crosstable,
+    instant_runoff_ranking,
+    player_values,
+    read_log,
+    summarize,
+    table_results,
+)
 
 #: 2: per-player AIVAT and all-in expectation fields (aivat_*, allin_*) and the run's "aivat" object
 SCHEMA = 2

@@ -84,7 +84,9 @@ def resolve_rounds(tree: PublicTree, sigma: np.ndarray, iterations: int = 200,
                 if node.player != player:
                     continue
                 cols = [_COLUMN[ActionType(a.type)] for a in node.actions]
-                out[d][np.ix_(cols, live)] = result.strategy[s][:, 0, :]
+                rows = result.strategy[s]
+                assert rows is not None  # a decision node's average strategy
+                out[d][np.ix_(np.array(cols), live)] = rows[:, 0, :]
     return out
 
 

@@ -83,7 +83,9 @@ def node_states(subgame: Subgame, root: State) -> list[State | None]:
     for i, node in enumerate(nodes):
         if node.kind == DECISION:
             for action, child in zip(node.actions, node.children):
-                out[child] = out[i].copy().apply(action)
+                parent = out[i]
+                assert parent is not None  # parents come before their children
+                out[child] = parent.copy().apply(action)
         else:
             for child in node.children:
                 out[child] = out[i]
@@ -102,7 +104,9 @@ def load_strategy(subgame: Subgame, root: State, rows: RowFn) -> list[np.ndarray
         boards = tree.groups[node.group].boards
         out = np.empty((len(node.children), len(boards), len(live)), dtype=DTYPE)
         for b, board in enumerate(boards.tolist()):
-            out[:, b, :] = rows(i, node, states[i], tuple(board))[live].T
+            state = states[i]
+            assert state is not None  # every node's state is made
+            out[:, b, :] = rows(i, node, state, tuple(board))[live].T
         sigma[i] = out
     return sigma
 
@@ -126,6 +130,7 @@ def by_level(ws: Workspace, per_node: Sequence[np.ndarray | None]) -> list[list[
                 if arr is None:
                     arr = np.zeros((lv.num_edges,) + node.shape[1:], dtype=DTYPE)
                 arr[[lv.offsets[j] + i for j in range(len(lv.counts)) if lv.counts[j] > i]] = node
+            assert arr is not None  # every level has a parent
             arrays.append(arr)
         out.append(arrays)
     return out

@@ -145,7 +145,9 @@ def resolve_round_two(whole: Whole, sigma: list, sizes: BetSizes, iterations: in
                 live = sub.prep.hands[player].rows
                 for i, node in enumerate(sub.tree.nodes):
                     if node.kind == DECISION and node.player == player:
-                        out[root + i][:, b, live] = result.strategy[i][:, 0, :]
+                        into, solved = out[root + i], result.strategy[i]
+                        assert into is not None and solved is not None  # decision nodes of both
+                        into[:, b, live] = solved[:, 0, :]
     return out
 
 

@@ -136,5 +136,7 @@ class Resolver:
         out = np.array(self.blueprint(state), dtype=np.float64)
         live = sub.prep.hands[n.player].rows
         out[live] = 0.0
-        out[np.ix_(live, [int(a.type) for a in n.actions])] = result.strategy[node][:, b, :].T
+        rows = result.strategy[node]
+        assert rows is not None  # a decision node's average strategy
+        out[np.ix_(live, np.array([int(a.type) for a in n.actions]))] = rows[:, b, :].T
         return out / out.sum(axis=1, keepdims=True)  # the solver's float32 rows, summing to 1 in float64

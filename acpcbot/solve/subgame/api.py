@@ -30,8 +30,8 @@ from ...holdings import holdings
 from .abstraction import BetSizes
 from .best_response import Evaluation, evaluate
 from .dcfr import DCFR
-from .passes import Workspace, by_node
 from .hands import player_hands
+from .passes import Workspace, by_node
 from .prepared import Prepared, prepare
 from .tree import DECISION, SubgameError, SubgameTree, build_tree
 
@@ -91,7 +91,9 @@ class SubgameResult:
             raise SubgameError(f"node {node} is not a decision node")
         b = self.subgame.board_index(n.group, board)
         h = self.subgame.live_index(n.player, row)
-        probs = self.strategy[node][:, b, h] if h >= 0 else np.full(len(n.children), 1.0 / len(n.children))
+        rows = self.strategy[node]
+        assert rows is not None  # every decision node has its average strategy
+        probs = rows[:, b, h] if h >= 0 else np.full(len(n.children), 1.0 / len(n.children))
         return {label: float(p) for label, p in zip(n.labels, probs)}
 
 

@@ -11,6 +11,7 @@ strategy's own value; ``SOLVER_SPOTS.md`` quotes it in % of the starting pot.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numpy as np
 
 from .passes import BEST, CURRENT, LevelArrays, Workspace, backward, forward, root_values

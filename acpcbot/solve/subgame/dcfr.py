@@ -13,6 +13,8 @@ summed strategies are per level (see ``layout``): (edges, boards, holdings).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .layout import Level
@@ -64,7 +66,7 @@ class DCFR:
         self.roots = tuple(prep.hands[p].weights.astype(DTYPE)[None, :] for p in (0, 1))
         #: safe re-solving's hook (acpcbot.solve.resolving): called as gadget(self, player, root values) after
         #: each player's update; it may replace ``self.roots`` (the opponent's reach into the subgame)
-        self.gadget = None
+        self.gadget: Callable[[DCFR, int, np.ndarray], None] | None = None
 
     def step(self) -> None:
         """One iteration: player 0 updates, then player 1."""

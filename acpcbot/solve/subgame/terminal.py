@@ -24,7 +24,6 @@ import numpy as np
 from .hands import PlayerHands, disjoint, same_holding
 from .tree import SubgameError
 
-
 #: dense products beat the thin per-card ones up to about this many own x opponent holdings per (own + opponent)
 DENSE_FOLD_RATIO = 150
 

@@ -189,6 +189,7 @@ class _Builder:
             if self.game.is_limit:
                 out.append(RAISE)
             else:
+                assert self.sizes is not None  # a no-limit tree is built with its sizes
                 out += [raise_to(s) for s in self.sizes.raise_sizes(state, street_start)]
         return out
 
