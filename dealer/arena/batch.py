@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .folders import RunError
+from .folders import RunError, first_free_folder
 from .recipes import Job, Plan, RecipeError
 
 
@@ -56,15 +56,13 @@ def jobs_folder(runs_dir: str | Path, plan: Plan) -> Path:
     folder of the first (its jobs would find their folders taken); RunError when it cannot be made.
     """
     base = Path(runs_dir).absolute()
-    for i in range(1, 10_000):
-        folder = base / (f"{plan.name}-jobs" if i == 1 else f"{plan.name}-jobs-{i}")
-        try:
-            folder.mkdir(parents=True)
-            return folder
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise RunError(f"--runs-dir: cannot create {folder}: {exc.strerror or exc}") from None
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        folder = first_free_folder(base, f"{plan.name}-jobs", 9_999)
+    except OSError as exc:
+        raise RunError(f"--runs-dir: cannot create a folder under {base}: {exc.strerror or exc}") from None
+    if folder is not None:
+        return folder
     raise RunError(f"--runs-dir: every {plan.name}-jobs-N folder under {base} is taken")
 
 

@@ -48,19 +48,30 @@ class RunError(Exception):
     """A run that cannot start or whose results cannot be read, with a message for the user."""
 
 
+def first_free_folder(base: Path, stem: str, tries: int) -> Path | None:
+    """Create and return the first of ``base/stem``, ``stem-2`` ... ``stem-TRIES`` not taken yet (None: all are).
+
+    ``base`` must exist; mkdir is the test, so two processes never get the same folder.  OSError passes on.
+    """
+    for k in range(1, tries + 1):
+        path = base / (stem if k == 1 else f"{stem}-{k}")
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+    return None
+
+
 def new_run_dir(runs_dir: str | Path, name: str) -> Path:
     """Create ``runs_dir/NAME-YYYYmmdd-HHMMSS`` (with ``-2``, ``-3``... when taken) and return it."""
     base = Path(runs_dir).absolute()
     stem = f"{safe_name(name, 'run')}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
     try:
         base.mkdir(parents=True, exist_ok=True)
-        for k in range(1, 1000):
-            path = base / (stem if k == 1 else f"{stem}-{k}")
-            try:
-                path.mkdir()
-                return path
-            except FileExistsError:
-                continue
+        path = first_free_folder(base, stem, 999)
+        if path is not None:
+            return path
     except OSError as exc:
         raise RunError(f"cannot create a run folder under {base}: {exc.strerror or exc}") from None
     raise RunError(f"cannot create a run folder under {base}: {stem} and 998 more are taken")
