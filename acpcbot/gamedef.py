@@ -120,6 +120,21 @@ class GameDef:
         return sum(self.num_board_cards[:round_ + 1])
 
     @property
+    def deals_holdem_cards(self) -> bool:
+        """Whether the cards are Texas hold'em's: two hole cards each from 52, five board cards over the hand."""
+        return (self.num_hole_cards, self.num_ranks, self.num_suits, self.total_board_cards) == (2, 13, 4, 5)
+
+    @property
+    def has_holdem_streets(self) -> bool:
+        """Whether the rounds are hold'em's streets: four, with boards of 0, 3, 1 and 1 cards (preflop .. river)."""
+        return self.num_rounds == 4 and tuple(self.num_board_cards) == (0, 3, 1, 1)
+
+    @property
+    def is_holdem(self) -> bool:
+        """Texas hold'em of any betting and size: its cards and its four streets."""
+        return self.deals_holdem_cards and self.has_holdem_streets
+
+    @property
     def deck_size(self) -> int:
         """Cards in the deck."""
         return self.num_suits * self.num_ranks

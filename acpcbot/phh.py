@@ -54,7 +54,6 @@ from .matchlog import Header, LoggedHand, LogLineError, format_value, read_entri
 PHH_SPEC_VERSION = "0.0.1"
 EXIT_BAD_INPUT = 2
 
-_HOLDEM_BOARDS = (0, 3, 1, 1)
 
 
 class PhhError(ValueError):
@@ -82,8 +81,7 @@ def game_layout(game: GameDef) -> Layout:
     """The PHH layout of a Texas hold'em game; PhhError naming the game for any other."""
     name = game.name or "the game"
     n = game.num_players
-    if (game.num_suits, game.num_ranks, game.num_hole_cards, game.num_rounds) != (4, 13, 2, 4) \
-            or tuple(game.num_board_cards) != _HOLDEM_BOARDS:
+    if not game.is_holdem:
         raise PhhError(f"game {name} is not Texas hold'em ({game.num_suits} suits, {game.num_ranks} ranks, "
                        f"{game.num_hole_cards} hole cards, boards {' '.join(map(str, game.num_board_cards))}): "
                        f"PHH defines no variant for it; only hold'em (52 cards, 2 hole cards, boards 0 3 1 1) "

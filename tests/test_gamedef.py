@@ -121,3 +121,20 @@ def test_errors_name_the_source(tmp_path):
 def test_unknown_game_name():
     with pytest.raises(GameDefError, match="no game named 'nope'"):
         load_game("nope")
+
+
+@pytest.mark.parametrize("name,cards,streets", [
+    ("hulhe", True, True), ("hunl", True, True), ("3pl", True, True), ("3pnl", True, True), ("6pnl", True, True),
+    ("kuhn2p", False, False), ("kuhn3p", False, False), ("leduc", False, False), ("leducnl", False, False),
+])
+def test_holdem_is_told_by_the_game_itself(name, cards, streets):
+    # one owner for "is this hold'em" (issue 28): its cards, its four streets, and both
+    game = load_game(name)
+    assert (game.deals_holdem_cards, game.has_holdem_streets, game.is_holdem) == (cards, streets, cards and streets)
+
+
+def test_holdem_cards_on_other_streets_are_not_holdem():
+    # five board cards dealt all on the flop: hold'em's cards, not its streets
+    text = load_game("hulhe").to_text().replace("numBoardCards = 0 3 1 1", "numBoardCards = 0 5 0 0")
+    game = parse_game(text)
+    assert game.deals_holdem_cards and not game.has_holdem_streets and not game.is_holdem

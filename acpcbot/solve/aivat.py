@@ -45,7 +45,7 @@ from ..engine import ActionType, State, Step
 from ..gamedef import GameDef
 from ..strategies.base import ActionPolicy
 from .matchup import holdem_matchup, holdem_matchups
-from .rollout import is_holdem, matchup_equity
+from .rollout import matchup_equity
 
 #: random boards behind preflop equities (built once per evaluator)
 PREFLOP_BOARDS = 10_000
@@ -107,7 +107,7 @@ class Evaluator:
         n = len(board)
         e = cache.get(n)
         if e is None:
-            if is_holdem(self.game):
+            if self.game.deals_holdem_cards:
                 e = holdem_matchup(holes[0], holes[1], board, seed=self.seed, boards=self.preflop_boards)
             else:
                 # small decks deal few different (hands, board) pairs: keep them all
@@ -143,7 +143,7 @@ class Evaluator:
         """
         out: list[dict[int, float]] = [{} for _ in finals]
         needed = [self._needed(f, p, s) for f, p, s in zip(finals, policies, steps)]
-        if not is_holdem(self.game):
+        if not self.game.deals_holdem_cards:
             for i, (final, lengths) in enumerate(zip(finals, needed)):
                 holes = [tuple(h) for h in final.hole]
                 board = tuple(final.board)

@@ -32,7 +32,7 @@ import numpy as np
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
 from ..evaluator import pair_ranks, rank_batch
 from ..gamedef import GameDef
-from .rollout import blocked_holdem, is_holdem
+from .rollout import blocked_holdem
 
 #: the opponent: its action wherever it is to act
 Opponent = Callable[[State], Action]
@@ -114,7 +114,7 @@ class BlindBestResponse:
 
     def __init__(self, game: GameDef, opponent: Opponent, fractions: Sequence[float] = FRACTIONS,
                  max_raises: int = 1, samples: tuple[int, int, int] = (256, 4, 3), seed: int = 0) -> None:
-        if not is_holdem(game) or game.num_players != 2:
+        if not game.deals_holdem_cards or game.num_players != 2:
             raise ValueError("BlindBestResponse: heads-up Texas hold'em only")
         self.game = game
         self.opponent = opponent

@@ -48,8 +48,7 @@ QUANT = 255
 
 def is_limit_holdem(game: GameDef) -> bool:
     """Whether ``game`` is 2-player limit hold'em: 52 cards, 2 hole cards, boards of 0, 3, 1 and 1 cards."""
-    return (game.is_limit and game.num_players == 2 and game.num_rounds == 4 and game.num_suits == 4
-            and game.num_ranks == 13 and game.num_hole_cards == 2 and tuple(game.num_board_cards) == (0, 3, 1, 1))
+    return game.is_limit and game.num_players == 2 and game.is_holdem
 
 
 def blueprint_game(game: GameDef, buckets: Buckets) -> AbstractGame:

@@ -41,11 +41,6 @@ PREFLOP_BOARDS = 4_000
 SMALL_DECK_LIMIT = 2_000_000
 
 
-def is_holdem(game: GameDef) -> bool:
-    """Whether ``game`` deals Texas hold'em cards (two hole cards, 52 cards, five board cards)."""
-    return (game.num_hole_cards, game.num_ranks, game.num_suits, game.total_board_cards) == (2, 13, 4, 5)
-
-
 @lru_cache(maxsize=8)
 def _deck(num_ranks: int, num_suits: int) -> tuple[int, ...]:
     return deck(num_ranks, num_suits)
@@ -83,7 +78,7 @@ def equity_vector(game: GameDef, hole: Sequence[int], board: Sequence[int], samp
     board = tuple(int(c) for c in board)
     need = game.total_board_cards - len(board)
     runs, _ = completions(game, hole + board, need, samples, rng)
-    if is_holdem(game):
+    if game.deals_holdem_cards:
         return _holdem_vector(hole, board, runs)
     return _small_deck_vector(game, hole, board, runs)
 
@@ -148,7 +143,7 @@ def matchup_equity(game: GameDef, holes: Sequence[Sequence[int]], board: Sequenc
     need = game.total_board_cards - len(board)
     dead = board + tuple(c for h in hands for c in h)
     runs, exact = completions(game, dead, need, samples, rng, exact_limit)
-    if is_holdem(game):
+    if game.deals_holdem_cards:
         full = np.hstack([np.broadcast_to(np.array(board, dtype=np.int64), (len(runs), len(board))), runs])
         # higher is better below (negated treys ranks)
         values = np.stack([-rank_batch(np.hstack([np.broadcast_to(np.array(h, dtype=np.int64), (len(full), 2)),
@@ -214,7 +209,7 @@ class EquityCache:
 
     def prepare(self) -> None:
         """Build what the first decisions would otherwise wait for (hold'em: the preflop board sample)."""
-        if is_holdem(self.game) and self._boards is None:
+        if self.game.deals_holdem_cards and self._boards is None:
             self._boards = BoardSample(self.seed, self.samples)
 
     def get(self, hole: Sequence[int], board: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -224,7 +219,7 @@ class EquityCache:
         key = (hole, board)
         if key == self._last and self._last_value is not None:
             return self._last_value
-        if not is_holdem(self.game):
+        if not self.game.deals_holdem_cards:
             # small decks have few (hand, board) pairs: keep them all
             value = self._small.get(key)
             if value is None:

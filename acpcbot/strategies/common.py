@@ -31,8 +31,7 @@ def study_blinds(game: GameDef) -> tuple[float, float]:
 
 def holdem_only(game: GameDef) -> str | None:
     """Why a hold'em-only strategy cannot play ``game`` (None for Texas hold'em of any size)."""
-    if (game.num_hole_cards, game.num_ranks, game.num_suits) != (2, 13, 4) or \
-            game.num_rounds != 4 or tuple(game.num_board_cards) != (0, 3, 1, 1):
+    if not game.is_holdem:
         return "its rules are written for Texas hold'em (2 hole cards, 52 cards, 4 rounds with a 3-1-1 board)"
     return None
 

@@ -28,7 +28,7 @@ def cards(cs: Sequence[int]) -> str:
 
 def street_name(game: GameDef, round_: int) -> str:
     """Preflop/Flop/Turn/River in hold'em-shaped games, else ``Round N``."""
-    if game.num_rounds == 4 and game.num_board_cards[:4] == (0, 3, 1, 1):
+    if game.has_holdem_streets:
         return HOLDEM_STREETS[round_]
     return f"Round {round_ + 1}"
 

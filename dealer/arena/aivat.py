@@ -35,7 +35,6 @@ from acpcbot.matchlog import MatchLog
 from acpcbot.protocol import MATCHSTATE, CardsText, MatchState, format_betting
 from acpcbot.solve.aivat import PREFLOP_BOARDS, Evaluator
 from acpcbot.solve.matchup import preflop_ranks
-from acpcbot.solve.rollout import is_holdem
 from acpcbot.strategies.base import ActionPolicy, Strategy
 from acpcbot.world import MatchInfo, World
 
@@ -226,7 +225,7 @@ def evaluate_run(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], pl
     else:
         # one match (or few hands): its equities, the bulk of the work, on every core when it is big
         pool = None
-        if (parallel or os.cpu_count() or 1) > 1 and big and len(logs) == 1 and is_holdem(game) and \
+        if (parallel or os.cpu_count() or 1) > 1 and big and len(logs) == 1 and game.deals_holdem_cards and \
                 sum(len(m.hands) for m in logs) >= PARALLEL_EQUITY_HANDS and \
                 not multiprocessing.current_process().daemon and "fork" in multiprocessing.get_all_start_methods():
             # forked, so the workers start at once and share the preflop table already loaded here

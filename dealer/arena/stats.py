@@ -33,7 +33,7 @@ ENDINGS = STREETS + ("showdown",)
 
 def street_names(game: GameDef) -> tuple[str, ...]:
     """The rounds' names: preflop..river in hold'em-shaped games (0, 3, 1, 1 board cards), else round1, round2..."""
-    if game.num_rounds == 4 and tuple(game.num_board_cards) == (0, 3, 1, 1):
+    if game.has_holdem_streets:
         return STREETS
     return tuple(f"round{r + 1}" for r in range(game.num_rounds))
 
