@@ -34,12 +34,3 @@ def policy_ranges(state: State, rows: PolicyRows, before: int | None = None) -> 
     for r in out:
         r[gone] = 0.0
     return out[0], out[1]
-
-
-def street_start(state: State) -> tuple[State, int]:
-    """The state where the current round's betting began, and how many actions of the hand came before it."""
-    steps = state.steps()
-    for step in steps:
-        if step.round == state.round:
-            return step.before, step.index
-    return state.copy(), len(steps)
