@@ -419,7 +419,7 @@ class Client:
     async def play(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Play the match on an open stream pair until the dealer closes it; ClientError on failure.
 
-        (:func:`run` plays over its own faster connection; this serves any
+        (:func:`acpcbot.session.run` plays over its own faster connection; this serves any
         stream pair, e.g. from :func:`connect`.)
         """
         self._start_thread()

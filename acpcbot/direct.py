@@ -4,7 +4,7 @@ A strategy whose hooks take microseconds needs no worker thread and no
 deadline guard, so the match can be played with one blocking ``recv`` per
 wake and the reply written in the same pass that read its state: no
 ``epoll`` round and no event-loop iteration per line.  Everything else is
-:func:`acpcbot.client.run`'s behaviour, line for line: the same handshake,
+:func:`acpcbot.session.run`'s behaviour, line for line: the same handshake,
 replies, history, log messages and exit codes (the lines are handled by the
 same :class:`~acpcbot.client.Client`).
 """
@@ -18,7 +18,6 @@ from typing import TextIO
 from .client import Client
 from .connection import (
     EXIT_DISCONNECTED,
-    EXIT_OK,
     EXIT_PROTOCOL,
     EXIT_STRATEGY,
     MAX_LINE,
@@ -27,6 +26,7 @@ from .connection import (
     set_keepalive,
 )
 from .protocol import VERSION_LINE
+from .session import log_connected, match_ended, not_connected, start_strategy
 from .strategies.base import Strategy, reads_turns_only
 from .world import MatchInfo
 
@@ -117,26 +117,19 @@ def _overlong(client: Client, limit: int) -> ClientError:
 
 def run_direct(strategy: Strategy, info: MatchInfo, host: str, port: int, *, history: TextIO | None = None,
                retry_for: float = 5.0, idle_timeout: float | None = None) -> int:
-    """Play one match as :func:`acpcbot.client.run` does, on a blocking socket; return the exit code."""
+    """Play one match as :func:`acpcbot.session.run` does, on a blocking socket; return the exit code."""
     client = Client(strategy, info, history)
-    try:
-        strategy.start_match(info)
-    except Exception as exc:  # noqa: BLE001
-        log.exception("strategy %s failed to start: %s", strategy.spec, exc)
+    if not start_strategy(strategy, info):
         return EXIT_STRATEGY
     try:
         sock = connect_blocking(host, port, retry_for)
     except ClientError as exc:
-        log.error("%s", exc)
-        client._safe(strategy.end_match)
-        return exc.exit_code
-    log.info("connected to %s:%d as %s playing %s in %s", host, port, info.name, strategy.spec, info.game.name)
+        return not_connected(client, exc)
+    log_connected(client, host, port)
     try:
         serve_direct(client, sock, idle_timeout)
     except ClientError as exc:
-        log.error("%s (after %s)", exc, client.summary())
-        return exc.exit_code
+        return match_ended(client, exc)
     finally:
         sock.close()
-    log.info("match over: %s", client.summary())
-    return EXIT_OK
+    return match_ended(client, None)

@@ -1,6 +1,6 @@
 """The blocking loop for inline strategies (acpcbot/direct.py) plays exactly as the asyncio client does.
 
-Each scripted dealer is played once through :func:`acpcbot.client.run` and
+Each scripted dealer is played once through :func:`acpcbot.session.run` and
 once through :func:`acpcbot.direct.run_direct` (on a thread, the scripted
 dealer lives on the event loop): the same exit code, the same lines at the
 dealer, the same history file and the same client log messages.
