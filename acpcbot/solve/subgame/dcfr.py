@@ -22,17 +22,23 @@ from .passes import CURRENT, LevelArrays, Workspace, backward, by_node, forward
 from .prepared import DTYPE
 
 
-def regret_matching(regrets: np.ndarray, lv: Level) -> np.ndarray:
-    """Strategy (E, B, H) proportional to positive regret among each parent's edges; uniform where none is positive."""
-    positive = np.maximum(regrets, 0)
+def regret_matching(regrets: np.ndarray, lv: Level, out: np.ndarray | None = None) -> np.ndarray:
+    """Strategy (E, B, H) proportional to positive regret among each parent's edges; uniform where none is positive.
+
+    ``out`` (the level's old strategy, say) receives it in place of a new array.
+    """
+    positive = np.maximum(regrets, 0, out=out)
     rows = lv.slot_rows
     total = positive[rows[0]].copy()
     for j in range(1, len(rows)):
         total[:lv.counts[j]] += positive[rows[j]]
-    # where a parent's total is 0 its edges divide 0 by 1 and then get 1 / (its actions): no masked passes
+    # each slot scaled by its parents' 1 / total: no per-edge gather of the totals; where a total is 0 its
+    # edges are 0 and get 1 / (the parent's actions) instead
     empty = total <= 0
     total[empty] = 1.0
-    positive /= np.take(total, lv.edge_parent, axis=0)
+    np.reciprocal(total, out=total)
+    for j, n in enumerate(lv.counts):
+        positive[rows[j]] *= total[:n]
     if empty.any():
         fill = empty * lv.parent_uniform
         for j, n in enumerate(lv.counts):
@@ -56,6 +62,7 @@ class DCFR:
         self.regrets: LevelArrays = []
         self.strategy_sum: LevelArrays = []
         self.sigma: LevelArrays = []
+        self.scratch: LevelArrays = []  # one (edges, boards, holdings) temporary per level, reused every iteration
         prep = ws.prep
         groups = prep.tree.groups
         for g, lay in enumerate(ws.layouts):
@@ -63,6 +70,7 @@ class DCFR:
             self.regrets.append([np.zeros(s, DTYPE) for s in shapes])
             self.strategy_sum.append([np.zeros(s, DTYPE) for s in shapes])
             self.sigma.append([uniform_strategy(lv, s[1], s[2]) for lv, s in zip(lay.levels, shapes)])
+            self.scratch.append([np.zeros(s, DTYPE) for s in shapes])
         self.roots = tuple(prep.hands[p].weights.astype(DTYPE)[None, :] for p in (0, 1))
         #: safe re-solving's hook (acpcbot.solve.resolving): called as gadget(self, player, root values) after
         #: each player's update; it may replace ``self.roots`` (the opponent's reach into the subgame)
@@ -74,7 +82,7 @@ class DCFR:
         t = self.iteration
         prev = float(t - 1)
         keep_pos = DTYPE(prev ** self.alpha / (prev ** self.alpha + 1.0))
-        keep_neg = DTYPE(prev ** self.beta / (prev ** self.beta + 1.0))
+        keep_neg = DTYPE(0.0 if prev == 0 and self.beta < 0 else prev ** self.beta / (prev ** self.beta + 1.0))
         # the average weighs iteration t by t^gamma: the same as discounting the sum by (t-1 / t)^gamma each time
         weight = DTYPE(float(t) ** self.gamma)
         ws = self.ws
@@ -97,7 +105,7 @@ class DCFR:
                     ssum = self.strategy_sum[g][k]
                     regrets = self.regrets[g][k]
                     # r * keep_neg + max(r, 0) * (keep_pos - keep_neg): both discounts in four plain passes
-                    gain = np.maximum(regrets, 0)
+                    gain = np.maximum(regrets, 0, out=self.scratch[g][k])
                     gain *= keep_pos - keep_neg
                     regrets *= keep_neg
                     regrets += gain
@@ -108,9 +116,11 @@ class DCFR:
                     here = v[lv.parents]
                     for j, n in enumerate(lv.counts):
                         rows = lv.slot_rows[j]
-                        ssum[rows] += held[:n] * sigma[rows]
+                        np.multiply(held[:n], sigma[rows], out=gain[rows])
+                        ssum[rows] += gain[rows]
                         regrets[rows] -= here[:n]
-                    self.sigma[g][k] = regret_matching(regrets, lv)
+                    # the new strategy overwrites the old one, which nothing needs any more
+                    regret_matching(regrets, lv, out=sigma)
             self.version[p] += 1
             if self.gadget is not None:
                 self.gadget(self, p, ws.value_buf[p][0][0])

@@ -77,13 +77,13 @@ class GroupLayout:
     showdowns: np.ndarray
     showdown_pay0: np.ndarray
     child_groups: list[int] = field(default_factory=list)
-    #: per player: its payoff at each fold (F, 1, 1) and showdown win (1, S, 1), float32, for the batched products
+    #: per player: its payoff at each fold (F, 1, 1) and showdown win (S, 1, 1), float32, for the batched products
     fold_pay: tuple = ()
     showdown_pay: tuple = ()
 
     def __post_init__(self) -> None:
         self.fold_pay = tuple((s * self.fold_pay0).astype(np.float32)[:, None, None] for s in (1.0, -1.0))
-        self.showdown_pay = tuple((s * self.showdown_pay0).astype(np.float32)[None, :, None] for s in (1.0, -1.0))
+        self.showdown_pay = tuple((s * self.showdown_pay0).astype(np.float32)[:, None, None] for s in (1.0, -1.0))
 
 
 def lay_out(tree: SubgameTree) -> list[GroupLayout]:

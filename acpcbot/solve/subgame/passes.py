@@ -39,6 +39,9 @@ class Workspace:
                            for g, lay in enumerate(self.layouts)] for p in (0, 1)]
         self.value_buf = [[np.zeros_like(a) for a in bufs] for bufs in self.reach_buf]
         self.reach_tag: list[object] = [None, None]
+        #: per player and group: the (showdowns, boards, own holdings) buffer the showdown products write into
+        self.showdown_out = [[np.zeros((len(lay.showdowns), len(groups[g].boards), len(prep.hands[p].rows)), DTYPE)
+                              for g, lay in enumerate(self.layouts)] for p in (0, 1)]
         self.masks = prep.masks
 
     def level_shapes(self, player: int) -> list[list[tuple[int, int, int] | None]]:
@@ -71,9 +74,11 @@ def forward(ws: Workspace, sigma: LevelArrays, player: int, root: np.ndarray, ch
                 r[:lay.num_roots] *= DTYPE(prep.chance_weight[g])
         for k, lv in enumerate(lay.levels):
             out = r[lv.children]
-            np.take(r, lv.edge_source, axis=0, out=out)
+            # a gather then a copy: np.take(..., out=out) measured a third slower here
             if lv.owner == player:
-                out *= sigma[g][k]
+                np.multiply(r[lv.edge_source], sigma[g][k], out=out)
+            else:
+                out[...] = r[lv.edge_source]
 
 
 def _terminals(ws: Workspace, g: int, player: int, values: np.ndarray) -> None:
@@ -85,10 +90,13 @@ def _terminals(ws: Workspace, g: int, player: int, values: np.ndarray) -> None:
         sums *= lay.fold_pay[player]
         values[lay.folds] = sums
     if len(lay.showdowns):
-        stacked = np.ascontiguousarray(opp[lay.showdowns].transpose(1, 0, 2))  # (B, T, Ho)
-        vals = np.matmul(stacked, prep.showdown[g][player])  # (B, T, Hi)
+        # (T, B, H) arrays, multiplied board by board as (B, T, H) views: BLAS takes the strided rows as they are,
+        # so neither the opponent's reach nor the result is copied into a transposed layout
+        stacked = opp[lay.showdowns]
+        vals = ws.showdown_out[player][g]
+        np.matmul(stacked.transpose(1, 0, 2), prep.showdown[g][player], out=vals.transpose(1, 0, 2))
         vals *= lay.showdown_pay[player]
-        values[lay.showdowns] = vals.transpose(1, 0, 2)
+        values[lay.showdowns] = vals
 
 
 def backward(ws: Workspace, sigma: LevelArrays, player: int, mode: str = CURRENT) -> None:

@@ -24,7 +24,7 @@ import numpy as np
 from .hands import PlayerHands, disjoint, same_holding
 from .tree import SubgameError
 
-#: dense products beat the thin per-card ones up to about this many own x opponent holdings per (own + opponent)
+#: the dense product is as fast as the per-card sums up to about this many own x opponent holdings per (own + opponent)
 DENSE_FOLD_RATIO = 150
 
 
@@ -33,14 +33,15 @@ class FoldSums:
 
     Inclusion-exclusion: for a holding {a, b}, all the opponent's weight,
     less the weight of its holdings that hold a, less those that hold b,
-    plus the identical holding (subtracted twice).  The per-card sums and
-    their sum back per holding are two thin matrix products (opponent
-    holdings x 52, 52 x own holdings): linear in the holdings, 52
-    multiply-adds each.  For the few hundred holdings a side of a real
-    subgame one dense product by the (opponent x own) no-shared-card matrix
-    measured faster (10.6 against 18 ms a pass on the turn spot: BLAS runs
-    thin products far below its peak), so ``mode`` "auto" picks the dense
-    form while own x opponent <= ``DENSE_FOLD_RATIO`` x (own + opponent).
+    plus the identical holding (subtracted twice).  The per-card sums are
+    one thin product (opponent holdings x 52), read back per own holding by
+    two gathers: linear in the holdings.  One dense product by the
+    (opponent x own) no-shared-card matrix does more arithmetic but at
+    BLAS's full speed; the two measured level at 167 x 250 holdings (the
+    turn spot, 11 ms a pass each) and at 300 x 300, the per-card form 1.4x
+    and 2.4x faster at 250 x 500 and 400 x 600 (2026-11-28), so ``mode``
+    "auto" picks the dense form while own x opponent <= ``DENSE_FOLD_RATIO``
+    x (own + opponent).
     """
 
     def __init__(self, own: PlayerHands, opp: PlayerHands, mode: str = "auto") -> None:
@@ -55,7 +56,7 @@ class FoldSums:
             self.matrix = np.ascontiguousarray((opp.member @ own.member.T == 0).astype(own.member.dtype))
             return
         self.opp_member = np.ascontiguousarray(opp.member)  # (Ho, 52)
-        self.own_member_t = np.ascontiguousarray(own.member.T)  # (52, Hi)
+        self.own_cards = [np.ascontiguousarray(own.cards[:, i]) for i in range(k)]  # each (Hi,): a card of each holding
         same = same_holding(own, opp)
         keep = same < len(opp.rows)
         # one hole card: the identical holding shares its only card and is subtracted once, as it should be
@@ -69,7 +70,11 @@ class FoldSums:
         if self.dense:
             out = flat @ self.matrix
         else:
-            out = (flat @ self.opp_member) @ self.own_member_t
+            # the per-card sums back per holding by two gathers: a thin (52 x own) product measured slower
+            per_card = flat @ self.opp_member
+            out = np.take(per_card, self.own_cards[0], axis=1)
+            for cards in self.own_cards[1:]:
+                out += np.take(per_card, cards, axis=1)
             np.subtract(flat.sum(axis=1, keepdims=True), out, out=out)
             if len(self.same_own):
                 out[:, self.same_own] += flat[:, self.same_opp]
