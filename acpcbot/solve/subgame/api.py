@@ -149,9 +149,9 @@ class Subgame:
 
         A best response costs about one iteration, so exploitability is not
         measured every iteration: first after ``check_every`` iterations,
-        then three quarters of the way to the iteration where the decay seen
-        so far (t^-1.5 until two checks measure it) predicts the target, and
-        from there by steps of 5%.
+        then three quarters of the way to the iteration where a decay of
+        t^-1.5 predicts the target, and once two checks measure the decay, at
+        the iteration it predicts (at least one more).
         The time limit is checked after every iteration, so it is overrun by
         at most one iteration plus the final measurement (both players' best
         responses and values).
@@ -178,13 +178,15 @@ class Subgame:
                 history.append((t, time.perf_counter() - start, pct))
                 if pct <= target_pct:
                     break
-                decay = 1.5
+                decay, share = 1.5, 0.75
                 if len(history) >= 2 and history[-2][2] > pct:
                     (t1, _, e1), (t2, _, e2) = history[-2], history[-1]
                     decay = min(3.0, max(1.0, np.log(e1 / e2) / np.log(t2 / t1)))
+                    share = 1.0  # the decay as measured over the last stretch: aim at the prediction itself
                 predicted = t * (pct / target_pct) ** (1 / decay)
-                # aim short of the prediction, then close in by small steps (a check costs about an iteration)
-                next_check = t + max(2, t // 20, int(0.75 * (predicted - t)))
+                # a guessed decay aims short of its prediction; a check costs about an iteration
+                next_check = t + max(1, int(np.ceil(share * (predicted - t))) if share == 1.0
+                                     else max(2, t // 20, int(share * (predicted - t))))
         levels = self.cfr.average_levels()
         final = evaluate(self.workspace, levels, with_values=True)
         strategy = by_node(self.workspace, levels)
