@@ -20,6 +20,7 @@ from acpcbot.engine import CALL, State
 from acpcbot.gamedef import load_game
 from acpcbot.solve import Solver, build_tree as build_full_tree, exploitability as full_exploitability
 from acpcbot.solve.subgame import BetSizes, Subgame, SubgameError, spot_sizes
+from acpcbot.solve.subgame.best_response import evaluate
 from acpcbot.solve.subgame.spots import spot
 from acpcbot.solve.subgame.tree import DECISION
 
@@ -48,6 +49,10 @@ def test_river_spot_converges_under_the_target() -> None:
     assert result.exploitability_pct == pytest.approx(pcts[-1])
     v0, v1 = result.evaluation.value
     assert v0 == pytest.approx(-v1, abs=1e-3)  # zero-sum
+    # the final evaluation reuses the last check's best responses: they are those of the strategy returned
+    fresh = evaluate(result.subgame.workspace, result.subgame.cfr.average_levels())
+    assert fresh.best == pytest.approx(result.evaluation.best, rel=1e-6)
+    assert fresh.value == pytest.approx(result.evaluation.value, rel=1e-6, abs=1e-6)
 
 
 def test_more_iterations_lower_exploitability_on_a_limit_river() -> None:

@@ -162,6 +162,7 @@ class Subgame:
             raise SubgameError(f"check_every must be >= 1, got {check_every}")
         start = time.perf_counter()
         history: list[tuple[int, float, float]] = []
+        checked: Evaluation | None = None  # the last check's, while no iteration has run since
         done = 0
         next_check = self.cfr.iteration + check_every
         while True:
@@ -170,10 +171,11 @@ class Subgame:
             if time_limit is not None and time.perf_counter() - start >= time_limit:
                 break
             self.cfr.step()
+            checked = None
             done += 1
             t = self.cfr.iteration
             if target_pct is not None and t >= next_check:
-                evaluation = evaluate(self.workspace, self.cfr.average_levels(), with_values=False)
+                evaluation = checked = evaluate(self.workspace, self.cfr.average_levels(), with_values=False)
                 pct = 100.0 * evaluation.exploitability / self.root_pot
                 history.append((t, time.perf_counter() - start, pct))
                 if pct <= target_pct:
@@ -188,7 +190,7 @@ class Subgame:
                 next_check = t + max(1, int(np.ceil(share * (predicted - t))) if share == 1.0
                                      else max(2, t // 20, int(share * (predicted - t))))
         levels = self.cfr.average_levels()
-        final = evaluate(self.workspace, levels, with_values=True)
+        final = evaluate(self.workspace, levels, with_values=True, known=checked)  # a check's best responses stand
         strategy = by_node(self.workspace, levels)
         elapsed = time.perf_counter() - start
         self.seconds += elapsed

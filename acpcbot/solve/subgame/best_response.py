@@ -33,16 +33,24 @@ class Evaluation:
         return 0.5 * (self.best[0] + self.best[1])
 
 
-def evaluate(ws: Workspace, sigma: LevelArrays, with_values: bool = True) -> Evaluation:
-    """Best responses to ``sigma`` (per level) for both players, and the strategy's own values when ``with_values``."""
+def evaluate(ws: Workspace, sigma: LevelArrays, with_values: bool = True,
+             known: Evaluation | None = None) -> Evaluation:
+    """Best responses to ``sigma`` (per level) for both players, and the strategy's own values when ``with_values``.
+
+    ``known``: an evaluation of this same ``sigma`` whose best responses are
+    reused (only the strategy's own values are computed).
+    """
     prep = ws.prep
     best, value, best_cfv, cfv = [], [], [], []
     for p in (0, 1):
         o = 1 - p
         forward(ws, sigma, o, prep.hands[o].weights.astype(DTYPE)[None, :], chance=True)
         w = prep.hands[p].weights
-        backward(ws, sigma, p, BEST)
-        br = root_values(ws, p)
+        if known is None:
+            backward(ws, sigma, p, BEST)
+            br = root_values(ws, p)
+        else:
+            br = known.best_cfv[p]
         best_cfv.append(br)
         best.append(float(w @ br) / prep.normaliser)
         if with_values:
