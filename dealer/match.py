@@ -46,12 +46,13 @@ from acpcbot.notation.betting import format_betting, rounds_ended
 from acpcbot.notation.cardsfield import CardsText
 from acpcbot.notation.loglines import format_score_line, transaction_state
 from acpcbot.notation.matchstate import state_head, state_line
+from acpcbot.notation.transcript import finished_line, started_line
 
 from .aborted import MatchAborted
 from .asking import ReplyReading
 from .config import MatchConfig
 from .held import FLUSH_S, HOLD_S
-from .logs import Transcript, format_stamp, now_us
+from .logs import Transcript, now_us
 from .progress import MatchProgress, MatchResult, book_hand, next_hand
 from .resume import MatchFiles
 from .seats import SeatChannel, SeatClosed
@@ -133,7 +134,7 @@ class Match(ReplyReading):
         try:
             try:
                 self._check_versions()
-                tr.info(f"STARTED at {format_stamp(now_us())}")
+                tr.info(started_line(now_us()))
                 play_hand = self._play_hand
                 while progress.state is not None:
                     play_hand()
@@ -144,7 +145,7 @@ class Match(ReplyReading):
                 for line in exc.lines:
                     tr.problem(line)
             if error is None:
-                tr.info(f"FINISHED at {format_stamp(now_us())}")
+                tr.info(finished_line(now_us()))
                 score = format_score_line(progress.totals, config.names)
                 tr.score(score)
                 if self.files.log is not None and not self.files.score_written:
