@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable
 
 from acpcbot.gamedef import UINT32_MAX, bounded_int
-from acpcbot.notation.loglines import STATE_PREFIX
+from acpcbot.notation.loglines import TRANSACTION_STATE_FORM, split_transaction_state
 from acpcbot.notation.transcript import (
     format_stamp,
     from_head,
@@ -355,13 +355,13 @@ def _parse_transaction(text: str, number: int, path: str | os.PathLike[str]) -> 
         send_us, recv_us = parse_stamp(send), parse_stamp(recv)
     except ValueError as exc:
         raise TransactionFileError(f"{where}: {exc}") from None
-    if head.startswith(STATE_PREFIX):
-        fields = head.split(":")
-        hand_id = _hand_number(fields[1]) if len(fields) == 5 else None
+    fields = split_transaction_state(head)
+    if fields is not None:
+        hand_id = _hand_number(fields[0])
         if hand_id is None:
-            raise TransactionFileError(f"{where}: expected '{STATE_PREFIX}<hand>:<betting>:<cards>:<action>' with a "
+            raise TransactionFileError(f"{where}: expected '{TRANSACTION_STATE_FORM}' with a "
                                        f"32-bit hand number, got {head[:120]!r}")
-        return Transaction(number, hand_id, fields[2], fields[3], fields[4], send_us, recv_us)
+        return Transaction(number, hand_id, fields[1], fields[2], fields[3], send_us, recv_us)
     # the reference's own form: <action> <hand> <send> <receive>
     action_text, _, hand = head.rpartition(" ")
     hand_id = _hand_number(hand)

@@ -98,6 +98,21 @@ def transaction_state(hand_id: int, betting: str, cards: str) -> str:
     return f"{STATE_PREFIX}{hand_id}:{betting}:{cards}"
 
 
+#: what a STATE transaction looks like, for messages about one that does not
+TRANSACTION_STATE_FORM = f"{STATE_PREFIX}<hand>:<betting>:<cards>:<action>"
+
+
+def split_transaction_state(text: str) -> tuple[str, str, str, str] | None:
+    """The hand number, betting, cards and action text of ``STATE:<hand>:<betting>:<cards>:<action>``, unchecked;
+    None when ``text`` is not a STATE transaction (the reference writes ``<action> <hand>`` instead)."""
+    if not text.startswith(STATE_PREFIX):
+        return None
+    fields = text.split(":")
+    if len(fields) != 5:
+        return ("", "", "", "")  # a STATE transaction with the wrong number of fields: no hand number reads
+    return fields[1], fields[2], fields[3], fields[4]
+
+
 #: the log's text of the values met so far (a match meets few: each is formatted once), up to _VALUES_MAX of them
 _VALUE_TEXT: dict[float, str] = {}
 _VALUES_MAX = 1 << 14
