@@ -1,161 +1,43 @@
-"""ACPC match logs (``.log``): the header, one ``STATE:`` line per hand and the ``SCORE:`` line.
+"""ACPC match logs (``.log``) read as files: line by line, a match at a time, a cut-off last line forgiven.
 
-Values are written as the reference dealer writes them: ``%.6f`` with
-trailing zeros and a trailing point removed (``100``, ``2.5``, ``-33.333333``).
+What each line says and how it is written (the header, ``STATE:`` and
+``SCORE:`` lines, values as the reference prints them) is
+``acpcbot.notation.loglines``'s; its names are re-exported here for the
+code that reads logs.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 import os
-import re
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Iterator
 
-from .engine import State, position_of
-from .gamedef import UINT32_MAX, GameDef, GameDefError, bounded_int, clip, load_game
-from .protocol import ProtocolError, format_betting, format_cards, parse_cards_field, replay_betting
+from .engine import position_of
+from .gamedef import GameDef, GameDefError, clip, load_game
+from .notation.loglines import (
+    MATCH_HEADER,
+    SCORE_PREFIX,
+    STATE_PREFIX,
+    Header,
+    LogError,
+    LoggedHand,
+    format_header,
+    format_score_line,
+    format_state_line,
+    format_value,
+    format_values,
+    parse_header_line,
+    parse_score_line,
+    parse_state_line,
+)
+
+__all__ = ["MATCH_HEADER", "Header", "LogEntry", "LogError", "LogLineError", "LoggedHand", "MatchLog",
+           "format_header", "format_score_line", "format_state_line", "format_value", "format_values",
+           "header_game", "parse_header_line", "parse_score_line", "parse_state_line", "read_entries",
+           "read_match_log"]
 
 log = logging.getLogger(__name__)
-
-
-class LogError(ValueError):
-    """A log line that cannot be read."""
-
-
-def format_value(value: float) -> str:
-    """A chip value as the reference prints it: ``%.6f`` without trailing zeros or point."""
-    text = "%.6f" % value
-    text = text.rstrip("0")
-    return text[:-1] if text.endswith(".") else text
-
-
-def format_values(values: Sequence[float]) -> str:
-    """Values joined by ``|``."""
-    return "|".join(format_value(v) for v in values)
-
-
-@dataclass
-class LoggedHand:
-    """One ``STATE:`` line: the replayed hand, its values as written, and the names per position."""
-
-    hand_id: int
-    state: State
-    values_text: list[str]
-    names: list[str]
-
-    @property
-    def values(self) -> list[float]:
-        """The logged values as floats."""
-        return [float(v) for v in self.values_text]
-
-
-@dataclass
-class Header:
-    """The ``#`` lines at the top of a log."""
-
-    match_name: str
-    game_name: str
-    num_hands: int
-    seed: int
-    t_response: int | None = None
-    t_hand: int | None = None
-    t_per_hand: int | None = None
-
-
-def format_header(match_name: str, game_name: str, num_hands: int, seed: int,
-                  t_response: int, t_hand: int, t_per_hand: int) -> list[str]:
-    """The reference dealer's four header lines (times in milliseconds)."""
-    return [f"# name/game/hands/seed {match_name} {game_name} {num_hands} {seed}",
-            f"#--t_response {t_response}", f"#--t_hand {t_hand}", f"#--t_per_hand {t_per_hand}"]
-
-
-def format_state_line(state: State, names: Sequence[str], values: Sequence[float] | None = None) -> str:
-    """The ``STATE:`` line of a finished hand; ``names`` per position."""
-    if values is None:
-        values = state.payoffs()
-    return (f"STATE:{state.hand_id}:{format_betting(state)}:{format_cards(state, None)}:"
-            f"{format_values(values)}:{'|'.join(names)}")
-
-
-def format_score_line(totals: Sequence[float], names: Sequence[str]) -> str:
-    """The ``SCORE:`` line; totals and names per seat."""
-    return f"SCORE:{format_values(totals)}:{'|'.join(names)}"
-
-
-def parse_state_line(line: str, game: GameDef) -> LoggedHand:
-    """Parse and replay ``STATE:<hand>:<betting>:<cards>:<values>:<names>``."""
-    line = line.rstrip("\r\n")
-    fields = line.split(":")
-    if len(fields) != 6 or fields[0] != "STATE":
-        raise LogError(f"not a STATE line with six ':'-separated fields: {line[:80]!r}")
-    _, hand_text, betting, cards, values, names = fields
-    hand_id = _uint(hand_text, "hand number")
-    try:
-        state = replay_betting(betting, game, State(game, hand_id))
-        hole, board = parse_cards_field(cards, game, state.round, f"hand {hand_id}")
-    except ProtocolError as exc:
-        raise LogError(str(exc)) from None
-    state.hole, state.board = hole, board
-    values_text = values.split("|")
-    name_list = names.split("|")
-    n = game.num_players
-    if len(values_text) != n or len(name_list) != n:
-        raise LogError(f"hand {hand_id}: {len(values_text)} values and {len(name_list)} names, the game has {n} players")
-    for v in values_text:
-        if not _VALUE.match(v) or not math.isfinite(float(v)):
-            raise LogError(f"hand {hand_id}: value {clip(v, 40)} is not a number as the dealer writes one")
-    return LoggedHand(hand_id, state, values_text, name_list)
-
-
-#: a value as the reference writes it (``%.6f`` trimmed); Python's float() would also take 'nan', '1e5' or '1_0'
-_VALUE = re.compile(r"-?[0-9]+(\.[0-9]+)?\Z")
-
-
-def _uint(text: str, what: str) -> int:
-    """A 32-bit unsigned field (hand numbers, the header's hands and seed); LogError otherwise, whatever its length."""
-    value = bounded_int(text, 0, UINT32_MAX + 1) if text[:1].isdigit() else None
-    if value is None or value > UINT32_MAX:
-        raise LogError(f"{what} {clip(text, 40)} is not an unsigned 32-bit integer")
-    return value
-
-
-def parse_score_line(line: str) -> tuple[list[str], list[str]]:
-    """Values (as written) and names per seat of a ``SCORE:`` line."""
-    fields = line.rstrip("\r\n").split(":")
-    if len(fields) != 3 or fields[0] != "SCORE":
-        raise LogError(f"not a SCORE line: {clip(line)}")
-    values, names = fields[1].split("|"), fields[2].split("|")
-    if len(values) != len(names):
-        raise LogError(f"SCORE line has {len(values)} values and {len(names)} names")
-    for v in values:
-        if not _VALUE.match(v) or not math.isfinite(float(v)):
-            raise LogError(f"SCORE value {clip(v, 40)} is not a number as the dealer writes one")
-    return values, names
-
-
-def parse_header_line(line: str, header: Header | None) -> Header | None:
-    """Fold one ``#`` line into the header read so far (unknown comments are ignored)."""
-    text = line.rstrip("\r\n")
-    if text.startswith(MATCH_HEADER):
-        # name, game, hands, seed: the match name has no space (the dealer refuses one), a game path may have
-        parts = text[len(MATCH_HEADER):].split(" ")
-        if len(parts) < 4 or not parts[0]:
-            raise LogError(f"malformed header line {clip(text)}")
-        try:
-            return Header(parts[0], " ".join(parts[1:-2]), _uint(parts[-2], "number of hands"),
-                          _uint(parts[-1], "seed"))
-        except LogError as exc:
-            raise LogError(f"malformed header line {clip(text)}: {exc}") from None
-    for key in ("t_response", "t_hand", "t_per_hand"):
-        prefix = f"#--{key} "
-        if text.startswith(prefix) and header is not None:
-            value = bounded_int(text[len(prefix):].strip(), -2**63, 2**63 - 1)
-            if value is None:
-                raise LogError(f"malformed header line {clip(text)}")
-            setattr(header, key, value)
-    return header
 
 
 def header_game(header: Header | None) -> GameDef:
@@ -166,10 +48,6 @@ def header_game(header: Header | None) -> GameDef:
         return load_game(header.game_name)
     except GameDefError as exc:
         raise LogError(f"cannot load the header's game: {exc}") from None
-
-
-#: the header line that starts a match (a file may hold several matches, concatenated)
-MATCH_HEADER = "# name/game/hands/seed "
 
 
 class LogLineError(LogError):
@@ -227,14 +105,14 @@ def read_entries(path: str | os.PathLike[str], game: GameDef | None = None) -> I
                         if new_match and game is None:
                             match_game = None
                         yield LogEntry(number, "comment", line, header, new_match=new_match)
-                    elif line.startswith("STATE:"):
+                    elif line.startswith(STATE_PREFIX):
                         if match_game is None:
                             try:
                                 match_game = header_game(header)
                             except LogError as exc:
                                 raise LogLineError(number, str(exc), cut=cut, needs_game=True) from None
                         yield LogEntry(number, "state", line, header, hand=parse_state_line(line, match_game))
-                    elif line.startswith("SCORE:"):
+                    elif line.startswith(SCORE_PREFIX):
                         yield LogEntry(number, "score", line, header, score=parse_score_line(line))
                     else:
                         yield LogEntry(number, "other" if line.strip() else "blank", line, header)

@@ -6,7 +6,7 @@ every state line (cheap: the costly parts are computed on first use), and
 the :class:`World` threads the views of one match together, recording each
 hand's result when its final state arrives.  A line that continues the
 hand of the line before is read by replaying only the actions it adds
-(:class:`acpcbot.reading.HandReader`).
+(:class:`acpcbot.notation.reader.HandReader`).
 
 The history of the match keeps its running figures (hands played, total)
 and the last :data:`KEEP_HANDS` hand records: a match of any length holds
@@ -24,8 +24,8 @@ from typing import Any, Callable, Generic, Iterator, NamedTuple, TypeVar
 from .cards import cards_to_text
 from .engine import CALL, Action, ActionType, State
 from .gamedef import GameDef
-from .protocol import MatchState, parse_match_state
-from .reading import HandReader
+from .notation.matchstate import MatchState, betting_field, cards_field, key_of_line, parse_match_state, state_head
+from .notation.reader import HandReader
 
 log = logging.getLogger(__name__)
 
@@ -247,23 +247,22 @@ class View:
     def betting(self) -> str:
         """The betting field of the line (``r300c/r900``...)."""
         betting = self.match_state.betting
-        return betting if betting is not None else self.text.split(":", 4)[3]
+        return betting if betting is not None else betting_field(self.text)
 
     @property
     def head(self) -> str:
         """``MATCHSTATE:<position>:<hand>:``, the start of every line of this hand this seat gets."""
-        return f"MATCHSTATE:{self.position}:{self.hand_id}:"
+        return state_head(self.position, self.hand_id)
 
     @property
     def cards_text(self) -> str:
         """The cards field of the line."""
-        return self.text.split(":", 4)[4]
+        return cards_field(self.text)
 
     @property
     def infoset_key(self) -> str:
         """``<position>:<betting>:<cards>``: the line without ``MATCHSTATE:`` and the hand number."""
-        _, pos, _, rest = self.text.split(":", 3)
-        return f"{pos}:{rest}"
+        return key_of_line(self.text)
 
     @cached_property
     def actions(self) -> tuple[BetAction, ...]:

@@ -32,6 +32,20 @@ from pathlib import Path
 from typing import BinaryIO, Callable
 
 from acpcbot.gamedef import UINT32_MAX, bounded_int
+from acpcbot.notation.loglines import TRANSACTION_STATE_FORM, split_transaction_state
+from acpcbot.notation.transcript import (
+    format_stamp,
+    from_head,
+    from_heads,
+    parse_stamp,
+    stamp_bytes,
+    to_head,
+    to_heads,
+    transaction_line,
+)
+
+__all__ = ["LineSink", "LogWriter", "Transaction", "TransactionFileError", "TransactionLog", "Transcript",
+           "format_stamp", "now_us", "parse_stamp", "read_log_lines", "read_transactions", "truncate_file"]
 
 _ENC = "utf-8"
 _ERRORS = "surrogateescape"
@@ -40,23 +54,6 @@ _ERRORS = "surrogateescape"
 def now_us() -> int:
     """Wall-clock time in whole microseconds (the reference's gettimeofday)."""
     return time.time_ns() // 1000
-
-
-def format_stamp(stamp_us: int) -> str:
-    """A time stamp as the reference prints it: ``<seconds>.<6-digit microseconds>``."""
-    sec, usec = divmod(stamp_us, 1_000_000)
-    return "%d.%06d" % (sec, usec)
-
-
-def parse_stamp(text: str) -> int:
-    """Microseconds from ``<seconds>.<microseconds>``; ValueError when malformed (of any length)."""
-    sec, dot, usec = text.partition(".")
-    seconds = bounded_int(sec, 0, 2**63) if sec[:1].isdigit() else None
-    micros = bounded_int(usec, 0, 10**6) if usec[:1].isdigit() else None
-    if not dot or seconds is None or micros is None or seconds >= 2**63 or micros >= 10**6:
-        shown = text if len(text) <= 40 else f"{text[:40]}... ({len(text)} characters)"
-        raise ValueError(f"malformed time stamp {shown!r}")
-    return seconds * 1_000_000 + micros
 
 
 class LineSink:
@@ -262,29 +259,23 @@ def _rendered(parts: list[bytes | tuple[int, list[bytes]] | tuple[int, int, byte
     out: list[bytes] = []
     add = out.append
     extend = out.extend
-    to, from_ = _TO, _FROM
+    to, from_ = to_heads(), from_heads()
+    seats = len(to)
     for part in parts:
         if isinstance(part, bytes):
             add(part)
         elif len(part) == 2:
             stamp_us, lines = part
-            at = b"%d.%06d " % divmod(stamp_us, 1_000_000)
+            at = stamp_bytes(stamp_us)
             for s, line in enumerate(lines):
                 if line:
-                    extend((to[s] if s < _SEATS else b"TO %d at " % (s + 1), at, line))
+                    extend((to[s] if s < seats else to_head(s), at, line))
         else:
             stamp_us, seat, line = part
-            extend((from_[seat] if seat < _SEATS else b"FROM %d at " % (seat + 1),
-                    b"%d.%06d " % divmod(stamp_us, 1_000_000), line))
+            extend((from_[seat] if seat < seats else from_head(seat), stamp_bytes(stamp_us), line))
             if not line.endswith(b"\n"):
                 add(b"\n")
     return out
-
-
-#: the seats whose TO and FROM prefixes are kept formatted (the reference's MAX_PLAYERS is 10)
-_SEATS = 16
-_TO = [b"TO %d at " % (s + 1) for s in range(_SEATS)]
-_FROM = [b"FROM %d at " % (s + 1) for s in range(_SEATS)]
 
 
 def _open_for_lines(path: Path, append: bool) -> int:
@@ -315,8 +306,7 @@ class TransactionLog(LineSink):
 
     def record(self, state_text: str, action_text: str, send_us: int, recv_us: int) -> None:
         """Write ``<state text>:<action> <send stamp> <receive stamp>`` (nothing once a write has failed)."""
-        self.write(f"{state_text}:{action_text} {format_stamp(send_us)} {format_stamp(recv_us)}\n"
-                   .encode(_ENC, _ERRORS))
+        self.write(transaction_line(state_text, action_text, send_us, recv_us).encode(_ENC, _ERRORS))
 
 
 @dataclass(frozen=True)
@@ -365,13 +355,13 @@ def _parse_transaction(text: str, number: int, path: str | os.PathLike[str]) -> 
         send_us, recv_us = parse_stamp(send), parse_stamp(recv)
     except ValueError as exc:
         raise TransactionFileError(f"{where}: {exc}") from None
-    if head.startswith("STATE:"):
-        fields = head.split(":")
-        hand_id = _hand_number(fields[1]) if len(fields) == 5 else None
+    fields = split_transaction_state(head)
+    if fields is not None:
+        hand_id = _hand_number(fields[0])
         if hand_id is None:
-            raise TransactionFileError(f"{where}: expected 'STATE:<hand>:<betting>:<cards>:<action>' with a "
+            raise TransactionFileError(f"{where}: expected '{TRANSACTION_STATE_FORM}' with a "
                                        f"32-bit hand number, got {head[:120]!r}")
-        return Transaction(number, hand_id, fields[2], fields[3], fields[4], send_us, recv_us)
+        return Transaction(number, hand_id, fields[1], fields[2], fields[3], send_us, recv_us)
     # the reference's own form: <action> <hand> <send> <receive>
     action_text, _, hand = head.rpartition(" ")
     hand_id = _hand_number(hand)

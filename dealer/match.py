@@ -28,54 +28,45 @@ written when it is asked to act, joined with the views it has not been
 sent yet, and every view waits at most :data:`HOLD_S` once the match waits
 for a reply, so a player watching the table sees each state within
 milliseconds while fast players exchange one write per action instead of
-one per seat and state.  The transcript lists every line in the
-reference's order whatever the moment it leaves.
+one per seat and state (``dealer.held``).  The transcript lists every line in the
+reference's order whatever the moment it leaves.  Reading a seat's lines
+is ``dealer.asking``'s; every line's text is ``acpcbot.notation``'s.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import time
 from typing import Sequence
 
-from acpcbot.engine import CALL, Action, ActionType, State
+from acpcbot.engine import State
 from acpcbot.evaluator.ranking import prepare as prepare_ranking
-from acpcbot.matchlog import format_score_line
-from acpcbot.protocol import CardsText, format_betting
+from acpcbot.notation.actions import action_text
+from acpcbot.notation.betting import format_betting, rounds_ended
+from acpcbot.notation.cardsfield import CardsText
+from acpcbot.notation.loglines import format_score_line, transaction_state
+from acpcbot.notation.matchstate import state_head, state_line
+from acpcbot.notation.transcript import finished_line, started_line
 
+from .aborted import MatchAborted
+from .asking import ReplyReading
 from .config import MatchConfig
-from .logs import Transcript, format_stamp, now_us
-from .progress import MatchProgress, MatchResult, book_hand, next_hand  # noqa: F401  (MatchResult: this module's API)
-from .replies import ACCEPTED, interpret_reply, plain_action
+from .held import FLUSH_S, HOLD_S
+from .logs import Transcript, now_us
+from .progress import MatchProgress, MatchResult, book_hand, next_hand
 from .resume import MatchFiles
-from .seats import SeatChannel, SeatClosed, SeatTimeout
+from .seats import SeatChannel, SeatClosed
 
-#: the longest a view is held back from a seat that does not have to act, once the match waits (seconds)
-HOLD_S = 0.002
-#: the longest the transcript lags behind a waiting match (seconds)
-FLUSH_S = 0.05
-#: distinct reply lines whose verdict one request remembers (a flood of the same junk is judged once)
-_JUDGED_MAX = 256
+# this module's API: what a match raises, holds and returns
+__all__ = ["FLUSH_S", "HOLD_S", "Match", "MatchAborted", "MatchResult"]
+
 #: distinct ends of hands a match remembers (see Match._play_hand), when its game has at most _ENDS_DEALS deals
 #: (then each deal's card texts are kept too)
 _ENDS_MAX = 1 << 12
 _ENDS_DEALS = 1000
 
 
-class MatchAborted(Exception):
-    """The match ends early; ``lines`` are the ERROR lines to print."""
-
-    def __init__(self, *lines: str) -> None:
-        super().__init__("\n".join(lines))
-        self.lines = lines
-
-
-_VERSION = re.compile(r"VERSION:(\d+)\.(\d+)\.(\d+)")
-_C, _R = ActionType.CALL, ActionType.RAISE
-
-
-class Match:
+class Match(ReplyReading):
     """One match between seats; :meth:`run` plays it to the end or to the first fatal problem."""
 
     def __init__(self, config: MatchConfig, transcript: Transcript, files: MatchFiles | None = None) -> None:
@@ -143,7 +134,7 @@ class Match:
         try:
             try:
                 self._check_versions()
-                tr.info(f"STARTED at {format_stamp(now_us())}")
+                tr.info(started_line(now_us()))
                 play_hand = self._play_hand
                 while progress.state is not None:
                     play_hand()
@@ -154,7 +145,7 @@ class Match:
                 for line in exc.lines:
                     tr.problem(line)
             if error is None:
-                tr.info(f"FINISHED at {format_stamp(now_us())}")
+                tr.info(finished_line(now_us()))
                 score = format_score_line(progress.totals, config.names)
                 tr.score(score)
                 if self.files.log is not None and not self.files.score_written:
@@ -175,35 +166,6 @@ class Match:
             seat.close()
 
     # -------------------------------------------------------------- steps
-
-    def _check_versions(self) -> None:
-        """Read each seat's VERSION line in seat order, as the reference does, but never wait forever."""
-        config = self.config
-        wait_ms = config.start_timeout if config.start_timeout >= 0 else config.t_response
-        deadline = None
-        for seat, channel in enumerate(self._seats):
-            line = channel.take_line()
-            if line is None:
-                self.transcript.flush()
-                if deadline is None:
-                    deadline = time.monotonic() + wait_ms / 1000
-                try:
-                    line = channel.read_line(deadline, self)
-                except SeatTimeout:
-                    raise MatchAborted(f"ERROR: could not read version string from seat {seat + 1}",
-                                       f"ERROR: seat {seat + 1} ({config.names[seat]}) sent no VERSION line "
-                                       f"within {wait_ms} ms") from None
-                except SeatClosed:
-                    raise MatchAborted(f"ERROR: could not read version string from seat {seat + 1}",
-                                       f"ERROR: seat {seat + 1} ({config.names[seat]}) closed the connection "
-                                       f"before sending its VERSION line") from None
-            text = line.split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
-            m = _VERSION.match(text)
-            if not m:
-                raise MatchAborted(f"ERROR: invalid version string {text.rstrip(chr(13) + chr(10))}")
-            if int(m.group(1)) != 2 or int(m.group(2)) > 0:
-                # the reference complains and plays on
-                self.transcript.problem("ERROR: this server is currently using version 2.0.0")
 
     def _play_hand(self) -> None:
         """Play the pending hand to its end, hold the final views and deal the next one; it is booked later.
@@ -242,9 +204,8 @@ class Match:
             acting = state.current_player
             round_ = state.round
             s_act = seat_of_pos[acting]
-            tail = f"{betting}:"
             board = boards[round_]
-            asked = f"{heads[s_act]}{tail}{own[s_act]}{board}"
+            asked = state_line(heads[s_act], betting, own[s_act] + board)
             channel = seats[s_act]
             try:
                 if takes_states[s_act]:
@@ -280,11 +241,12 @@ class Match:
             for s in others[s_act]:
                 if takes_states[s]:
                     try:
-                        seats[s].send_state(f"{heads[s]}{tail}{own[s]}{board}", state, pos_of_seat[s], betting)
+                        seats[s].send_state(state_line(heads[s], betting, own[s] + board), state, pos_of_seat[s],
+                                            betting)
                     except SeatClosed:
                         raise self._send_failed(s, f"in hand {h}") from None
                 else:
-                    data_b = sent[s] = f"{heads[s]}{tail}{own[s]}{board}\r\n".encode()
+                    data_b = sent[s] = f"{state_line(heads[s], betting, own[s] + board)}\r\n".encode()
                     if self._held_since is None:
                         self._held_since = time.monotonic()
                     held[s] += data_b
@@ -292,7 +254,7 @@ class Match:
                 if fill:
                     for s in range(n):
                         if not sent[s]:
-                            sent[s] = f"{heads[s]}{tail}{own[s]}{board}\r\n".encode()
+                            sent[s] = f"{state_line(heads[s], betting, own[s] + board)}\r\n".encode()
                 send_all(sent, send_us)
             for c in seats:
                 if c.congested:
@@ -301,14 +263,13 @@ class Match:
             action, recv_us, line = ask(s_act, acting, state, asked, send_us)
             if line is not None and received is not None:
                 unlogged = (s_act, line, recv_us)
-            kind = action[0]
-            act_text = ("r%d" % action[1] if nolimit else "r") if kind == _R else ("c" if kind == _C else "f")
+            act_text = action_text(action, nolimit)
             if tlog is not None:
-                tlog.record(f"STATE:{h}:{betting}:{text.field(state, None)}", act_text, send_us, recv_us)
+                tlog.record(transaction_state(h, betting, text.field(state, None)), act_text, send_us, recv_us)
             state.apply_unchecked(action)  # legal: the reply's action as State.fix gives it
             betting += act_text
             if state.round != round_:
-                betting += "/" * (state.round - round_)
+                betting += rounds_ended(state.round - round_)
         if unlogged is not None:
             received(*unlogged)  # type: ignore[misc]
         if self._booking is not None:
@@ -326,7 +287,7 @@ class Match:
         stamp = now_us()
         sent = []
         for s in range(n):
-            data = f"{heads[s]}{betting}:{views[pos_of_seat[s]]}"
+            data = state_line(heads[s], betting, views[pos_of_seat[s]])
             data_b = f"{data}\r\n".encode()
             sent.append(data_b)
             if takes_states[s]:
@@ -349,7 +310,7 @@ class Match:
         """A hand's card texts, and each seat's line head and own hole cards (as its lines show them while it runs)."""
         h = state.hand_id
         n = len(pos_of_seat)
-        heads = [f"MATCHSTATE:{pos_of_seat[s]}:{h}:" for s in range(n)]
+        heads = [state_head(pos_of_seat[s], h) for s in range(n)]
         texts = self._texts
         text = None
         if texts is not None:
@@ -396,203 +357,3 @@ class Match:
         got = self._rotations[hand_id % n] = ([config.position_of(hand_id, s) for s in range(n)],
                                                [config.seat_of(hand_id, p) for p in range(n)], takes_states, others)
         return got
-
-    # -------------------------------------------------------------- views held back
-
-    def _send_failed(self, seat: int, where: str) -> MatchAborted:
-        return MatchAborted(f"ERROR: could not send state to seat {seat + 1}",
-                            f"ERROR: seat {seat + 1} ({self.config.names[seat]}) closed the connection {where}")
-
-    def _send_held(self, where: str) -> None:
-        """Send every view held back (MatchAborted naming ``where`` when a seat is gone)."""
-        held = self._held
-        self._held_since = None
-        for s, data in enumerate(held):
-            if data:
-                held[s] = b""
-                try:
-                    self._seats[s].send(data)
-                except SeatClosed:
-                    raise self._send_failed(s, where) from None
-
-    def _hold_or_send(self, hand_id: int) -> None:
-        """Before waiting for a reply: send the held views now if they waited long enough, else at their time."""
-        since = self._held_since
-        if since is None:
-            return
-        due = since + HOLD_S
-        if time.monotonic() >= due:
-            self._send_held(f"in hand {hand_id}")
-            self._hold_due = None
-        else:
-            self._hold_due = due
-
-    # -------------------------------------------------------------- timers (seats.Idle)
-
-    def next_due(self) -> float | None:
-        """When the next timer is due (the transcript's flush, the held views)."""
-        a, b = self._flush_due, self._hold_due
-        if a is None:
-            return b
-        return a if b is None or a < b else b
-
-    def fire(self, now: float) -> None:
-        """Run the timers due at ``now``: write the transcript out, send the held views."""
-        if self._flush_due is not None and self._flush_due <= now:
-            self._flush_due = None
-            self.transcript.flush()
-        if self._hold_due is not None and self._hold_due <= now:
-            self._hold_due = None
-            held = self._held
-            self._held_since = None
-            for s, data in enumerate(held):
-                if data:
-                    try:
-                        self._seats[s].send(data)
-                    except SeatClosed:
-                        continue  # kept: the match finds the seat gone when it next writes to it
-                    held[s] = b""
-
-    def _flush_later(self) -> None:
-        """Write the transcript out soon: it may lag a waiting match by at most FLUSH_S."""
-        if self._flush_due is None and self.transcript.pending:
-            self._flush_due = time.monotonic() + FLUSH_S
-
-    def _drain(self, hand_id: int) -> None:
-        """Wait for seats whose unread data piles up (a player that does not read)."""
-        for s, channel in enumerate(self._seats):
-            if channel.congested:
-                self._flush_later()
-                deadline = time.monotonic() + self.config.t_response / 1000
-                try:
-                    channel.drain(deadline, self)
-                except (SeatTimeout, SeatClosed):
-                    raise MatchAborted(f"ERROR: could not send state to seat {s + 1}",
-                                       f"ERROR: seat {s + 1} ({self.config.names[s]}) read nothing for "
-                                       f"--t_response {self.config.t_response} ms in hand {hand_id}") from None
-
-    def _ask(self, seat: int, position: int, state: State, asked: str,
-             send_us: int) -> tuple[Action, int, bytes | None]:
-        """Read lines from the acting seat until one answers the request (``asked``, the state line sent).
-
-        Returns the action to play, the reply's arrival time, and the reply
-        itself when its FROM line is left for the caller to write (a plain
-        reply with no warning), else None.
-        """
-        config = self.config
-        channel = self._seats[seat]
-        tr = self.transcript
-        clock = self.progress.clock
-        if channel.takes_states:
-            action = channel.take_action()
-            if action is not None:
-                # an in-process player's decision: what its reply line would be read as
-                fixed, warnings = state.fix(action)
-                if warnings:
-                    channel.put_line(self._reply_line(asked, action))  # read below, warnings and all
-                else:
-                    recv_us = now_us()
-                    broken = clock.charge(seat, send_us, recv_us)
-                    if broken is not None:
-                        tr.received(seat, self._reply_line(asked, action), recv_us)
-                        raise MatchAborted(f"ERROR: seat {seat + 1} ran out of time",
-                                           self._limit_text(seat, state.hand_id, broken))
-                    return fixed, recv_us, (None if tr.quiet else self._reply_line(asked, fixed))
-        expected = f"{asked}:".encode()
-        judged: dict[bytes, tuple[int, Action, tuple[str, ...]]] | None = None
-        while True:
-            line = channel.take_line()
-            if line is None:
-                allowed, limit = clock.allowance(seat)
-                # the timers' checks inline: they are set (or nothing is held) at most waits
-                if self._flush_due is None:
-                    self._flush_later()
-                if self._held_since is not None:
-                    self._hold_or_send(state.hand_id)
-                started = time.monotonic()
-                deadline = started + (send_us + allowed - now_us()) / 1e6
-                try:
-                    line = channel.read_line(deadline, self)
-                except SeatTimeout:
-                    raise self._timed_out(seat, state.hand_id, limit, time.monotonic() - started) from None
-                except SeatClosed:
-                    raise MatchAborted(
-                        f"ERROR: could not get action from seat {seat + 1}",
-                        "%.1f seconds spent waiting; timeout %.1f" % (time.monotonic() - started,
-                                                                      clock.max_response / 1e6),
-                        f"ERROR: seat {seat + 1} ({config.names[seat]}) closed the connection in hand {state.hand_id}",
-                    ) from None
-            recv_us = now_us()
-            if line.startswith(expected):
-                # the usual reply: the state as sent, then c, f, r or r<size> and CRLF
-                broken = clock.charge(seat, send_us, recv_us)
-                if broken is None:
-                    rest = line[len(expected):]
-                    if rest == b"c\r\n":
-                        return CALL, recv_us, line  # a call is always what it says
-                    action = plain_action(rest, self._nolimit)
-                    if action is not None:
-                        fixed, warnings = state.fix(action)
-                        if not warnings:
-                            return fixed, recv_us, line
-                if b"\0" in line:
-                    line = line[:line.index(b"\0")]  # the reference sees a C string
-                tr.received(seat, line, recv_us)
-                if broken is not None:
-                    raise MatchAborted(f"ERROR: seat {seat + 1} ran out of time",
-                                       self._limit_text(seat, state.hand_id, broken))
-            else:
-                if b"\0" in line:
-                    line = line[:line.index(b"\0")]  # the reference sees a C string
-                tr.received(seat, line, recv_us)
-                if line[:1] in (b"#", b";"):
-                    allowed, limit = clock.allowance(seat)
-                    if recv_us - send_us > allowed:  # a stream of comments must not hold the match forever
-                        raise self._timed_out(seat, state.hand_id, limit, (recv_us - send_us) / 1e6)
-                    continue
-                broken = clock.charge(seat, send_us, recv_us)
-                if broken is not None:
-                    raise MatchAborted(f"ERROR: seat {seat + 1} ran out of time",
-                                       self._limit_text(seat, state.hand_id, broken))
-            # a flood repeats itself: each distinct line is judged once per request (the state does not change)
-            if judged is None:
-                judged = {}
-            verdict = judged.get(line)
-            if verdict is None:
-                verdict = interpret_reply(line, expected, state, position, config.strict)
-                if len(judged) < _JUDGED_MAX:
-                    judged[line] = verdict
-            status, action, warnings = verdict
-            if config.strict and warnings:
-                reply = line.decode("utf-8", "backslashreplace").rstrip("\r\n")
-                raise MatchAborted(f"ERROR: seat {seat + 1} ({config.names[seat]}) sent a bad reply in hand "
-                                   f"{state.hand_id}: {warnings[0].removeprefix('WARNING: ')}: {reply[:200]!r}; "
-                                   f"match ended (--strict)")
-            for w in warnings:
-                tr.problem(w)
-            if status == ACCEPTED:
-                return action, recv_us, None
-
-    def _reply_line(self, asked: str, action: Action) -> bytes:
-        kind = action[0]
-        act = ("r%d" % action[1] if self.config.game.is_nolimit else "r") if kind == _R else \
-            ("c" if kind == _C else "f")
-        return f"{asked}:{act}\r\n".encode()
-
-    def _limit_text(self, seat: int, hand_id: int, limit: str) -> str:
-        config = self.config
-        who = f"seat {seat + 1} ({config.names[seat]})"
-        if limit == "t_response":
-            return f"ERROR: {who} sent no action within --t_response {config.t_response} ms in hand {hand_id}"
-        if limit == "t_hand":
-            return f"ERROR: {who} used more than --t_hand {config.t_hand} ms in hand {hand_id}"
-        return (f"ERROR: {who} used up the match budget of --t_per_hand {config.t_per_hand} ms x "
-                f"{config.num_hands} hands in hand {hand_id}")
-
-    def _timed_out(self, seat: int, hand_id: int, limit: str, waited_s: float) -> MatchAborted:
-        if limit == "t_response":
-            # the reference's read time-out message
-            return MatchAborted(f"ERROR: could not get action from seat {seat + 1}",
-                                "%.1f seconds spent waiting; timeout %.1f" % (waited_s, self.config.t_response / 1000),
-                                self._limit_text(seat, hand_id, limit))
-        return MatchAborted(f"ERROR: seat {seat + 1} ran out of time", self._limit_text(seat, hand_id, limit))

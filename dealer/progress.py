@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from acpcbot.engine import State
-from acpcbot.matchlog import format_state_line, format_value
+from acpcbot.notation.loglines import format_state_line, state_line
 
 from .config import MatchConfig, SeatClock
 from .rng import Dealer
@@ -88,7 +88,7 @@ def finish_hand(config: MatchConfig, progress: MatchProgress, state: State, bett
 
     ``betting``, ``cards`` (every hole card shown) and ``names`` (by
     position, ``|``-joined) are the line's fields when the caller has them
-    already; they must be what ``matchlog.format_state_line`` would write.
+    already; they must be what ``notation.loglines.format_state_line`` would write.
     ``seat_of_position`` is each position's seat in this hand and
     ``values`` its payoffs by position, when the caller has them
     (``config.seat_of``, ``state.payoffs()``).
@@ -112,7 +112,7 @@ def book_hand(config: MatchConfig, progress: MatchProgress, state: State, bettin
         totals[seat_of_position[p]] += v
     if betting is None or cards is None or names is None:
         return format_state_line(state, names_by_position(config, h), values)
-    return f"STATE:{h}:{betting}:{cards}:{_values_text(values)}:{names}"
+    return state_line(h, betting, cards, values, names)
 
 
 def next_hand(config: MatchConfig, progress: MatchProgress, hand_id: int) -> None:
@@ -122,22 +122,3 @@ def next_hand(config: MatchConfig, progress: MatchProgress, hand_id: int) -> Non
     if hand_id + 1 < config.num_hands:
         progress.deal(config, hand_id + 1)
 
-
-#: the log's text of the values met so far (a match meets few: each is formatted once), up to _VALUES_MAX of them
-_VALUE_TEXT: dict[float, str] = {}
-_VALUES_MAX = 1 << 14
-
-
-def _values_text(values: Sequence[float]) -> str:
-    """``matchlog.format_values(values)``, each value's text remembered."""
-    texts = _VALUE_TEXT
-    out = []
-    for v in values:
-        text = texts.get(v)
-        if text is None:
-            text = format_value(v)
-            # -0.0 equals 0.0 as a key but prints "-0": only other values are remembered
-            if v and len(texts) < _VALUES_MAX:
-                texts[v] = text
-        out.append(text)
-    return "|".join(out)

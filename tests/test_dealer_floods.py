@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from playkit import slow
 
-import dealer.match as match_module
+import dealer.asking as match_module  # where Match reads replies (interpret_reply, now_us)
 from acpcbot.engine import CALL
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import parse_match_state

@@ -11,11 +11,11 @@ import dealer.match as match_module
 from acpcbot.engine import State
 from acpcbot.gamedef import load_game
 from acpcbot.matchlog import format_values
+from acpcbot.notation.loglines import values_text
 from acpcbot.protocol import format_cards, parse_match_state, replay_betting
 from dealer.config import MatchConfig
 from dealer.logs import Transcript, _rendered
 from dealer.match import Match
-from dealer.progress import _values_text
 from dealer.rng import Dealer
 from dealer.seats import SeatChannel, SeatClosed
 
@@ -123,8 +123,8 @@ def test_only_a_small_deck_remembers_its_hands_ends_and_never_more_than_the_boun
 def test_value_texts_are_the_log_format():
     values = [0.0, -0.0, 1.0, -1.0, 0.5, 1 / 3, -2 / 3, 12345.0, -100.25, 2.0000005]
     for _ in range(2):  # formatted, then remembered
-        assert _values_text(values) == format_values(values)
-        assert _values_text([-0.0]) == format_values([-0.0])
+        assert values_text(values) == format_values(values)
+        assert values_text([-0.0]) == format_values([-0.0])
 
 
 def test_the_transcripts_pieces_make_the_reference_lines():

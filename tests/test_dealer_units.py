@@ -20,7 +20,7 @@ from acpcbot.protocol import CardsText, format_match_state
 from dealer.config import MatchConfig, SeatClock
 from dealer.logs import Transcript, format_stamp, parse_stamp
 from dealer.match import Match
-from dealer.replies import _c_int32
+from acpcbot.notation.lenient import c_int32
 from dealer.rng import Dealer
 from dealer.seats import MAX_LINE, MatchInterrupted, SeatChannel, SeatClosed, SeatTimeout
 from dealer.server import RECV_SIZE, TcpSeat
@@ -245,7 +245,7 @@ def test_stamps_and_c_int_conversion():
     assert format_stamp(5) == "0.000005" and parse_stamp("12.000034") == 12_000_034
     with pytest.raises(ValueError):
         parse_stamp("12")
-    assert [_c_int32(v) for v in (5, -5, 2**31, 2**32 + 7, 10**30)] == [5, -5, -2**31, 7, -1]
+    assert [c_int32(v) for v in (5, -5, 2**31, 2**32 + 7, 10**30)] == [5, -5, -2**31, 7, -1]
 
 
 def test_a_player_already_waiting_is_accepted_even_with_no_start_time_left():

@@ -108,6 +108,15 @@ def test_the_world_and_protocol_import_nothing_from_strategies_or_above(graph):
         assert [m for m in _reach(graph, module) if m.startswith(above)] == [], module
 
 
+def test_the_notation_stands_on_the_engine_alone(graph):
+    # cards/gamedef -> engine -> notation: the text formats know the rules, nothing above them
+    below = {"acpcbot.engine"} | _reach(graph, "acpcbot.engine")
+    notation = [m for m in graph if m.startswith("acpcbot.notation")]
+    assert "acpcbot.notation.matchstate" in notation
+    for module in notation:
+        assert {m for m in _reach(graph, module) if not m.startswith("acpcbot.notation")} <= below, module
+
+
 def test_the_dealer_core_imports_no_strategy_client_or_arena(graph):
     core = [m for m in graph if m.split(".")[0] == "dealer" and not m.startswith("dealer.arena")]
     assert "dealer.match" in core and "dealer.server" in core
@@ -200,3 +209,117 @@ def test_every_module_opens_with_the_idea_it_owns():
     bare = [str(p.relative_to(ROOT)) for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")
             if not (ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))) or "").strip()]
     assert bare == []
+
+
+# ----------------------------------------------------------------------------- one owner of the text formats
+
+#: where a text format is still spelled outside acpcbot.notation: (module, the literal) -> the notation call it
+#: should make.  Each is another engineer's file, left as it was while the notation layer was built; the
+#: integrator empties this list (nothing may be added to it).
+ALLOWED_FORMAT_TEXT = {
+    ("acpcbot.kit_check", "STATE:"): "notation.loglines.STATE_PREFIX",
+    ("acpcbot.kit_check", "SCORE:"): "notation.loglines.SCORE_PREFIX",
+    ("acpcbot.strategies.learner2008_train", "STATE:"): "notation.loglines.STATE_PREFIX",
+    ("acpcbot.strategies.learner2008_train", r"^(TO|FROM) (\d+) at \S+ (MATCHSTATE:\S*)\s*$"):
+        "a transcript-line reader in notation.transcript, with notation.matchstate.is_state_line",
+    ("dealer.arena.watch", b"STATE:"): "notation.loglines.STATE_PREFIX",
+    ("dealer.arena.humanplay", "SCORE:"): "notation.loglines.SCORE_PREFIX",
+    ("dealer.arena.tcp", b"SCORE:"): "notation.loglines.SCORE_PREFIX",
+    ("dealer.arena.aivat", "the name MATCHSTATE"):
+        "notation.matchstate.state_line(state_head(position, state.hand_id), betting, cards.field(state, position))",
+}
+#: what a format's text starts with, or holds, when it is built or read by hand
+_FORMAT_MARKS = ("MATCHSTATE", "STATE:", "SCORE:", "VERSION:")
+#: the letters the protocol writes for an action (the aliases k, b and capitals are only ever read)
+_ACTION_LETTERS = {"f", "c", "r"}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """ids of the docstring nodes of a module and its classes and functions (prose, not formats), and of the
+    names an ``__all__`` lists (names, not formats)."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            out |= {id(c) for c in ast.walk(node.value) if isinstance(c, ast.Constant)}
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                    and isinstance(first.value.value, str):
+                out.add(id(first.value))
+    return out
+
+
+def _format_text(tree: ast.AST) -> list[tuple[int, object]]:
+    """(line, literal) of every place ``tree`` spells a format itself: a MATCHSTATE/STATE/SCORE/VERSION
+    literal or the MATCHSTATE constant, an action written as ``r%d`` or ``f"r{size}"``, an action letter chosen by
+    a conditional."""
+    skip = _docstrings(tree)
+    found: list[tuple[int, object]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)) and id(node) not in skip:
+            text = node.value if isinstance(node.value, str) else node.value.decode("latin-1")
+            if any(mark in text for mark in _FORMAT_MARKS) or text in ("r%d", "r%s"):
+                found.append((node.lineno, node.value))
+        elif isinstance(node, ast.JoinedStr):
+            for a, b in zip(node.values, node.values[1:]):
+                if isinstance(a, ast.Constant) and a.value == "r" and isinstance(b, ast.FormattedValue):
+                    found.append((node.lineno, 'f"r{...}"'))
+        elif isinstance(node, ast.Name) and node.id == "MATCHSTATE":
+            found.append((node.lineno, "the name MATCHSTATE"))
+        elif isinstance(node, ast.IfExp):
+            branches = (node.body, node.orelse)
+            if all(isinstance(x, ast.Constant) and x.value in _ACTION_LETTERS for x in branches):
+                found.append((node.lineno, "an action letter chosen by a conditional"))
+    return found
+
+
+def test_every_text_format_is_spelled_in_the_notation_layer_only():
+    """MATCHSTATE, STATE, SCORE and VERSION text and action letters are built and read in acpcbot.notation alone.
+
+    Docstrings may describe a format; code outside the notation layer calls it instead of spelling it.
+    """
+    bad = {}
+    for pkg in PACKAGES:
+        for path in (ROOT / pkg).rglob("*.py"):
+            module = _module_name(path)
+            if module.startswith("acpcbot.notation"):
+                continue
+            for line, literal in _format_text(ast.parse(path.read_text(encoding="utf-8"))):
+                if (module, literal) not in ALLOWED_FORMAT_TEXT:
+                    bad[f"{path.relative_to(ROOT)}:{line}"] = literal
+    assert bad == {}
+
+
+def test_the_allowed_format_text_is_still_there():
+    """An entry of ALLOWED_FORMAT_TEXT whose literal is gone must leave the list (it only shrinks)."""
+    present = set()
+    for pkg in PACKAGES:
+        for path in (ROOT / pkg).rglob("*.py"):
+            module = _module_name(path)
+            present |= {(module, literal) for _, literal in _format_text(ast.parse(path.read_text(encoding="utf-8")))}
+    assert set(ALLOWED_FORMAT_TEXT) - present == set()
+
+
+def test_no_module_reaches_into_the_notation_layers_private_names():
+    """Nothing outside acpcbot.notation imports a ``_private`` name of it (or of protocol, which gathers it)."""
+    bad = []
+    for pkg in PACKAGES:
+        for path in (ROOT / pkg).rglob("*.py"):
+            module = _module_name(path)
+            if module.startswith("acpcbot.notation"):
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and node.module and \
+                        ("notation" in node.module.split(".") or node.module.split(".")[-1] == "protocol"):
+                    bad += [f"{module}: {alias.name}" for alias in node.names if alias.name.startswith("_")]
+    assert bad == []
+
+
+def test_the_format_checks_catch_what_they_are_for():
+    """The checks above find a line built by hand, an action written by hand and a private import."""
+    built = ast.parse('head = f"MATCHSTATE:{p}:{h}:"\nlog = "STATE:%d" % h\n'
+                      'text = "r%d" % size\nother = f"r{size}"\nletter = "c" if call else "f"\n'
+                      'line = f"{MATCHSTATE}:{p}"\n')
+    assert sorted(line for line, _ in _format_text(built)) == [1, 2, 3, 4, 5, 6]
+    prose = ast.parse('"""A MATCHSTATE line, described."""\ndef f():\n    """STATE: lines."""\n')
+    assert _format_text(prose) == []

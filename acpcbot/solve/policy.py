@@ -19,7 +19,8 @@ import numpy as np
 from ..atomic import atomic_write
 from ..engine import ActionType, State
 from ..gamedef import GameDef
-from ..protocol import MATCHSTATE, ProtocolError, format_match_state, parse_match_state
+from ..notation import ProtocolError, info_key, key_of_line, line_of_key
+from ..notation.matchstate import parse_match_state
 from .tree import ACTION_CHARS, ACTION_TYPES, GameTooBig, PublicTree, build_tree
 
 Policy = dict[str, dict[str, float]]
@@ -37,25 +38,25 @@ def infoset_key(state: State, position: int) -> str:
     """The key of the state ``position`` is to act in: its MATCHSTATE text without the prefix and hand number.
 
     Only ``position``'s own hole cards and the board are used, whatever
-    else ``state`` knows.
+    else ``state`` knows (:func:`acpcbot.notation.info_key`, the one key).
     """
-    return key_of_match_state(format_match_state(state.view_of(position), position))
+    return info_key(state, position)
 
 
 def key_of_match_state(line: str) -> str:
-    """``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` -> ``<position>:<betting>:<cards>``."""
-    fields = line.rstrip("\r\n").split(":", 3)
-    if len(fields) != 4 or fields[0] != MATCHSTATE:
-        raise PolicyError(f"not a MATCHSTATE line: {line[:80]!r}")
-    return f"{fields[1]}:{fields[3]}"
+    """``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` -> ``<position>:<betting>:<cards>``; PolicyError otherwise."""
+    try:
+        return key_of_line(line)
+    except ProtocolError as exc:
+        raise PolicyError(str(exc)) from None
 
 
 def match_state_of_key(key: str, hand_id: int = 0) -> str:
-    """The MATCHSTATE line a key stands for, with hand number ``hand_id``."""
-    position, sep, rest = key.partition(":")
-    if not sep:
-        raise PolicyError(f"policy key {key!r} is not '<position>:<betting>:<cards>'")
-    return f"{MATCHSTATE}:{position}:{hand_id}:{rest}"
+    """The MATCHSTATE line a key stands for, with hand number ``hand_id``; PolicyError for a malformed key."""
+    try:
+        return line_of_key(key, hand_id)
+    except ProtocolError as exc:
+        raise PolicyError(str(exc)) from None
 
 
 def tree_infosets(tree: PublicTree) -> list[tuple[int, int, str]]:

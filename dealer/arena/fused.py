@@ -18,13 +18,15 @@ from __future__ import annotations
 from time import time_ns
 from typing import Sequence
 
-from acpcbot.engine import CALL, ActionType
-from acpcbot.protocol import CardsText, format_betting
+from acpcbot.engine import CALL
+from acpcbot.notation.actions import action_text
+from acpcbot.notation.betting import format_betting, rounds_ended
+from acpcbot.notation.cardsfield import CardsText
+from acpcbot.notation.matchstate import state_head, state_line
 from dealer.match import Match, MatchAborted, MatchResult
 from dealer.progress import finish_hand
 from dealer.seats import SeatChannel
 
-_R, _C = ActionType.RAISE, ActionType.CALL
 #: hands whose log lines are written together (one write per hand was a tenth of a fused hand's time); a
 #: reader of the growing log (the progress line) lags by at most that, and the match's last hand, or the
 #: hand it stops in, writes out every line held
@@ -84,7 +86,7 @@ class FusedMatch(Match):
         text = CardsText(state)
         boards = text.boards
         # what each position's line shows of the cards while the hand runs: its own hole cards, the board so far
-        heads = [f"MATCHSTATE:{p}:{h}:" for p in range(n)]
+        heads = [state_head(p, h) for p in range(n)]
         own = [text.holes((p,)) for p in range(n)]
         masked: list[list[tuple[int, ...]] | None] = [None] * n  # State.visible_holes, asked at a first turn
         hole, board = state.hole, state.board
@@ -101,7 +103,7 @@ class FusedMatch(Match):
                 if round_ != seen_round:
                     seen_round = round_
                     seen_board = state.visible_board()
-                asked = f"{heads[acting]}{betting}:{own[acting]}{boards[round_]}"
+                asked = state_line(heads[acting], betting, own[acting] + boards[round_])
                 seen = masked[acting]
                 if seen is None:
                     seen = masked[acting] = state.visible_holes(acting)
@@ -122,11 +124,10 @@ class FusedMatch(Match):
                     if broken is not None:
                         raise MatchAborted(f"ERROR: seat {seat + 1} ran out of time",
                                            self._limit_text(seat, h, broken))
-                kind = fixed[0]
                 apply(fixed)
-                betting += ("r%d" % fixed[1] if nolimit else "r") if kind == _R else ("c" if kind == _C else "f")
+                betting += action_text(fixed, nolimit)
                 if state.round != round_:
-                    betting += "/" * (state.round - round_)
+                    betting += rounds_ended(state.round - round_)
         except BaseException:
             state.hole, state.board = hole, board
             self._write_log()

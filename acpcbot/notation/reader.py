@@ -5,45 +5,21 @@ plus one action, with the same cards, or with the new rounds' board cards
 after them, or (at a showdown) with other positions' hole cards shown.
 :class:`HandReader` reads such a line by applying what it adds to the last
 state, and a hand's first line directly; anything else it leaves to
-:func:`~acpcbot.protocol.parse_match_state` (and to its error messages).
+:func:`~acpcbot.notation.matchstate.parse_match_state` (and to its error messages).
 Whatever it reads is what that full parse gives: the tests compare them
 line by line, malformed lines included.
 """
 
 from __future__ import annotations
 
-from .cards import CardError, parse_cards
-from .engine import CALL, FOLD, RAISE, Action, ActionType, IllegalAction, State
-from .gamedef import GameDef
-from .protocol import (
-    _SHORT_CARDS,
-    MatchState,
-    ProtocolError,
-    _deck_of,
-    format_action,
-    parse_cards_field,
-    replay_betting,
-)
-
-_R = ActionType.RAISE
-
-
-def _one_action(added: str, nolimit: bool) -> Action | None:
-    """The action of betting text holding exactly one action (then only '/'s), else None."""
-    body = added.rstrip("/")
-    if body == "c":
-        return CALL
-    if body == "f":
-        return FOLD
-    if body[:1] != "r":
-        return None
-    if not nolimit:
-        return RAISE if body == "r" else None
-    digits = body[1:]
-    # a size as the betting writes it: digits only, at most nine (so below 2**31)
-    if 0 < len(digits) <= 9 and digits.isdigit() and digits.isascii():
-        return Action(_R, int(digits))
-    return None
+from ..cards import CardError, parse_cards
+from ..engine import Action, IllegalAction, State
+from ..gamedef import GameDef
+from .actions import format_action, one_action
+from .betting import replay_betting
+from .cardsfield import SHORT_CARDS, deck_of, parse_cards_field
+from .errors import ProtocolError
+from .matchstate import MATCHSTATE, MatchState
 
 
 class HandReader:
@@ -95,7 +71,7 @@ class HandReader:
     def first(self, text: str) -> MatchState | None:
         """A hand's first line (``MATCHSTATE:<p>:<h>::<cards>``, no betting yet) read directly; None for anything else."""
         parts = text.split(":")
-        if len(parts) != 5 or parts[3] or parts[0] != "MATCHSTATE":
+        if len(parts) != 5 or parts[3] or parts[0] != MATCHSTATE:
             return None
         p, h = parts[1], parts[2]
         if not (0 < len(p) <= 2 and 0 < len(h) <= 9 and p.isdigit() and h.isdigit() and (p + h).isascii()):
@@ -147,7 +123,7 @@ class HandReader:
         if added in tokens:
             token = tokens[added]
         else:
-            action = _one_action(added, self._nolimit)
+            action = one_action(added, self._nolimit)
             token = None if action is None else (action, len(added) - len(added.rstrip("/")))
             if len(tokens) < 4096:
                 tokens[added] = token
@@ -231,7 +207,7 @@ class HandReader:
         state = last.state.copy()
         first_round = state.round
         try:
-            action = _one_action(added, game.is_nolimit)
+            action = one_action(added, game.is_nolimit)
             if action is not None and not state.finished:
                 # the usual line: one action more, and the '/'s of the rounds it ends
                 state.apply(action)
@@ -271,7 +247,7 @@ class HandReader:
             return None
         game = self.game
         counts = game.num_board_cards
-        short = _SHORT_CARDS.get
+        short = SHORT_CARDS.get
         new: list[int] = []
         for k, text in enumerate(groups):
             if len(text) != 2 * counts[first_round + 1 + k]:
@@ -304,7 +280,7 @@ class HandReader:
             return None
         hole = state.hole[:]
         new: list[int] = []
-        short = _SHORT_CARDS.get
+        short = SHORT_CARDS.get
         k = game.num_hole_cards
         for p, t in enumerate(groups):
             if t != before[p]:
@@ -321,4 +297,4 @@ def _fresh(new: list[int], state: State) -> bool:
     seen = set(state.board)
     for hole in state.hole:
         seen.update(hole)
-    return seen.isdisjoint(new) and len(set(new)) == len(new) and _deck_of(state.game).issuperset(new)
+    return seen.isdisjoint(new) and len(set(new)) == len(new) and deck_of(state.game).issuperset(new)
