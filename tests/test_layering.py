@@ -90,7 +90,7 @@ def test_acpcbot_never_imports_the_dealer(graph):
 
 
 def test_the_engine_stands_on_cards_gamedef_and_the_ranking_only(graph):
-    allowed = {"acpcbot", "acpcbot.cards", "acpcbot.gamedef", "acpcbot.hand", "acpcbot.evaluator",
+    allowed = {"acpcbot", "acpcbot.cards", "acpcbot.gamedef", "acpcbot.hand", "acpcbot.showdown", "acpcbot.evaluator",
                "acpcbot.evaluator.ranking", "acpcbot.evaluator.tables", "acpcbot.atomic",
                "acpcbot.arrayfile"}
     assert _reach(graph, "acpcbot.engine") <= allowed
