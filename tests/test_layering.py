@@ -200,3 +200,23 @@ def test_every_module_opens_with_the_idea_it_owns():
     bare = [str(p.relative_to(ROOT)) for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")
             if not (ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))) or "").strip()]
     assert bare == []
+
+
+def _package_of(module: str, packages: set[str]) -> str:
+    """The node a module counts as in the package graph: its first-level subpackage (``acpcbot.solve`` for
+    ``acpcbot.solve.subgame.dcfr``), or the module itself when it sits at a package's top."""
+    head = ".".join(module.split(".")[:2])
+    return head if head in packages and "." in head else module
+
+
+def test_no_package_import_cycle(graph):
+    """Subpackages import each other one way only (solve never imports strategies, which stands on solve)."""
+    packages = {m for m in graph if (ROOT / m.replace(".", "/") / "__init__.py").is_file()}
+    above: dict[str, set[str]] = {}
+    for module, deps in graph.items():
+        for dep in deps:
+            a, b = _package_of(module, packages), _package_of(dep, packages)
+            if a != b:
+                above.setdefault(a, set()).add(b)
+    cycles = sorted(p for p in above if p in _reach(above, p))
+    assert cycles == []
