@@ -180,6 +180,12 @@ class HandFacts:
             below = level
         return out
 
+    def pot_within_reach(self, player: int) -> int:
+        """Chips of the pots ``player`` could win were it all in: each contribution counted up to its whole stack
+        (with it all in, the total of the :meth:`pots` it is eligible for)."""
+        cap = self.game.stack[player]
+        return sum(min(s, cap) for s in self.spent)
+
     def pot_after_call(self, player: int | None = None) -> int:
         """The pot once ``player`` (default: the one to act) has called."""
         return self.pot + self.to_call(player)

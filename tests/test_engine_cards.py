@@ -169,3 +169,12 @@ def test_heads_up_value_over_many_holdings():
 def test_payoffs_for_asks_a_finished_hand():
     with pytest.raises(ValueError, match="not over"):
         State(load_game("hunl")).payoffs_for([c("AsAh"), c("KsKh")])
+
+
+def test_the_pot_within_reach_is_the_side_pots_a_player_all_in_is_eligible_for():
+    st = State(side_pot_game()).apply(raise_to(150))  # position 2 bets 150; 0 (stack 100) and 1 have not acted
+    assert st.spent == [5, 10, 150]
+    assert st.pot_within_reach(0) == 5 + 10 + 100 and st.pot_within_reach(1) == 165
+    shoved = all_in_three()
+    for p in range(3):
+        assert shoved.pot_within_reach(p) == sum(pot.amount for pot in shoved.pots() if p in pot.eligible)

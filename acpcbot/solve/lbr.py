@@ -32,7 +32,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..engine import Action, ActionType, State
+from ..engine import CALL, Action, ActionType, State
 from ..gamedef import GameDef
 from ..holdings import blocked, num_holdings
 from .lbr_actions import candidates_in
@@ -82,8 +82,8 @@ def valuate(state: State, me: int, equity: np.ndarray, weights: np.ndarray,
     ``actions``: the candidates to value (default :func:`candidates`).
     """
     opp = 1 - me
-    mine, theirs = state.spent[me], state.spent[opp]
-    pot = mine + theirs
+    mine = state.spent[me]
+    pot = mine + state.spent[opp]
     total = float(weights.sum())
     if total <= 0:
         raise RangeError("the opponent's range is empty")
@@ -93,10 +93,10 @@ def valuate(state: State, me: int, equity: np.ndarray, weights: np.ndarray,
         if action[0] == ActionType.FOLD:
             out.append(Valued(action, 0.0, 0.0, wp))
             continue
-        put = state.copy().apply(action).spent[me]
+        after = state.copy().apply(action)
         if action[0] == ActionType.CALL:
-            matched = min(put, theirs)  # all-in for less: the opponent's chips above it come back
-            out.append(Valued(action, wp * 2 * matched - matched + mine, 0.0, wp))
+            # checked down from here (all-in for less: the opponent's chips above it come back)
+            out.append(Valued(action, after.heads_up_value(me, wp) + mine, 0.0, wp))
             continue
         folds = np.clip(fold_probs(action), 0.0, 1.0)
         fp = float(weights @ folds) / total
@@ -104,8 +104,8 @@ def valuate(state: State, me: int, equity: np.ndarray, weights: np.ndarray,
         left = float(calling.sum())
         wp_call = float(calling @ equity) / left if left > 0 else wp
         # if called, the opponent matches up to its stack; chips above that come back
-        matched = min(put, state.game.stack[opp])
-        value = fp * pot + (1.0 - fp) * (wp_call * 2 * matched - matched + mine)
+        called = after.apply_unchecked(CALL) if after.current_player == opp else after
+        value = fp * pot + (1.0 - fp) * (called.heads_up_value(me, wp_call) + mine)
         out.append(Valued(action, value, fp, wp_call))
     return out
 
