@@ -269,19 +269,24 @@ class CardsAndPayoffs:
             return self.payoffs()
         return self._showdown_payoffs(self.hand_values(hole))
 
-    def heads_up_value(self, me: int, share: Any) -> Any:
+    def heads_up_value(self, me: int, share: Any, called: bool = False) -> Any:
         """Position ``me``'s chips in a heads-up hand played to its end from here with no more chips put in:
         a fold pays what it pays; a showdown pays ``share * 2 * M - M``, ``share`` being ``me``'s share of the
         pot (a win 1, a tie 1/2) and M the bet both have matched (chips above it come back).
 
         ``share`` is a number, or a numpy array of one share per holding (or board): the result has its shape.
+        ``called``: the bet standing now is called first (each player puts in up to its stack).
         """
         opp = 1 - me
         spent = self.spent
         if self.folded[me] or self.folded[opp]:
             value = float(-spent[me] if self.folded[me] else spent[opp])
             return np.full(np.shape(share), value) if np.ndim(share) else value
-        matched = float(min(spent[me], spent[opp]))
+        if called:
+            stack = self.game.stack
+            matched = float(min(max(spent[me], spent[opp]), stack[me], stack[opp]))
+        else:
+            matched = float(min(spent[me], spent[opp]))
         return share * 2 * matched - matched
 
     def _showdown_payoffs(self, values: Sequence[int]) -> list[float]:

@@ -161,6 +161,9 @@ def test_heads_up_value_over_many_holdings():
     short = parse_game(load_game("hunl").to_text().replace("stack = 20000 20000", "stack = 200 20000"), "short")
     allin = State(short).apply(raise_to(400)).apply(CALL)  # position 0 calls all-in for 200: 200 come back
     assert allin.finished and allin.heads_up_value(1, shares).tolist() == [200.0, 0.0, -200.0]
+    shove = State(short).apply(raise_to(400))  # valued as if called: position 0 can put in only 200
+    assert shove.heads_up_value(1, shares, called=True).tolist() == [200.0, 0.0, -200.0]
+    assert shove.heads_up_value(1, 1.0) == 100.0  # as it stands: the 100 of the big blind matched
     folded = State(load_game("hunl")).apply(FOLD)  # the small blind folds
     assert folded.heads_up_value(0, shares).tolist() == [50.0, 50.0, 50.0]
     assert folded.heads_up_value(1, 0.9) == -50.0

@@ -32,7 +32,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..engine import CALL, Action, ActionType, State
+from ..engine import Action, ActionType, State
 from ..gamedef import GameDef
 from ..holdings import blocked, num_holdings
 from .lbr_actions import candidates_in
@@ -104,8 +104,7 @@ def valuate(state: State, me: int, equity: np.ndarray, weights: np.ndarray,
         left = float(calling.sum())
         wp_call = float(calling @ equity) / left if left > 0 else wp
         # if called, the opponent matches up to its stack; chips above that come back
-        called = after.apply_unchecked(CALL) if after.current_player == opp else after
-        value = fp * pot + (1.0 - fp) * (called.heads_up_value(me, wp_call) + mine)
+        value = fp * pot + (1.0 - fp) * (after.heads_up_value(me, wp_call, called=True) + mine)
         out.append(Valued(action, value, fp, wp_call))
     return out
 
