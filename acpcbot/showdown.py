@@ -167,6 +167,50 @@ class CardsAndPayoffs:
         self.board = list(map(int, board))
         return self
 
+    def verify_reveal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> None:
+        """Raise DealError unless ``hole`` (``()`` where hidden) and ``board`` may be every card known now: the
+        cards this state knows already among them unchanged (a line read after the last one of the same hand)."""
+        n = self.game.num_players
+        if len(hole) != n:
+            raise DealError(f"revealing a hand's cards: {len(hole)} holdings for a {n}-player game")
+        known = len(self.board)
+        if tuple(board[:known]) != tuple(self.board):
+            raise DealError(f"revealing the board {_text(board)}: it was {_text(self.board)}")
+        fresh: list[int] = list(board[known:])
+        for p, h in enumerate(hole):
+            held = self.hole[p]
+            if held and h and tuple(h) != held:  # a line hiding cards the state knows leaves them known
+                raise DealError(f"revealing {_text(h)} for position {p}: it holds {_text(held)}")
+            if h and not held:
+                why = self._hole_problem(p, h, f"revealing {_text(h)} for position {p}")
+                if why is not None:
+                    raise DealError(why)
+                fresh.extend(h)
+        if len(board) > self.game.total_board_cards:
+            raise DealError(f"revealing the board {_text(board)}: the game deals {self.game.total_board_cards}")
+        why = self._card_problem(fresh, "revealing a hand's cards")
+        if why is not None:
+            raise DealError(why)
+
+    def can_reveal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
+        """Whether ``hole`` and ``board`` may be every card known now (see :meth:`verify_reveal`)."""
+        try:
+            self.verify_reveal(hole, board)
+        except DealError:
+            return False
+        return True
+
+    def reveal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> Self:
+        """Take in every card a line shows now, as a reader of MATCHSTATE or STATE lines does: hole cards per
+        position (``()`` where hidden) and the board so far.  Those known already must be unchanged; the new
+        ones join the state (board cards dealt, hole cards seen).  DealError when the cards cannot be so."""
+        self.verify_reveal(hole, board)
+        for p, h in enumerate(hole):
+            if h and not self.hole[p]:
+                self.hole[p] = tuple(map(int, h))
+        self.board.extend(map(int, board[len(self.board):]))
+        return self
+
     def verify_show(self, position: int, cards: Sequence[int]) -> None:
         """Raise DealError unless ``position`` may show ``cards``: the hand is over, the position did not fold,
         and the cards are the ones it holds (or, where this state does not know them, could hold)."""

@@ -181,3 +181,19 @@ def test_the_pot_within_reach_is_the_side_pots_a_player_all_in_is_eligible_for()
     shoved = all_in_three()
     for p in range(3):
         assert shoved.pot_within_reach(p) == sum(pot.amount for pot in shoved.pots() if p in pot.eligible)
+
+
+def test_a_reader_reveals_the_cards_each_line_shows():
+    # MATCHSTATE:0:0:r300c/ccc/:AsAh|/2c7h9d then .../cc/:AsAh|/2c7h9d/3s then the showdown's cards
+    st = State(load_game("hunl")).apply(raise_to(300)).apply(CALL).apply(CALL).apply(CALL)
+    st.reveal([c("AsAh"), ()], c("2c7h9d"))
+    st.apply(CALL).apply(CALL).reveal([c("AsAh"), ()], c("2c7h9d3s"))
+    with pytest.raises(DealError, match="revealing the board 2c7h9d4d: it was 2c7h9d3s"):
+        st.reveal([c("AsAh"), ()], c("2c7h9d4d"))
+    with pytest.raises(DealError, match="revealing KsKh for position 0: it holds AsAh"):
+        st.reveal([c("KsKh"), ()], c("2c7h9d3s"))
+    with pytest.raises(DealError, match="card As is dealt already"):
+        st.reveal([c("AsAh"), c("AsQd")], c("2c7h9d3s"))
+    st.apply(CALL).apply(CALL).reveal([c("AsAh"), c("KsKh")], c("2c7h9d3s4d"))
+    assert st.hole == [c("AsAh"), c("KsKh")] and st.board == list(c("2c7h9d3s4d"))
+    assert st.payoffs() == [300.0, -300.0]
