@@ -17,6 +17,11 @@ action), what one position may see (:meth:`State.visible_holes`,
 :meth:`State.view_of`), the board by round, the pots with the positions
 eligible for each (:meth:`State.pots`), the pot after a call and raise
 sizes as fractions of it, and which seat plays a position (:func:`seat_of`).
+Cards enter a state only through its dealing and showing operations, each
+with ``can_``/``verify_`` twins, and one terminal-value function says what
+a hand pays (``acpcbot/showdown.py``: :meth:`State.deal_hole`,
+:meth:`State.deal_board`, :meth:`State.show`, :meth:`State.payoffs`,
+:meth:`State.payoffs_for`, :meth:`State.heads_up_value`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import NamedTuple, Sequence
 
 from .gamedef import GameDef
 from .hand import HandFacts, Pot as Pot, Step as Step, position_of as position_of, seat_of as seat_of  # re-exported
+from .showdown import CardsAndPayoffs, DealError as DealError  # re-exported
 
 MAX_NUM_ACTIONS = 64  # the reference engine's per-round action limit
 
@@ -78,7 +84,7 @@ _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 _new = object.__new__
 
 
-class State(HandFacts):
+class State(HandFacts, CardsAndPayoffs):
     """One hand in progress: betting so far, chips spent, cards known, whose turn."""
 
     __slots__ = ("game", "hand_id", "spent", "max_spent", "min_raise_to", "actions", "actors",
@@ -416,111 +422,3 @@ class State(HandFacts):
             if not folded[p] and spent[p] < stack[p]:
                 return p
         return -1
-
-    # ----------------------------------------------------------------- results
-
-    @property
-    def is_showdown(self) -> bool:
-        """Whether the hand ended (or will end) with more than one player left."""
-        return self._n_folded + 1 < self.game.num_players
-
-    def shown_players(self) -> list[int]:
-        """Positions whose cards every player sees at the end: non-folded players at a showdown."""
-        if not self.finished or not self.is_showdown:
-            return []
-        return [p for p in range(self.game.num_players) if not self.folded[p]]
-
-    def hand_values(self) -> list[int]:
-        """Showdown value per position (higher is better; -1 for folded players)."""
-        g = self.game
-        through = g.board_cards_through(self.round)
-        board = tuple(self.board[:through])
-        values = []
-        showdown_value = g.ranking_for_showdown
-        k = g.num_hole_cards
-        for p in range(g.num_players):
-            if self.folded[p]:
-                values.append(-1)
-                continue
-            hole = self.hole[p]
-            if len(hole) != k or len(board) != through:
-                raise ValueError(f"cannot rank position {p}: its cards are not all known")
-            values.append(showdown_value((hole if hole.__class__ is tuple else tuple(hole)) + board))
-        return values
-
-    def payoffs(self, values: Sequence[int] | None = None) -> list[float]:
-        """Chips won (+) or lost (-) by each position, exactly as the reference computes them.
-
-        ``values`` are showdown values per position (default: from the cards);
-        each distinct spending level forms a pot split evenly among its best
-        eligible hands, so values can be fractional.
-        """
-        if not self.finished:
-            raise ValueError("the hand is not over")
-        if values is None and self._payoffs is not None:
-            return list(self._payoffs)
-        g = self.game
-        n = g.num_players
-        spent = self.spent
-        if self._n_folded + 1 >= n:
-            total = sum(spent)
-            result = [float(-spent[p]) if self.folded[p] else float(total - spent[p]) for p in range(n)]
-        elif values is None:
-            result = self._showdown_payoffs(self.hand_values())
-        else:
-            return self._showdown_payoffs(values)
-        # A finished hand's result never changes; copies (a seat's view of the
-        # dealer's state) share it.  Folded players' cards do not matter to it.
-        self._payoffs = tuple(result)
-        return result
-
-    def _showdown_payoffs(self, values: Sequence[int]) -> list[float]:
-        spent = self.spent
-        if len(spent) == 2 and spent[0] == spent[1] > 0 and not (self.folded[0] or self.folded[1]):
-            # heads-up with the pot matched: what the general arithmetic gives, without building its pots
-            s = float(spent[0])
-            if values[0] == values[1]:
-                return [0.0, 0.0]
-            return [s, -s] if values[0] > values[1] else [-s, s]
-        return [self._showdown_payoff(p, values) for p in range(self.game.num_players)]
-
-    def _showdown_payoff(self, player: int, values: Sequence[int]) -> float:
-        # Same arithmetic, in the same order, as the reference's valueOfState so
-        # that fractional results print identically.
-        if self.folded[player]:
-            return float(-self.spent[player])
-        ranks: list[int] = []
-        left: list[int] = []
-        idx = -1
-        for p in range(self.game.num_players):
-            if self.spent[p] == 0:
-                continue
-            if p == player:
-                idx = len(ranks)
-            ranks.append(-1 if self.folded[p] else values[p])
-            left.append(self.spent[p])
-        if idx < 0:
-            return 0.0
-        value = 0.0
-        while True:
-            size = min(left)
-            win_rank = max(ranks)
-            winners = ranks.count(win_rank)
-            if ranks[idx] == win_rank:
-                value += (size * (len(ranks) - winners)) / winners
-            else:
-                value -= size
-            keep_r: list[int] = []
-            keep_l: list[int] = []
-            for i, chips in enumerate(left):
-                chips -= size
-                if chips == 0:
-                    if i == idx:
-                        return value
-                    continue
-                if i == idx:
-                    new_idx = len(keep_l)
-                keep_l.append(chips)
-                keep_r.append(ranks[i])
-            idx = new_idx
-            ranks, left = keep_r, keep_l

@@ -303,7 +303,17 @@ def parse_game(text: str, name: str = "<string>") -> GameDef:
                    num_hole_cards=num_hole, num_board_cards=board, name=name)
 
 
-SHIPPED_GAMES = ("hunl", "hulhe", "3pl", "3pnl", "6pnl", "kuhn2p", "kuhn3p", "leduc", "leducnl")
+def _shipped_games() -> tuple[str, ...]:
+    """The short names of the games in ``acpcbot/games/`` (each ``NAME.game``), the default game first, then by name."""
+    names = sorted(entry.name[:-len(".game")] for entry in resources.files("acpcbot").joinpath("games").iterdir()
+                   if entry.name.endswith(".game"))
+    return tuple(sorted(names, key=lambda name: name != DEFAULT_GAME))
+
+
+#: the game a player or match plays when none is named
+DEFAULT_GAME = "hunl"
+#: the games shipped in ``acpcbot/games/``: a ``.game`` file dropped there is one more, by its file name
+SHIPPED_GAMES = _shipped_games()
 
 # The official distribution's file names, so logs that name them (often with
 # a path from another machine) can be checked without the file at hand.

@@ -74,6 +74,7 @@ class HandFacts:
         def _do(self, action: Action) -> None: ...
         def to_call(self, player: int | None = None) -> int: ...
         def shown_players(self) -> list[int]: ...
+        def deal_hole(self, position: int, cards: Sequence[int]) -> Self: ...
         @property
         def pot(self) -> int: ...
         @property
@@ -138,10 +139,13 @@ class HandFacts:
         seen = self.visible_positions(viewer)
         return [tuple(h) if p in seen else () for p, h in enumerate(self.hole)]
 
-    def view_of(self, viewer: int) -> Self:
+    def view_of(self, viewer: int, holding: Sequence[int] | None = None) -> Self:
         """A copy holding only what ``viewer`` may see: its own hole cards, those shown at the end, the board so far.
 
-        Its ``hole`` and ``board`` are lists of its own (a caller may change them).
+        ``holding``: the cards the viewer holds in the view instead of its
+        own (a guess at an unseen player's, as a best response makes); they
+        must not clash with the other cards it sees (``DealError``).  Its
+        ``hole`` and ``board`` are lists of its own.
         """
         view = self.copy()
         if self.finished:
@@ -152,6 +156,9 @@ class HandFacts:
             hole[viewer] = tuple(self.hole[viewer])
             view.hole = hole
         view.board = self.board[:self.game.board_cards_through(self.round)]
+        if holding is not None:
+            view.hole[viewer] = ()
+            view.deal_hole(viewer, holding)
         return view
 
     def pots(self) -> list[Pot]:
@@ -172,6 +179,12 @@ class HandFacts:
             out.append(Pot(amount, tuple(p for p in live if spent[p] >= level)))
             below = level
         return out
+
+    def pot_within_reach(self, player: int) -> int:
+        """Chips of the pots ``player`` could win were it all in: each contribution counted up to its whole stack
+        (with it all in, the total of the :meth:`pots` it is eligible for)."""
+        cap = self.game.stack[player]
+        return sum(min(s, cap) for s in self.spent)
 
     def pot_after_call(self, player: int | None = None) -> int:
         """The pot once ``player`` (default: the one to act) has called."""

@@ -138,3 +138,13 @@ def test_holdem_cards_on_other_streets_are_not_holdem():
     text = load_game("hulhe").to_text().replace("numBoardCards = 0 3 1 1", "numBoardCards = 0 5 0 0")
     game = parse_game(text)
     assert game.deals_holdem_cards and not game.has_holdem_streets and not game.is_holdem
+
+
+def test_the_shipped_games_are_the_files_in_the_games_folder():
+    # discovered, not listed by hand: a NAME.game dropped into acpcbot/games/ is one more game; the default first
+    from pathlib import Path
+
+    import acpcbot
+    folder = Path(acpcbot.__file__).parent / "games"
+    assert sorted(SHIPPED_GAMES) == sorted(p.stem for p in folder.glob("*.game"))
+    assert SHIPPED_GAMES[0] == "hunl" and len(SHIPPED_GAMES) == 9

@@ -90,7 +90,7 @@ def test_acpcbot_never_imports_the_dealer(graph):
 
 
 def test_the_engine_stands_on_cards_gamedef_and_the_ranking_only(graph):
-    allowed = {"acpcbot", "acpcbot.cards", "acpcbot.gamedef", "acpcbot.hand", "acpcbot.evaluator",
+    allowed = {"acpcbot", "acpcbot.cards", "acpcbot.gamedef", "acpcbot.hand", "acpcbot.showdown", "acpcbot.evaluator",
                "acpcbot.evaluator.ranking", "acpcbot.evaluator.tables", "acpcbot.atomic",
                "acpcbot.arrayfile"}
     assert _reach(graph, "acpcbot.engine") <= allowed
@@ -323,3 +323,23 @@ def test_the_format_checks_catch_what_they_are_for():
     assert sorted(line for line, _ in _format_text(built)) == [1, 2, 3, 4, 5, 6]
     prose = ast.parse('"""A MATCHSTATE line, described."""\ndef f():\n    """STATE: lines."""\n')
     assert _format_text(prose) == []
+
+
+def _package_of(module: str, packages: set[str]) -> str:
+    """The node a module counts as in the package graph: its first-level subpackage (``acpcbot.solve`` for
+    ``acpcbot.solve.subgame.dcfr``), or the module itself when it sits at a package's top."""
+    head = ".".join(module.split(".")[:2])
+    return head if head in packages and "." in head else module
+
+
+def test_no_package_import_cycle(graph):
+    """Subpackages import each other one way only (solve never imports strategies, which stands on solve)."""
+    packages = {m for m in graph if (ROOT / m.replace(".", "/") / "__init__.py").is_file()}
+    above: dict[str, set[str]] = {}
+    for module, deps in graph.items():
+        for dep in deps:
+            a, b = _package_of(module, packages), _package_of(dep, packages)
+            if a != b:
+                above.setdefault(a, set()).add(b)
+    cycles = sorted(p for p in above if p in _reach(above, p))
+    assert cycles == []

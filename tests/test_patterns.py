@@ -157,16 +157,14 @@ def test_bad_buckets_and_patterns_are_named():
 
 # ----------------------------------------------------------------- the players
 
-def view_of(game_name: str, hole: str, betting: list, board: str = "", other: str = "7c2d") -> View:
+def view_of(game_name: str, hole: str, betting: list, board: str = "") -> View:
     """The view of the player to act after ``betting`` (engine actions), with ``hole`` and ``board``."""
     game = load_game(game_name)
     state = State(game, 0, [()] * game.num_players, cards(board))
     for a in betting:
         state.apply(a)
     p = state.current_player
-    holes = [cards(other)] * game.num_players
-    holes[p] = cards(hole)
-    state.hole = holes
+    state.deal_hole(p, cards(hole))  # the others' cards stay unknown: the view shows only its own
     return View.parse(format_match_state(state, p), game)
 
 
@@ -235,7 +233,7 @@ def test_raise_is_r_in_limit_and_a_call_when_no_raise_is_left():
 
 
 def test_rock_never_folds_when_checking_is_free():
-    view = view_of("hunl", "7c2d", [CALL], other="AsAd")  # the big blind may check
+    view = view_of("hunl", "7c2d", [CALL])  # the big blind may check
     s = create("rock", view.game, seed=5)
     assert {s.act(view, 0.0) for _ in range(300)} <= {CALL, raise_to(400)}
     assert CALL in {s.act(view, 0.0) for _ in range(300)}

@@ -103,10 +103,7 @@ def random_decisions(game, seed: int, count: int):
 
 def view_of(state: State, position: int, hole: tuple[int, ...] | None = None) -> View:
     """The seat's view of ``state`` (its hole cards replaced by ``hole`` when given)."""
-    s = state.copy()
-    if hole is not None:
-        s.hole = [hole if p == position else h for p, h in enumerate(s.hole)]
-    return View.parse(format_match_state(s.view_of(position), position), state.game)
+    return View.parse(format_match_state(state.view_of(position, holding=hole), position), state.game)
 
 
 def _cases():

@@ -32,38 +32,11 @@ import numpy as np
 from ..atomic import atomic_write
 from .abstract_game import FOLD_LEAF, NEXT_LEAF, AbstractGame
 from .best_response import Exploitability
+from .cfr_core import ALGORITHMS as ALGORITHMS, check_algorithm, match_columns as _match, normalise, regret_matching
 
-ALGORITHMS = ("cfr+", "dcfr")
 #: instances x histories per chunk of a round (about a megabyte of float32 per array)
 CHUNK_ELEMENTS = 1 << 16
 CHECKPOINT_FORMAT = 1
-
-
-def _match(pos: np.ndarray, out: np.ndarray, cols: np.ndarray) -> None:
-    """out[:, col] = pos[:, col] / total, or uniform over ``cols`` where the total is 0 (no masked ops: slow)."""
-    total = pos[:, cols[0]].copy()
-    for col in cols[1:]:
-        total += pos[:, col]
-    zero = total == 0
-    total += zero
-    np.reciprocal(total, out=total)
-    uniform = zero * pos.dtype.type(1.0 / len(cols))
-    for col in cols:
-        np.multiply(pos[:, col], total, out=out[:, col])
-        out[:, col] += uniform
-
-
-def regret_matching(regrets: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """Strategy (n, 3, ...) proportional to positive regret; uniform over the legal columns where none is positive."""
-    pos = np.maximum(regrets, 0)
-    out = np.zeros_like(pos)
-    _match(pos, out, np.flatnonzero(legal))
-    return out
-
-
-def normalise(strategy_sum: np.ndarray, legal: np.ndarray, dtype=np.float64) -> np.ndarray:
-    """Average strategy rows (n, 3, ...) from accumulated sums; uniform over legal columns where nothing accumulated."""
-    return regret_matching(strategy_sum.astype(dtype), legal)
 
 
 @dataclass
@@ -81,8 +54,7 @@ class AbstractSolver:
     def __init__(self, ag: AbstractGame, algorithm: str = "cfr+", workers: int = 2, dtype=np.float32,
                  alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, evaluate_only: bool = False,
                  reduce_last: bool = True) -> None:
-        if algorithm not in ALGORITHMS:
-            raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+        check_algorithm(algorithm)
         self.ag = ag
         self.algorithm = algorithm
         self.alpha, self.beta, self.gamma = alpha, beta, gamma

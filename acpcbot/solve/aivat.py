@@ -43,7 +43,7 @@ import numpy as np
 
 from ..engine import ActionType, State, Step
 from ..gamedef import GameDef
-from ..strategies.base import ActionPolicy
+from ..policy_types import ActionPolicy
 from .matchup import holdem_matchup, holdem_matchups
 from .rollout import matchup_equity
 

@@ -30,9 +30,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
-from ..evaluator import pair_ranks, rank_batch
+from ..equity_vectors import equity_on_boards
 from ..gamedef import GameDef
-from .rollout import blocked_holdem
 
 #: the opponent: its action wherever it is to act
 Opponent = Callable[[State], Action]
@@ -58,19 +57,6 @@ class Chance:
     def expect(self, level: int, values: np.ndarray) -> np.ndarray:
         """The average over each level-``level`` board's children of ``values`` (given per child)."""
         return values.reshape(len(self.boards[level]), self.branch[level + 1]).mean(axis=1)
-
-
-def _equity_on_full_boards(hole: Sequence[int], boards: np.ndarray) -> np.ndarray:
-    """Our share (ties half) against a uniform hand on each complete board, holdings sharing a card excluded."""
-    opp = pair_ranks(boards).astype(np.int64)  # (N, 1326), 0 where the pair shares a board card
-    opp[:, blocked_holdem(tuple(hole))] = 0
-    mine = rank_batch(np.hstack([np.broadcast_to(np.asarray(hole, dtype=np.int64), (len(boards), 2)), boards]),
-                      check=False).astype(np.int64)[:, None]
-    live = opp > 0
-    # treys ranks: lower is better
-    wins = ((opp > mine) & live).sum(axis=1)
-    ties = ((opp == mine) & live).sum(axis=1)
-    return (wins + 0.5 * ties) / np.maximum(live.sum(axis=1), 1)
 
 
 def deal_chance(game: GameDef, hole: Sequence[int], board: Sequence[int], round_: int,
@@ -102,7 +88,7 @@ def deal_chance(game: GameDef, hole: Sequence[int], board: Sequence[int], round_
         levels.append(np.vstack(rows))
         branch.append(m)
     equity = [np.zeros(0)] * len(levels)
-    equity[-1] = _equity_on_full_boards(hole, levels[-1])
+    equity[-1] = equity_on_boards(hole, levels[-1])
     chance = Chance(levels, branch, equity)
     for j in range(len(levels) - 2, -1, -1):
         equity[j] = chance.expect(j, equity[j + 1])
@@ -159,14 +145,8 @@ class BlindBestResponse:
     def _value(self, state: State, me: int, level: int, round_: int, chance: Chance,
                memo: dict[tuple, np.ndarray]) -> np.ndarray:
         """Our payoff from ``state`` for every board of ``level`` (boards through round ``round_``)."""
-        opp = 1 - me
         if state.finished:
-            if state.folded[me]:
-                return np.full(len(chance.boards[level]), -float(state.spent[me]))
-            if state.folded[opp]:
-                return np.full(len(chance.boards[level]), float(state.spent[opp]))
-            matched = float(min(state.spent))
-            return chance.equity[level] * 2 * matched - matched
+            return state.heads_up_value(me, chance.equity[level])
         if state.round > round_:
             key = (level, state.round, tuple(state.spent), state.max_spent, state.min_raise_to)
             got = memo.get(key)

@@ -18,22 +18,26 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import json
 import lzma
-import os
 import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from ..atomic import atomic_write, check_writable
+from ..atomic import check_writable
 from ..gamedef import GameDef, GameDefError, load_game
-from .abstract_cfr import ALGORITHMS, AbstractSolver, Report, train
+from .abstract_cfr import AbstractSolver, Report, train
 from .abstract_game import NEXT_LEAF, AbstractGame
 from .abstraction import AbstractionError, Buckets, build, class_joint
+from .cfr_core import (  # re-exported: the policy file's names
+    ALGORITHMS,
+    POLICY_FORMAT as POLICY_FORMAT,
+    QUANT,
+    read_abstract_policy as read_policy,
+    write_abstract_policy as write_policy,
+)
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 DEFAULT_BUCKETS = DATA / "hulhe_buckets.npz"
@@ -42,8 +46,6 @@ DEFAULT_POLICY = DATA / "blueprint_hulhe.npz"
 DEFAULT_K = (8, 6, 10)
 #: river bucket edges in strength bins of 0.025: percentiles .30 .45 .55 .65 .725 .80 .85 .90 .95
 DEFAULT_EDGES = (12, 18, 22, 26, 29, 32, 34, 36, 38)
-POLICY_FORMAT = 1
-QUANT = 255
 
 
 def is_limit_holdem(game: GameDef) -> bool:
@@ -157,39 +159,6 @@ def policy_rows(ag: AbstractGame, solver: AbstractSolver) -> list[np.ndarray]:
                 for col in range(3):
                     block[:, col][dead] = QUANT if col == 1 else 0   # check/call: always legal
     return rows
-
-
-def write_policy(path: str | os.PathLike[str], ag: AbstractGame, rows: list[np.ndarray], meta: dict,
-                 preset: int = 9 | lzma.PRESET_EXTREME) -> None:
-    """Write policy rows (lzma-compressed per round, ``preset``) with the game and metadata; atomic replace."""
-    blobs: dict[str, Any] = {f"round{r}": np.frombuffer(lzma.compress(q.tobytes(), preset=preset), dtype=np.uint8)
-             for r, q in enumerate(rows)}
-    shapes: dict[str, Any] = {f"shape{r}": np.array(q.shape) for r, q in enumerate(rows)}
-    with atomic_write(path, "wb") as fh:
-        np.savez(fh, format=POLICY_FORMAT, game=np.array(ag.game.to_text()),
-                 k=np.array(ag.buckets[1:]), meta=np.array(json.dumps(meta)), **blobs, **shapes)
-
-
-def read_policy(path: str | os.PathLike[str]) -> tuple[list[np.ndarray], dict]:
-    """The uint8 policy rows per round and the metadata of a file written by ``write_policy``."""
-    where = os.fspath(path)
-    try:
-        with np.load(path) as z:
-            if int(z["format"]) != POLICY_FORMAT:
-                raise AbstractionError(f"{where}: policy format {int(z['format'])}, expected {POLICY_FORMAT}")
-            rows = []
-            for r in range(4):
-                shape = tuple(int(x) for x in z[f"shape{r}"])
-                raw = lzma.decompress(z[f"round{r}"].tobytes())
-                rows.append(np.frombuffer(raw, dtype=np.uint8).reshape(shape))
-            meta = json.loads(str(z["meta"]))
-            meta["game_text"] = str(z["game"])
-            meta["k"] = tuple(int(x) for x in z["k"])
-    except (OSError, KeyError, ValueError, lzma.LZMAError) as exc:   # json errors are ValueErrors
-        if isinstance(exc, AbstractionError):
-            raise
-        raise AbstractionError(f"{where}: cannot read the policy: {exc}") from None
-    return rows, meta
 
 
 def evaluate_rows(ag: AbstractGame, rows: list[np.ndarray], workers: int = 2):

@@ -11,24 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..gamedef import GameDef
+from .cfr_core import ALGORITHMS as ALGORITHMS, check_algorithm, normalise, regret_matching
 from .tree import PublicTree, build_tree
-
-ALGORITHMS = ("cfr+", "dcfr")
-
-
-def regret_matching(regrets: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """Strategy proportional to positive regret, uniform over legal actions when none is positive."""
-    positive = np.maximum(regrets, 0.0)
-    total = positive.sum(1, keepdims=True)
-    uniform = (legal / legal.sum(1, keepdims=True))[:, :, None]
-    return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
-
-
-def normalise(strategy_sum: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """Rows of accumulated strategy as probabilities; uniform over legal actions where nothing accumulated."""
-    total = strategy_sum.sum(1, keepdims=True)
-    uniform = (legal / legal.sum(1, keepdims=True))[:, :, None]
-    return np.where(total > 0, strategy_sum / np.where(total > 0, total, 1.0), uniform)
 
 
 class Solver:
@@ -36,8 +20,7 @@ class Solver:
 
     def __init__(self, game_or_tree: GameDef | PublicTree, algorithm: str = "cfr+",
                  alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0) -> None:
-        if algorithm not in ALGORITHMS:
-            raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+        check_algorithm(algorithm)
         self.tree = game_or_tree if isinstance(game_or_tree, PublicTree) else build_tree(game_or_tree)
         self.algorithm = algorithm
         self.alpha, self.beta, self.gamma = alpha, beta, gamma

@@ -82,8 +82,8 @@ def valuate(state: State, me: int, equity: np.ndarray, weights: np.ndarray,
     ``actions``: the candidates to value (default :func:`candidates`).
     """
     opp = 1 - me
-    mine, theirs = state.spent[me], state.spent[opp]
-    pot = mine + theirs
+    mine = state.spent[me]
+    pot = mine + state.spent[opp]
     total = float(weights.sum())
     if total <= 0:
         raise RangeError("the opponent's range is empty")
@@ -93,10 +93,10 @@ def valuate(state: State, me: int, equity: np.ndarray, weights: np.ndarray,
         if action[0] == ActionType.FOLD:
             out.append(Valued(action, 0.0, 0.0, wp))
             continue
-        put = state.copy().apply(action).spent[me]
+        after = state.copy().apply(action)
         if action[0] == ActionType.CALL:
-            matched = min(put, theirs)  # all-in for less: the opponent's chips above it come back
-            out.append(Valued(action, wp * 2 * matched - matched + mine, 0.0, wp))
+            # checked down from here (all-in for less: the opponent's chips above it come back)
+            out.append(Valued(action, after.heads_up_value(me, wp) + mine, 0.0, wp))
             continue
         folds = np.clip(fold_probs(action), 0.0, 1.0)
         fp = float(weights @ folds) / total
@@ -104,8 +104,7 @@ def valuate(state: State, me: int, equity: np.ndarray, weights: np.ndarray,
         left = float(calling.sum())
         wp_call = float(calling @ equity) / left if left > 0 else wp
         # if called, the opponent matches up to its stack; chips above that come back
-        matched = min(put, state.game.stack[opp])
-        value = fp * pot + (1.0 - fp) * (wp_call * 2 * matched - matched + mine)
+        value = fp * pot + (1.0 - fp) * (after.heads_up_value(me, wp_call, called=True) + mine)
         out.append(Valued(action, value, fp, wp_call))
     return out
 

@@ -117,8 +117,7 @@ def _exact_lbr(game: GameDef, make_target: object, make_lbr: object, best_respon
 
 def _state_view(state: State, position: int, hole: tuple[int, ...], hand_id: int) -> View:
     """``position``'s view of ``state`` holding ``hole``."""
-    s = state.view_of(position)
-    s.hole[position] = hole
+    s = state.view_of(position, holding=hole)
     s.hand_id = hand_id
     line = format_match_state(s, position)
     return View(line, parse_match_state(line, state.game))
@@ -180,9 +179,7 @@ class _Walk:
         for card in self.deck:
             if card in dead:
                 continue
-            child = state.copy()
-            child.board = [*state.board, card]
-            out += self._node(child, mine, w * ~blocked(game, [card]) / left)
+            out += self._node(state.copy().deal_board((card,)), mine, w * ~blocked(game, [card]) / left)
         return out
 
     def _terminal(self, state: State, mine: tuple[int, ...], w: np.ndarray) -> float:
@@ -190,11 +187,11 @@ class _Walk:
         if not state.is_showdown:
             return float(w.sum()) * state.payoffs()[me]
         out = 0.0
+        hole: list[tuple[int, ...]] = [(), ()]
+        hole[me] = mine
         for j in np.flatnonzero(w):
-            s = state.copy()
-            s.hole = [()] * 2
-            s.hole[me], s.hole[1 - me] = mine, self.hands[int(j)]
-            out += float(w[j]) * s.payoffs(s.hand_values())[me]
+            hole[1 - me] = self.hands[int(j)]
+            out += float(w[j]) * state.payoffs_for(hole)[me]
         return out
 
 

@@ -11,7 +11,7 @@ hand and completion.
 - From the flop on, every completion is enumerated (at most 1,081): exact,
   the same shares as ``rollout.matchup_equity``.
 - Preflop, the completions are a fixed seeded sample of whole boards, the
-  same boards as ``rollout.BoardSample(seed, size)`` (those avoiding the
+  same boards as ``equity_vectors.BoardSample(seed, size)`` (those avoiding the
   four hole cards: uniform boards given them), so the shares are exactly
   ``BoardSample.matchup``'s without ranking 1,326 pairs on every board.
 
@@ -32,6 +32,7 @@ from typing import Sequence
 import numpy as np
 
 from ..atomic import atomic_write
+from ..equity_vectors import PREFLOP_BOARDS  # preflop boards drawn by default (the AIVAT evaluator's sample)
 from ..evaluator.pairs import combinations
 from ..evaluator.ranking import ranks_from_keys
 from ..evaluator.tables import (
@@ -45,9 +46,6 @@ from ..evaluator.tables import (
     dense_table,
     table_stamp,
 )
-
-#: preflop boards drawn by default (the AIVAT evaluator's sample)
-PREFLOP_BOARDS = 10_000
 
 
 @lru_cache(maxsize=4)

@@ -153,11 +153,8 @@ def _keys_by_hole(state: Any, position: int) -> Any:
     groups, slash, boards = cards.partition("/")
     parts = groups.split("|")
     if state.game.num_board_cards[0] or len(parts) != state.game.num_players:
-        probe = state.copy()
-
         def slow(hole: tuple[int, ...]) -> str:
-            probe.hole = [hole if p == position else h for p, h in enumerate(state.hole)]
-            return infoset_key(probe, position)
+            return infoset_key(state.view_of(position, holding=hole), position)
         return slow
 
     def fast(hole: tuple[int, ...]) -> str:

@@ -32,12 +32,12 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..engine import FOLD, Action, State
+from ..equity_vectors import EquityCache
 from ..gamedef import GameDef
 from ..holdings import blocked, holdings
 from ..protocol import MatchState, format_betting, format_match_state
 from ..solve.lbr import Valued, candidates, check_heads_up, choose, initial_range, narrow, valuate
 from ..solve.lbr_actions import check_setting, parse_setting, raises_allowed
-from ..solve.rollout import PREFLOP_BOARDS, EquityCache
 from ..world import MatchHistory, MatchInfo, View, World
 from .base import ActionPolicy, NoPolicy, Param, Strategy
 from .registration import register, registered
@@ -50,8 +50,7 @@ log = logging.getLogger(__name__)
 def target_view(state: State, position: int, hole: tuple[int, ...], match: MatchHistory,
                 info: MatchInfo | None) -> View:
     """The view ``position`` would have of ``state``, holding ``hole`` (other hole cards hidden unless shown)."""
-    s = state.view_of(position)
-    s.hole[position] = hole  # LBR's guess (or the shown cards) in place of what it cannot see
+    s = state.view_of(position, holding=hole)  # LBR's guess (or the shown cards) in place of what it cannot see
     text = format_match_state(s, position)
     return View(text, MatchState(position, s.hand_id, s, format_betting(s)), match, info)
 
@@ -264,7 +263,8 @@ class LBRStrategy(Strategy):
         "tseed": Param(int, -1, "the opponent's seed in the match (-1: unknown; only strategies whose policy "
                                 "depends on their generator need it)"),
         "tname": Param(str, "", "the opponent's name in the match (default: as the match tells)"),
-        "samples": Param(int, PREFLOP_BOARDS, "random boards behind hold'em preflop equities",
+        # 4,000, not equity_vectors.PREFLOP_BOARDS: every LBR figure published was measured with 4,000 boards
+        "samples": Param(int, 4_000, "random boards behind hold'em preflop equities",
                          lambda v: v >= 50, "must be >= 50"),
         "actions": Param(str, "full", "LBR's actions street by street: full, DeepStack's S1|S2|S3|S4, cc1|cc2 (check/"
                                       "call the first one or two streets), or streets of letters F C P A B R split "

@@ -108,8 +108,7 @@ class Situation:
 
 def pot_chips(state: State, player: int) -> int:
     """Chips in the pots ``player`` can win: each contribution counted up to ``player``'s whole stack."""
-    cap = state.game.stack[player]
-    return sum(min(s, cap) for s in state.spent)
+    return state.pot_within_reach(player)
 
 
 def followers(state: State) -> int:

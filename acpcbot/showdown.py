@@ -1,0 +1,386 @@
+"""The cards of a hand and what it pays: dealing and showing cards under the rules, showdown values, payoffs.
+
+:class:`CardsAndPayoffs` is part of ``engine.State`` (one of its base
+classes).  Cards enter a state through operations that check them first,
+each with a ``can_`` twin (a yes/no answer) and a ``verify_`` twin (raises
+:class:`DealError` saying what is wrong), as pokerkit does:
+:meth:`~CardsAndPayoffs.deal_hole`, :meth:`~CardsAndPayoffs.deal_board`,
+:meth:`~CardsAndPayoffs.deal` (every card known at once, as a parsed line
+gives them) and :meth:`~CardsAndPayoffs.show` (cards shown at the end).
+
+One terminal-value function answers what a hand pays: :meth:`payoffs`
+(from the state's own cards, or given showdown values), its form for
+given hole cards (:meth:`payoffs_for`), and the heads-up form over many
+holdings at once (:meth:`heads_up_value`: a numpy array of showdown shares
+in, an array of chips out), which solvers and best responses use instead
+of re-deriving the arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Self
+
+import numpy as np
+
+from .cards import cards_to_text
+
+if TYPE_CHECKING:
+    from .gamedef import GameDef
+
+
+class DealError(ValueError):
+    """Cards the rules do not let a hand be dealt or shown (a card dealt twice, not in the deck, too many...)."""
+
+
+def _text(cards: Sequence[int]) -> str:
+    try:
+        return cards_to_text(cards)
+    except (IndexError, TypeError):
+        return repr(list(cards))
+
+
+class CardsAndPayoffs:
+    """Dealing, showing and paying, mixed into ``engine.State``, whose fields they read and set."""
+
+    if TYPE_CHECKING:
+        game: GameDef
+        hole: list[tuple[int, ...]]
+        board: list[int]
+        spent: list[int]
+        folded: list[bool]
+        round: int
+        finished: bool
+        _n_folded: int
+        _payoffs: tuple[float, ...] | None
+    else:
+        __slots__ = ()  # State lists the slots
+
+    # ----------------------------------------------------------------- dealing
+
+    def _card_problem(self, cards: Sequence[int], what: str, skip: int = -1) -> str | None:
+        """Why ``cards`` cannot join the cards this state knows (``skip``: a position whose cards are left out)."""
+        g = self.game
+        low_rank, low_suit = 13 - g.num_ranks, 4 - g.num_suits
+        known = {c for p, h in enumerate(self.hole) if p != skip for c in h}
+        known.update(self.board)
+        seen: set[int] = set()
+        for c in cards:
+            if not isinstance(c, (int, np.integer)) or not 0 <= c < 52 or c >> 2 < low_rank or c & 3 < low_suit:
+                name = _text([c]) if isinstance(c, (int, np.integer)) and 0 <= c < 52 else repr(c)
+                return f"{what}: card {name} is not in the deck of {g.name or 'this game'}"
+            if c in seen:
+                return f"{what}: card {_text([c])} is given twice"
+            if c in known:
+                return f"{what}: card {_text([c])} is dealt already"
+            seen.add(c)
+        return None
+
+    def _hole_problem(self, position: int, cards: Sequence[int], what: str) -> str | None:
+        n = self.game.num_players
+        if position.__class__ is not int or not 0 <= position < n:
+            return f"{what}: no position {position!r} in a {n}-player game"
+        k = self.game.num_hole_cards
+        if len(cards) != k:
+            return f"{what}: {len(cards)} cards ({_text(cards)}) for position {position}, the game deals {k}"
+        return None
+
+    def verify_deal_hole(self, position: int, cards: Sequence[int]) -> None:
+        """Raise DealError unless ``position``, holding no cards yet, may be dealt ``cards``."""
+        what = f"dealing {_text(cards)} to position {position}"
+        why = self._hole_problem(position, cards, what)
+        if why is None and self.hole[position]:
+            why = f"{what}: it holds {_text(self.hole[position])} already"
+        why = why or self._card_problem(cards, what)
+        if why is not None:
+            raise DealError(why)
+
+    def can_deal_hole(self, position: int, cards: Sequence[int]) -> bool:
+        """Whether ``position`` may be dealt ``cards`` (see :meth:`verify_deal_hole`)."""
+        try:
+            self.verify_deal_hole(position, cards)
+        except DealError:
+            return False
+        return True
+
+    def deal_hole(self, position: int, cards: Sequence[int]) -> Self:
+        """Deal ``cards`` to ``position``, which holds none yet; DealError when the rules refuse them."""
+        self.verify_deal_hole(position, cards)
+        self.hole[position] = tuple(map(int, cards))
+        return self
+
+    def verify_deal_board(self, cards: Sequence[int]) -> None:
+        """Raise DealError unless ``cards`` may be the next board cards (never more than the game deals)."""
+        what = f"dealing {_text(cards)} to the board"
+        total = self.game.total_board_cards
+        if len(self.board) + len(cards) > total:
+            raise DealError(f"{what}: the board holds {len(self.board)} of the game's {total} cards")
+        why = self._card_problem(cards, what)
+        if why is not None:
+            raise DealError(why)
+
+    def can_deal_board(self, cards: Sequence[int]) -> bool:
+        """Whether ``cards`` may be the next board cards (see :meth:`verify_deal_board`)."""
+        try:
+            self.verify_deal_board(cards)
+        except DealError:
+            return False
+        return True
+
+    def deal_board(self, cards: Sequence[int]) -> Self:
+        """Deal ``cards`` as the next board cards; DealError when the rules refuse them."""
+        self.verify_deal_board(cards)
+        self.board.extend(map(int, cards))
+        return self
+
+    def verify_deal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> None:
+        """Raise DealError unless a state holding no card may be dealt ``hole`` (``()`` where unknown) and ``board``."""
+        n = self.game.num_players
+        if any(self.hole) or self.board:
+            raise DealError("dealing a hand's cards: the state holds cards already")
+        if len(hole) != n:
+            raise DealError(f"dealing a hand's cards: {len(hole)} holdings for a {n}-player game")
+        k = self.game.num_hole_cards
+        for p, h in enumerate(hole):
+            if h and len(h) != k:
+                raise DealError(f"dealing {_text(h)} to position {p}: {len(h)} cards, the game deals {k}")
+        if len(board) > self.game.total_board_cards:
+            raise DealError(f"dealing {_text(board)} to the board: the game deals {self.game.total_board_cards}")
+        every = [c for h in hole for c in h] + list(board)
+        why = self._card_problem(every, "dealing a hand's cards")
+        if why is not None:
+            raise DealError(why)
+
+    def can_deal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
+        """Whether a state holding no card may be dealt ``hole`` and ``board`` (see :meth:`verify_deal`)."""
+        try:
+            self.verify_deal(hole, board)
+        except DealError:
+            return False
+        return True
+
+    def deal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> Self:
+        """Deal every card known at once into a state holding none: hole cards per position (``()`` where
+        unknown) and the board so far, as a parsed line or a deck gives them; DealError when the rules refuse them."""
+        self.verify_deal(hole, board)
+        self.hole = [tuple(map(int, h)) for h in hole]
+        self.board = list(map(int, board))
+        return self
+
+    def verify_reveal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> None:
+        """Raise DealError unless ``hole`` (``()`` where hidden) and ``board`` may be every card known now: the
+        cards this state knows already among them unchanged (a line read after the last one of the same hand)."""
+        n = self.game.num_players
+        if len(hole) != n:
+            raise DealError(f"revealing a hand's cards: {len(hole)} holdings for a {n}-player game")
+        known = len(self.board)
+        if tuple(board[:known]) != tuple(self.board):
+            raise DealError(f"revealing the board {_text(board)}: it was {_text(self.board)}")
+        fresh: list[int] = list(board[known:])
+        for p, h in enumerate(hole):
+            held = self.hole[p]
+            if held and h and tuple(h) != held:  # a line hiding cards the state knows leaves them known
+                raise DealError(f"revealing {_text(h)} for position {p}: it holds {_text(held)}")
+            if h and not held:
+                why = self._hole_problem(p, h, f"revealing {_text(h)} for position {p}")
+                if why is not None:
+                    raise DealError(why)
+                fresh.extend(h)
+        if len(board) > self.game.total_board_cards:
+            raise DealError(f"revealing the board {_text(board)}: the game deals {self.game.total_board_cards}")
+        why = self._card_problem(fresh, "revealing a hand's cards")
+        if why is not None:
+            raise DealError(why)
+
+    def can_reveal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
+        """Whether ``hole`` and ``board`` may be every card known now (see :meth:`verify_reveal`)."""
+        try:
+            self.verify_reveal(hole, board)
+        except DealError:
+            return False
+        return True
+
+    def reveal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> Self:
+        """Take in every card a line shows now, as a reader of MATCHSTATE or STATE lines does: hole cards per
+        position (``()`` where hidden) and the board so far.  Those known already must be unchanged; the new
+        ones join the state (board cards dealt, hole cards seen).  DealError when the cards cannot be so."""
+        self.verify_reveal(hole, board)
+        for p, h in enumerate(hole):
+            if h and not self.hole[p]:
+                self.hole[p] = tuple(map(int, h))
+        self.board.extend(map(int, board[len(self.board):]))
+        return self
+
+    def verify_show(self, position: int, cards: Sequence[int]) -> None:
+        """Raise DealError unless ``position`` may show ``cards``: the hand is over, the position did not fold,
+        and the cards are the ones it holds (or, where this state does not know them, could hold)."""
+        what = f"position {position} showing {_text(cards)}"
+        why = self._hole_problem(position, cards, what)
+        if why is None:
+            if not self.finished:
+                why = f"{what}: cards are shown only when the hand is over"
+            elif self.folded[position]:
+                why = f"{what}: it folded"
+            elif self.hole[position]:
+                held = self.hole[position]
+                wrong = [c for c in cards if c not in held]
+                if wrong:
+                    why = f"{what}: it does not hold {_text(wrong)} (it holds {_text(held)})"
+            else:
+                why = self._card_problem(cards, what, skip=position)
+        if why is not None:
+            raise DealError(why)
+
+    def can_show(self, position: int, cards: Sequence[int]) -> bool:
+        """Whether ``position`` may show ``cards`` (see :meth:`verify_show`)."""
+        try:
+            self.verify_show(position, cards)
+        except DealError:
+            return False
+        return True
+
+    def show(self, position: int, cards: Sequence[int]) -> Self:
+        """``position`` shows ``cards`` at the end of the hand: they become known; DealError when the rules refuse."""
+        self.verify_show(position, cards)
+        self.hole[position] = tuple(map(int, cards))
+        return self
+
+    # ----------------------------------------------------------------- results
+
+    @property
+    def is_showdown(self) -> bool:
+        """Whether the hand ended (or will end) with more than one player left."""
+        return self._n_folded + 1 < self.game.num_players
+
+    def shown_players(self) -> list[int]:
+        """Positions whose cards every player sees at the end: non-folded players at a showdown."""
+        if not self.finished or not self.is_showdown:
+            return []
+        return [p for p in range(self.game.num_players) if not self.folded[p]]
+
+    def hand_values(self, hole: Sequence[Sequence[int]] | None = None) -> list[int]:
+        """Showdown value per position (higher is better; -1 for folded players); ``hole``: other hole cards
+        to rank instead of the state's."""
+        g = self.game
+        through = g.board_cards_through(self.round)
+        board = tuple(self.board[:through])
+        values = []
+        showdown_value = g.ranking_for_showdown
+        k = g.num_hole_cards
+        holes = self.hole if hole is None else hole
+        for p in range(g.num_players):
+            if self.folded[p]:
+                values.append(-1)
+                continue
+            h = holes[p]
+            if len(h) != k or len(board) != through:
+                raise ValueError(f"cannot rank position {p}: its cards are not all known")
+            values.append(showdown_value((h if h.__class__ is tuple else tuple(h)) + board))
+        return values
+
+    def payoffs(self, values: Sequence[int] | None = None) -> list[float]:
+        """Chips won (+) or lost (-) by each position, exactly as the reference computes them.
+
+        ``values`` are showdown values per position (default: from the cards);
+        each distinct spending level forms a pot split evenly among its best
+        eligible hands, so values can be fractional.
+        """
+        if not self.finished:
+            raise ValueError("the hand is not over")
+        if values is None and self._payoffs is not None:
+            return list(self._payoffs)
+        g = self.game
+        n = g.num_players
+        spent = self.spent
+        if self._n_folded + 1 >= n:
+            total = sum(spent)
+            result = [float(-spent[p]) if self.folded[p] else float(total - spent[p]) for p in range(n)]
+        elif values is None:
+            result = self._showdown_payoffs(self.hand_values())
+        else:
+            return self._showdown_payoffs(values)
+        # A finished hand's result never changes; copies (a seat's view of the
+        # dealer's state) share it.  Folded players' cards do not matter to it.
+        self._payoffs = tuple(result)
+        return result
+
+    def payoffs_for(self, hole: Sequence[Sequence[int]]) -> list[float]:
+        """What the finished hand pays each position had they held ``hole`` (``()`` for folded positions allowed),
+        over this state's board; the state is left as it is."""
+        if not self.finished:
+            raise ValueError("the hand is not over")
+        if self._n_folded + 1 >= self.game.num_players:
+            return self.payoffs()
+        return self._showdown_payoffs(self.hand_values(hole))
+
+    def heads_up_value(self, me: int, share: Any, called: bool = False) -> Any:
+        """Position ``me``'s chips in a heads-up hand played to its end from here with no more chips put in:
+        a fold pays what it pays; a showdown pays ``share * 2 * M - M``, ``share`` being ``me``'s share of the
+        pot (a win 1, a tie 1/2) and M the bet both have matched (chips above it come back).
+
+        ``share`` is a number, or a numpy array of one share per holding (or board): the result has its shape.
+        ``called``: the bet standing now is called first (each player puts in up to its stack).
+        """
+        opp = 1 - me
+        spent = self.spent
+        if self.folded[me] or self.folded[opp]:
+            value = float(-spent[me] if self.folded[me] else spent[opp])
+            return np.full(np.shape(share), value) if np.ndim(share) else value
+        if called:
+            stack = self.game.stack
+            matched = float(min(max(spent[me], spent[opp]), stack[me], stack[opp]))
+        else:
+            matched = float(min(spent[me], spent[opp]))
+        return share * 2 * matched - matched
+
+    def _showdown_payoffs(self, values: Sequence[int]) -> list[float]:
+        spent = self.spent
+        if len(spent) == 2 and spent[0] == spent[1] > 0 and not (self.folded[0] or self.folded[1]):
+            # heads-up with the pot matched: what the general arithmetic gives, without building its pots
+            s = float(spent[0])
+            if values[0] == values[1]:
+                return [0.0, 0.0]
+            return [s, -s] if values[0] > values[1] else [-s, s]
+        return [self._showdown_payoff(p, values) for p in range(self.game.num_players)]
+
+    def _showdown_payoff(self, player: int, values: Sequence[int]) -> float:
+        # Same arithmetic, in the same order, as the reference's valueOfState so
+        # that fractional results print identically.
+        if self.folded[player]:
+            return float(-self.spent[player])
+        ranks: list[int] = []
+        left: list[int] = []
+        idx = -1
+        for p in range(self.game.num_players):
+            if self.spent[p] == 0:
+                continue
+            if p == player:
+                idx = len(ranks)
+            ranks.append(-1 if self.folded[p] else values[p])
+            left.append(self.spent[p])
+        if idx < 0:
+            return 0.0
+        value = 0.0
+        new_idx = idx
+        while True:
+            size = min(left)
+            win_rank = max(ranks)
+            winners = ranks.count(win_rank)
+            if ranks[idx] == win_rank:
+                value += (size * (len(ranks) - winners)) / winners
+            else:
+                value -= size
+            keep_r: list[int] = []
+            keep_l: list[int] = []
+            for i, chips in enumerate(left):
+                chips -= size
+                if chips == 0:
+                    if i == idx:
+                        return value
+                    continue
+                if i == idx:
+                    new_idx = len(keep_l)
+                keep_l.append(chips)
+                keep_r.append(ranks[i])
+            idx = new_idx
+            ranks, left = keep_r, keep_l
