@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..engine import State
+from ..engine import DealError, State
 from ..gamedef import UINT32_MAX, GameDef, bounded_int, clip
 from .betting import format_betting, replay_betting
 from .cardsfield import format_cards, parse_cards_field
@@ -144,9 +144,11 @@ def parse_state_line(line: str, game: GameDef) -> LoggedHand:
     try:
         state = replay_betting(betting, game, State(game, hand_id))
         hole, board = parse_cards_field(cards, game, state.round, f"hand {hand_id}")
+        state.deal(hole, board)
     except ProtocolError as exc:
         raise LogError(str(exc)) from None
-    state.hole, state.board = hole, board
+    except DealError as exc:
+        raise LogError(f"hand {hand_id}: {exc}") from None
     values_text = values.split("|")
     name_list = names.split("|")
     n = game.num_players

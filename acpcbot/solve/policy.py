@@ -66,9 +66,9 @@ def tree_infosets(tree: PublicTree) -> list[tuple[int, int, str]]:
         state = tree.states[node]
         player = int(tree.dec_player[d])
         for i in np.flatnonzero(tree.compat[node]):
-            dealt = state.copy()
-            dealt.hole[player] = tree.hands[i]
-            dealt.board = list(tree.boards[node])
+            hole: list[tuple[int, ...]] = [()] * len(state.hole)
+            hole[player] = tuple(tree.hands[i])
+            dealt = state.copy().reveal(hole, tree.boards[node])
             out.append((d, int(i), infoset_key(dealt, player)))
     return out
 
