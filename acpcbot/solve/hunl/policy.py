@@ -54,31 +54,56 @@ def buckets_digest(buckets: Buckets) -> str:
     return h.hexdigest()[:16]
 
 
-def quantised_rows(trainer: MCCFR) -> np.ndarray:
-    """The average strategy as uint8 rows summing to 255 per (node, key) (largest remainders; unseen: check/call)."""
-    tree = trainer.tree
-    avg = np.frombuffer(trainer.strategy, dtype=np.float32).astype(np.float64)
-    cur = np.maximum(np.frombuffer(trainer.regret, dtype=np.float32).astype(np.float64), 0.0)
-    out = np.zeros(tree.size, dtype=np.uint8)
+def row_starts(tree: BlueprintTree) -> dict[int, np.ndarray]:
+    """Per number of actions, the flat-table offset of every (node, key) row with that many actions."""
+    groups: dict[int, list[np.ndarray]] = {}
     for n, acts in enumerate(tree.actions):
         na = len(acts)
-        lo, hi = tree.base[n], tree.base[n] + tree.widths[tree.round[n]] * na
-        a = np.maximum(avg[lo:hi].reshape(-1, na), 0.0)
-        c = cur[lo:hi].reshape(-1, na)
+        groups.setdefault(na, []).append(tree.base[n] + na * np.arange(tree.widths[tree.round[n]], dtype=np.int64))
+    return {na: np.concatenate(parts) for na, parts in groups.items()}
+
+
+def quantised_rows(trainer: MCCFR) -> np.ndarray:
+    """The average strategy as uint8 rows summing to 255 per (node, key) (largest remainders).
+
+    A row never averaged takes the current (regret-matching) strategy, and
+    one never visited at all check/call (column 1: every node has call there
+    or, facing no bet, first).
+    """
+    tree = trainer.tree
+    avg = np.frombuffer(trainer.strategy, dtype=np.float32)
+    cur = np.frombuffer(trainer.regret, dtype=np.float32)
+    out = np.zeros(tree.size, dtype=np.uint8)
+    for na, starts in row_starts(tree).items():
+        idx = starts[:, None] + np.arange(na)
+        a = np.maximum(avg[idx].astype(np.float64), 0.0)
+        c = np.maximum(cur[idx].astype(np.float64), 0.0)
         total = a.sum(1, keepdims=True)
-        rows = np.where(total > 0, a / np.where(total > 0, total, 1), 0.0)
+        rows = np.divide(a, total, out=np.zeros_like(a), where=total > 0)
         ctot = c.sum(1, keepdims=True)
         fresh = (total[:, 0] <= 0) & (ctot[:, 0] > 0)
         rows[fresh] = c[fresh] / ctot[fresh]
         unseen = rows.sum(1) == 0
-        rows[unseen, acts.index(CALL)] = 1.0
+        rows[unseen] = _call_rows(tree, starts[unseen], na)
         scaled = rows * QUANT
         q = np.floor(scaled)
         short = np.rint(QUANT - q.sum(1)).astype(np.int64)
         rank = np.argsort(np.argsort(-(scaled - q), axis=1, kind="stable"), axis=1, kind="stable")
         q += rank < short[:, None]
-        out[lo:hi] = q.astype(np.uint8).ravel()
+        out[idx] = q.astype(np.uint8)
     return out
+
+
+def _call_rows(tree: BlueprintTree, starts: np.ndarray, na: int) -> np.ndarray:
+    """One-hot check/call rows for rows starting at ``starts`` (nodes with ``na`` actions)."""
+    rows = np.zeros((len(starts), na))
+    if len(starts) == 0:
+        return rows
+    base = np.array(tree.base, dtype=np.int64)
+    node = np.searchsorted(base, starts, side="right") - 1
+    col = np.array([tree.actions[n].index(CALL) for n in range(tree.num_nodes)], dtype=np.int64)[node]
+    rows[np.arange(len(starts)), col] = 1.0
+    return rows
 
 
 def write_policy(path: str | os.PathLike[str], tree: BlueprintTree, cards: HunlCards, rows: np.ndarray,

@@ -136,14 +136,16 @@ def main(argv: list[str] | None = None) -> int:
     if stop:
         log(f"stopped at iteration {trainer.iteration:,}; the same command resumes from {args.checkpoint}")
         return 130
+    trained = elapsed()
+    t = time.perf_counter()
     rows = quantised_rows(trainer)
     visited = int(np.count_nonzero(np.frombuffer(trainer.strategy, dtype=np.float32)))
-    meta = {"iterations": trainer.iteration, "train_seconds": round(elapsed(), 1), "trainer": "es-mccfr",
+    meta = {"iterations": trainer.iteration, "train_seconds": round(trained, 1), "trainer": "es-mccfr",
             "settings": ident["settings"], "buckets": ident["buckets"], "cards": ident["cards"],
             "peak_memory_mb": round(_peak_mb()), "entries_averaged": visited}
     write_policy(args.out, tree, cards, rows, meta)
-    log(f"wrote {args.out} ({Path(args.out).stat().st_size / 1e6:.2f} MB): {trainer.iteration:,} iterations in "
-        f"{elapsed():,.0f} s; {visited:,} of {tree.size:,} entries averaged")
+    log(f"wrote {args.out} ({Path(args.out).stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - t:.0f} s: "
+        f"{trainer.iteration:,} iterations in {trained:,.0f} s; {visited:,} of {tree.size:,} entries averaged")
     return 0
 
 
