@@ -254,3 +254,21 @@ def test_the_blueprint_strategy_plays_a_hunl_policy_file(tiny_policy, tmp_path):
         assert view.state.is_legal(player.act(view, 0.0))
     policy = player.policy(view)
     assert np.allclose(policy.probs.sum(1), 1.0)
+
+
+def test_two_workers_share_the_tables_and_still_converge_on_leduc():
+    from acpcbot.solve.hunl.parallel import ParallelMCCFR  # noqa: PLC0415
+    game = load_game("leduc")
+    deals = CardDeals(game)
+    trainer = MCCFR(BlueprintTree(game, None, deals.widths), deals, Settings(seed=4, discount_every=100))
+    driver = ParallelMCCFR(trainer, 2)
+    try:
+        driver.run(500)
+        early = exact_exploitability(trainer, deals).mbb
+        for _ in range(7):
+            driver.run(500)
+    finally:
+        driver.close()
+    assert trainer.iteration == 8000 and len(driver.rngs) == 2 and driver.rngs[0] != driver.rngs[1]
+    late = exact_exploitability(trainer, deals).mbb   # the tables came back as the trainer's own arrays
+    assert late < 250 and late < early

@@ -31,6 +31,7 @@ from .actions import HUNL_DEFAULT, BlueprintTree
 from .cards import BucketDeals, HunlCards, build_cards
 from .files import DEFAULT_POLICY, fits
 from .mccfr import MCCFR, Settings, log
+from .parallel import ParallelMCCFR
 from .policy import buckets_digest, quantised_rows, write_policy
 
 DEFAULT_K_FLOP = 64
@@ -51,6 +52,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--discount-every", type=int, default=20_000, help="iterations between linear discounts")
     ap.add_argument("--linear-until", type=int, default=2_000_000, help="no discount past this iteration")
     ap.add_argument("--prune-after", type=int, default=200_000, help="regret pruning from this iteration on")
+    ap.add_argument("--workers", type=int, default=2, help="processes sharing the tables (default 2; 1: bit-exact)")
     ap.add_argument("--checkpoint", help="checkpoint file: resumed from when present, rewritten as training goes")
     ap.add_argument("--checkpoint-minutes", type=float, default=10.0, help="minutes between checkpoints")
     ap.add_argument("--out", default=str(DEFAULT_POLICY), help="policy file to write")
@@ -65,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the HUNL blueprint build; returns the exit status."""
     args = parser().parse_args(argv)
     single_threaded_blas()
+    if args.workers < 1:
+        print("acpcbot.solve: --workers must be at least 1", file=sys.stderr)
+        return 2
     if args.iterations is None and args.minutes is None:
         print("acpcbot.solve: give --iterations or --minutes (the build: --minutes 120)", file=sys.stderr)
         return 2
@@ -95,13 +100,26 @@ def main(argv: list[str] | None = None) -> int:
              "buckets": buckets_digest(buckets), "cards": _cards_digest(cards),
              "settings": json.loads(json.dumps(settings.__dict__))}
     spent = 0.0
+    saved: dict = {}
     if args.checkpoint and Path(args.checkpoint).exists():
         try:
-            spent = float(trainer.load(args.checkpoint, ident).get("seconds", 0.0))
+            saved = trainer.load(args.checkpoint, ident)
         except ValueError as exc:
             print(f"acpcbot.solve: cannot resume: {exc}", file=sys.stderr)
             return 2
+        spent = float(saved.get("seconds", 0.0))
         log(f"resumed from {args.checkpoint} at iteration {trainer.iteration:,} ({spent:.0f} s trained before)")
+    driver = ParallelMCCFR(trainer, args.workers, saved.get("worker_rngs")) if args.workers > 1 else None
+    try:
+        return _train(args, trainer, driver, ident, spent, tree, cards)
+    finally:
+        if driver is not None:
+            driver.close()
+
+
+def _train(args: argparse.Namespace, trainer: MCCFR, driver: ParallelMCCFR | None, ident: dict, spent: float,
+           tree: BlueprintTree, cards: HunlCards) -> int:
+    """Train to the limits, checkpointing; write the policy. The exit status."""
     stop: list[bool] = []
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.append(True))
@@ -113,7 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     def checkpoint() -> None:
         if args.checkpoint:
             t = time.perf_counter()
-            trainer.save(args.checkpoint, ident, {"seconds": elapsed()})
+            extra = {"seconds": elapsed(), "workers": args.workers,
+                     "worker_rngs": driver.rngs if driver is not None else None}
+            trainer.save(args.checkpoint, ident, extra)
             log(f"checkpoint at iteration {trainer.iteration:,}: {args.checkpoint} "
                 f"({Path(args.checkpoint).stat().st_size / 1e6:.1f} MB, {time.perf_counter() - t:.1f} s)")
 
@@ -122,7 +142,10 @@ def main(argv: list[str] | None = None) -> int:
     limit = args.iterations if args.iterations is not None else 10**15
     budget = 60 * args.minutes if args.minutes is not None else float("inf")
     while trainer.iteration < limit and elapsed() < budget and not stop:
-        trainer.run(min(1000, limit - trainer.iteration), should_stop=lambda: bool(stop))
+        if driver is not None:
+            driver.run(max(1, min(500, (limit - trainer.iteration) // args.workers)))
+        else:
+            trainer.run(min(1000, limit - trainer.iteration), should_stop=lambda: bool(stop))
         now = time.perf_counter()
         if now - last_report >= 30 or trainer.iteration >= limit:
             rate = (trainer.iteration - at_report) / (now - last_report)
