@@ -272,3 +272,27 @@ def test_two_workers_share_the_tables_and_still_converge_on_leduc():
     assert trainer.iteration == 8000 and len(driver.rngs) == 2 and driver.rngs[0] != driver.rngs[1]
     late = exact_exploitability(trainer, deals).mbb   # the tables came back as the trainer's own arrays
     assert late < 250 and late < early
+
+
+def test_the_trees_own_sizes_made_in_whole_chips_read_as_themselves():
+    tree = BlueprintTree(HUNL_GAME, HUNL_DEFAULT, (1, 1, 1, 1))
+    # an open to 275 (0.875 pot) reads as 250 (0.75) or 300 (1): (1 - 0.875)(1 + 0.75) / ((1 - 0.75)(1 + 0.875))
+    state = State(HUNL_GAME).apply(raise_to(275)).apply(CALL)
+    to_250 = 0.21875 / 0.46875
+    assert sorted(w for _, w, _ in tree_paths(tree, state)) == [pytest.approx(to_250), pytest.approx(1 - to_250)]
+    # the big blind bets 3/4 of the real pot (550): 412 chips, 0.7491 pot, one chip short of the tree's 3/4 on
+    # either path: it stays 3/4 on each (no path to 1/2 for the rounding)
+    state.apply(raise_to(raise_target_of(state, 0.75)))
+    paths = tree_paths(tree, state)
+    assert sorted(w for _, w, _ in paths) == [pytest.approx(to_250), pytest.approx(1 - to_250)]
+    assert sorted(s.max_spent for _, _, s in paths) == [250 + 375, 300 + 450]
+    # a real off-tree bet still splits: 0.4 pot between the tree's third (167 chips of 500: A = 0.334) and half
+    off = State(HUNL_GAME).apply(raise_to(250)).apply(CALL).apply(raise_to(250 + 200))
+    weights = sorted(w for _, w, _ in tree_paths(tree, off))
+    # (0.5 - 0.4)(1 + 0.334) / ((0.5 - 0.334)(1 + 0.4)) = 0.1334 / 0.2324 to the third
+    assert weights == [pytest.approx(1 - 0.1334 / 0.2324), pytest.approx(0.1334 / 0.2324)]
+
+
+def raise_target_of(state: State, fraction: float) -> int:
+    from acpcbot.solve.hunl.actions import raise_target  # noqa: PLC0415
+    return raise_target(state, fraction)

@@ -75,6 +75,10 @@ def map_action(tree: BlueprintTree, node: int, real: State, abstract: State, act
         return [(raises[-1], 1.0)]                                  # all-in is all-in
     sizes = [pot_fraction(abstract, acts[i][1]) for i in raises]
     x = pot_fraction(real, action[1])
+    chip = 1.0 / max(1, real.pot + real.to_call())
+    near = [j for j, f in enumerate(sizes) if abs(f - x) <= chip]
+    if near:     # a tree size made in whole chips (our own raises): that size, not a split by a rounding
+        return [(raises[min(near, key=lambda j: abs(sizes[j] - x))], 1.0)]
     return [(raises[j], p) for j, p in translate(x, sizes) if p > 0]
 
 
