@@ -50,4 +50,9 @@ HULHE = BlueprintSpec(
     load=_load,
     train=_train,
     resolver=_resolver,
+    about="It plays blueprint: an approximate equilibrium of an abstraction of heads-up limit hold'em "
+          "(169 preflop classes, then 8 flop, 6 turn and 10 river buckets), computed offline with "
+          "discounted CFR (python -m acpcbot.solve hulhe) and sampled at each decision for its cards.  "
+          "Its strategy is the same throughout a match: it models no opponent.  More CPU time, RAM or "
+          "disk would not change its play during a match (a decision is a table lookup).",
 )

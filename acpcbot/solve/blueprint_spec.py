@@ -75,6 +75,8 @@ class BlueprintSpec:
     #: (game, table, iterations, seconds, start_round) -> a re-solver (``resolving.player.Resolver``'s
     #: interface: ``active(state)``, ``rows(state, deadline, cap)``), or None: the blueprint plays alone
     resolver: Callable[[GameDef, Any, int, float, int], Any] | None = None
+    #: what the player is, for the submission kit's description (the ACPC form's questions: equilibrium, model)
+    about: str = ""
 
     def reason(self, game: GameDef) -> str | None:
         """Why the shipped files cannot be played in ``game`` before loading them (None: try loading)."""
