@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .blueprint_files import DEFAULT_BUCKETS, DEFAULT_POLICY, is_limit_holdem
 from .blueprint_spec import BlueprintSpec, PathArg
-from .blueprint_train import DEFAULT_BUCKETS, DEFAULT_POLICY, is_limit_holdem
 
 if TYPE_CHECKING:
     from ..gamedef import GameDef

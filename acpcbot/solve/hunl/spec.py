@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..blueprint_files import DEFAULT_BUCKETS
 from ..blueprint_spec import BlueprintSpec, PathArg
-from ..blueprint_train import DEFAULT_BUCKETS
 from .files import DEFAULT_POLICY, fits
 
 if TYPE_CHECKING:
