@@ -174,17 +174,14 @@ def _reference_fields(game: GameDef) -> dict[str, str]:
 
 def _about(game: GameDef, spec: str) -> str:
     """What the kit's player is, in the terms the ACPC's submission form asks about (dynamic, equilibrium, model)."""
+    from .solve.blueprint_registry import spec_for
     from .solve.blueprint_train import is_limit_holdem
     from .strategies.registry import resolve
 
     cls, values = resolve(spec)
     head = cls.name or spec.split(":")[0]
-    if head == "blueprint":
-        text = ("It plays blueprint: an approximate equilibrium of an abstraction of heads-up limit hold'em "
-                "(169 preflop classes, then 8 flop, 6 turn and 10 river buckets), computed offline with "
-                "discounted CFR (python -m acpcbot.solve hulhe) and sampled at each decision for its cards.  "
-                "Its strategy is the same throughout a match: it models no opponent.  More CPU time, RAM or "
-                "disk would not change its play during a match (a decision is a table lookup).")
+    if head == "blueprint" and (blueprint := spec_for(game)) is not None:
+        text = blueprint.about
     elif head == "cfr":
         text = ("It plays cfr: an approximate equilibrium of the game, computed offline with CFR+ (python -m "
                 "acpcbot.solve) and sampled at each decision.  Its strategy is the same throughout a match: it "

@@ -1,5 +1,8 @@
 """``python -m acpcbot.solve GAME [--iterations N | --target-mbb X] --out POLICY.json``: solve a small game.
 
+A game with a blueprint (``blueprint_registry``: hulhe, hunl) goes to its
+spec's build command instead.
+
 Prints progress (iteration, exploitability, elapsed seconds) and writes the
 average strategy as a JSON policy.  ``--evaluate POLICY.json`` instead
 reports the exploitability of an existing policy file.
@@ -14,6 +17,8 @@ import time
 from ..atomic import check_writable
 from ..gamedef import GameDefError, load_game
 from .best_response import Exploitability, exploitability
+from .blueprint_registry import spec_for
+from .blueprint_spec import BlueprintSpec
 from .cfr import ALGORITHMS, Solver
 from .policy import PolicyError, policy_from_strategy, read_policy, strategy_from_policy, write_policy
 from .tree import GameTooBig, build_tree
@@ -64,8 +69,8 @@ def _describe(report: Exploitability) -> str:
     return text
 
 
-def _holdem_blueprint(argv: list[str]) -> bool:
-    """Whether to hand the command to the hold'em blueprint: a 2-player limit hold'em game and no JSON policy file.
+def _blueprint_spec(argv: list[str]) -> BlueprintSpec | None:
+    """The blueprint to hand the command to: the registry's spec of the game, unless a JSON policy file is named.
 
     A JSON policy (``--out``/``--evaluate`` FILE.json) asks for the exact
     solver, which refuses hold'em with its estimated tree size.
@@ -73,24 +78,23 @@ def _holdem_blueprint(argv: list[str]) -> bool:
     for i, arg in enumerate(argv):
         value = arg.split("=", 1)[1] if "=" in arg else (argv[i + 1] if i + 1 < len(argv) else "")
         if arg.split("=", 1)[0] in ("--out", "--evaluate") and value.endswith(".json"):
-            return False
+            return None
     names = [a for a in argv if not a.startswith("-")]
     if not names:
-        return False
+        return None
     try:
         game = load_game(names[0])
     except (GameDefError, OSError):
-        return False
-    from .blueprint_train import is_limit_holdem
-    return is_limit_holdem(game)
+        return None
+    return spec_for(game)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if _holdem_blueprint(argv):
-        from .blueprint_train import main as blueprint_main
-        return blueprint_main(argv)
+    spec = _blueprint_spec(argv)
+    if spec is not None:
+        return spec.train(argv)
     ap = parser()
     args = ap.parse_args(argv)
     if args.evaluate is None and args.out is None:

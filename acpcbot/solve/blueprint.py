@@ -4,6 +4,7 @@
     bp.probabilities(state)                 # (3,) fold/call/raise for the acting player's own cards
     bp.probabilities(state, hole=(c1, c2))  # ... for another holding
     bp.probabilities_all(state)             # (1326, 3) for every hole pair (evaluator.PAIRS order)
+    bp.actions(state)                       # (FOLD, CALL, RAISE): what the columns are (the BlueprintTable seam)
 
 ``state`` is an ``acpcbot.engine.State`` whose betting and board are the
 decision's (its board holds 0, 3, 4 or 5 cards as the round requires).
@@ -25,7 +26,7 @@ import numpy as np
 
 from ..arrayfile import ArrayFileError, arrays_digest, read_npz
 from ..atomic import atomic_write
-from ..engine import State
+from ..engine import CALL, FOLD, RAISE, Action, State
 from ..evaluator import NUM_PAIRS, PAIR_INDEX, pair_ranks
 from ..evaluator.tables import cache_dir
 from ..gamedef import GameDef, load_game
@@ -133,6 +134,10 @@ class Blueprint:
         self._one: OrderedDict[tuple[tuple[int, ...], int], int] = OrderedDict()
 
     # --------------------------------------------------------------- public
+
+    def actions(self, state: State) -> tuple[Action, ...]:
+        """The columns of every row: fold, call, raise (an illegal one has probability 0)."""
+        return (FOLD, CALL, RAISE)
 
     def probabilities(self, state: State, hole: tuple[int, int] | None = None) -> np.ndarray:
         """Fold/call/raise probabilities (3,) of the player to act holding ``hole`` (default: its own cards)."""

@@ -31,6 +31,7 @@ from ..gamedef import GameDef, GameDefError, load_game
 from .abstract_cfr import AbstractSolver, Report, train
 from .abstract_game import NEXT_LEAF, AbstractGame
 from .abstraction import AbstractionError, Buckets, build, class_joint
+from .blueprint_files import DEFAULT_BUCKETS, DEFAULT_POLICY, is_limit_holdem
 from .cfr_core import (  # re-exported: the policy file's names
     ALGORITHMS,
     POLICY_FORMAT as POLICY_FORMAT,
@@ -39,18 +40,10 @@ from .cfr_core import (  # re-exported: the policy file's names
     write_abstract_policy as write_policy,
 )
 
-DATA = Path(__file__).resolve().parents[1] / "data"
-DEFAULT_BUCKETS = DATA / "hulhe_buckets.npz"
-DEFAULT_POLICY = DATA / "blueprint_hulhe.npz"
 #: shipped settings: 8 flop clusters per class, 6 turn clusters per (class, flop bucket), 10 river buckets
 DEFAULT_K = (8, 6, 10)
 #: river bucket edges in strength bins of 0.025: percentiles .30 .45 .55 .65 .725 .80 .85 .90 .95
 DEFAULT_EDGES = (12, 18, 22, 26, 29, 32, 34, 36, 38)
-
-
-def is_limit_holdem(game: GameDef) -> bool:
-    """Whether ``game`` is 2-player limit hold'em: 52 cards, 2 hole cards, boards of 0, 3, 1 and 1 cards."""
-    return game.is_limit and game.num_players == 2 and game.is_holdem
 
 
 def blueprint_game(game: GameDef, buckets: Buckets) -> AbstractGame:

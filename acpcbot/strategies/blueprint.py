@@ -1,21 +1,25 @@
-"""The ``blueprint`` player: the shipped abstraction-CFR policy of heads-up limit hold'em, played as it stands.
+"""The ``blueprint`` player: the shipped blueprint of the game (an abstraction's equilibrium), played as it stands.
 
-The policy (``acpcbot/data/blueprint_hulhe.npz``) and its card buckets
-(``hulhe_buckets.npz``) are made by ``python -m acpcbot.solve hulhe``
-(see ``acpcbot.solve.blueprint``); each decision maps the real cards to
-their bucket history and samples the policy's row with the seeded
-generator.  Another policy trained for the game can be played with
-``blueprint:policy=FILE,buckets=FILE``.  An equilibrium approximation:
-it does not adapt, and a player that cannot read its opponent loses
-little against it.
+Which blueprint a game has is the registry's answer
+(``acpcbot.solve.blueprint_registry``): heads-up limit hold'em's
+abstraction-CFR policy (``python -m acpcbot.solve hulhe``,
+``acpcbot.solve.blueprint``) and heads-up no-limit's MCCFR policy
+(``python -m acpcbot.solve hunl``, ``acpcbot.solve.hunl``).  Each decision
+asks the play-time table for the row of our cards over the actions it
+lists and samples it with the seeded generator.  Another policy trained
+for the game can be played with ``blueprint:policy=FILE,buckets=FILE``.
+An equilibrium approximation: it does not adapt, and a player that cannot
+read its opponent loses little against it.
 
-By default it re-solves the river over the real cards (safe re-solving,
-``acpcbot.solve.resolving``; docs/resolving-play.md): both ranges are the
-blueprint's reach along the real history, and the opponent enters the
-subgame through the Resolve gadget with its best-response values against
-the blueprint, so the re-solved play is no more exploitable than the
-blueprint's.  ``blueprint:resolve=0`` plays the shipped policy alone; a
-re-solve the clock cuts short plays the blueprint's own row.
+Where the game's spec has a re-solver (hulhe) it re-solves the river over
+the real cards by default (safe re-solving, ``acpcbot.solve.resolving``;
+docs/resolving-play.md): both ranges are the blueprint's reach along the
+real history, and the opponent enters the subgame through the Resolve
+gadget with its best-response values against the blueprint, so the
+re-solved play is no more exploitable than the blueprint's.
+``blueprint:resolve=0`` plays the shipped policy alone; a re-solve the
+clock cuts short plays the blueprint's own row.  A spec without one
+(hunl today) plays the table alone whatever ``resolve`` says.
 """
 
 from __future__ import annotations
@@ -26,19 +30,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ..engine import CALL, FOLD, RAISE, Action, ActionType
+from ..engine import Action
 from ..gamedef import GameDef
 from ..holdings import holding_index
+from ..solve.blueprint_registry import games_with_blueprints, spec_for
 from .base import ActionPolicy, Param, Strategy, parse_bool
 from .registration import register
 
 if TYPE_CHECKING:
     from ..engine import State
-    from ..solve.blueprint import Blueprint
-    from ..solve.resolving.player import Resolver
     from ..world import View
-
-_ACTIONS = (FOLD, CALL, RAISE)
 
 
 def _file_exists(path: str) -> bool:
@@ -46,20 +47,26 @@ def _file_exists(path: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4)
-def load_blueprint(game: GameDef, policy: str = "", buckets: str = "") -> "Blueprint":
-    """The blueprint of ``game`` (the shipped files by default), read once per process and shared by its seats."""
-    from ..solve.blueprint import Blueprint  # noqa: PLC0415 - numpy tables only for the games that use them
-    from ..solve.blueprint_train import DEFAULT_BUCKETS, DEFAULT_POLICY  # noqa: PLC0415
-    return Blueprint(game, policy or DEFAULT_POLICY, buckets or DEFAULT_BUCKETS)
+def load_blueprint(game: GameDef, policy: str = "", buckets: str = "") -> Any:
+    """The blueprint table of ``game`` (its spec's shipped files by default), read once per process and shared.
+
+    A ``BlueprintTable`` (``acpcbot.solve.blueprint_spec``); typed Any so that callers written for one
+    game's table (adaptive's hold'em floor) keep their type.
+    """
+    spec = spec_for(game)
+    if spec is None:
+        raise ValueError(f"no blueprint plays {game.name or 'this game'} (blueprints: {games_with_blueprints()})")
+    return spec.load(game, policy or spec.policy, buckets or spec.buckets)
 
 
 def shipped_reason(game: GameDef) -> str | None:
     """Why the shipped blueprint cannot play ``game`` (None when it can)."""
-    if game.num_players != 2 or not game.is_limit or game.num_hole_cards != 2 or game.num_rounds != 4:
-        return "the blueprint plays heads-up limit Texas hold'em only"
-    from ..solve.blueprint_train import DEFAULT_POLICY  # noqa: PLC0415
-    if not DEFAULT_POLICY.exists():
-        return f"the shipped blueprint {DEFAULT_POLICY} is missing (build it: python -m acpcbot.solve hulhe)"
+    spec = spec_for(game)
+    if spec is None:
+        return f"the blueprint plays the games with a blueprint only: {games_with_blueprints()}"
+    reason = spec.reason(game)
+    if reason is not None:
+        return reason
     try:
         load_blueprint(game)
     except Exception as exc:  # noqa: BLE001 - whatever the files' complaint, it is the reason this game is refused
@@ -69,18 +76,18 @@ def shipped_reason(game: GameDef) -> str | None:
 
 @register
 class BlueprintStrategy(Strategy):
-    """Samples the shipped heads-up limit hold'em blueprint (abstraction CFR) at every decision."""
+    """Samples the game's shipped blueprint (the registry's spec) at every decision."""
 
     name = "blueprint"
-    description = ("Heads-up limit hold'em: the shipped abstraction-CFR equilibrium approximation "
-                   "(python -m acpcbot.solve hulhe), sampled.")
+    description = ("Heads-up hold'em, limit and no-limit: the shipped blueprint of the game, an abstraction's "
+                   "equilibrium approximation (python -m acpcbot.solve hulhe|hunl), sampled.")
     # the parameters, set from params by Strategy.__init__
     resolve: bool
     resolve_iterations: int
     resolve_from: str
     resolve_seconds: float
     params: ClassVar[dict[str, Param]] = {
-        "policy": Param(str, "", "policy .npz from python -m acpcbot.solve hulhe (default: the shipped one)",
+        "policy": Param(str, "", "policy .npz from python -m acpcbot.solve GAME (default: the shipped one)",
                         _file_exists, "must be an existing file"),
         "buckets": Param(str, "", "the card buckets the policy was trained with (default: the shipped ones)",
                          _file_exists, "must be an existing file"),
@@ -98,22 +105,21 @@ class BlueprintStrategy(Strategy):
     def __init__(self, game: GameDef, rng: Any, **params: Any) -> None:
         if params.get("policy") or params.get("buckets"):
             # files of the user's decide which game they fit (Blueprint checks them against the game)
-            self.unsupported_reason = _any_limit_game  # type: ignore[method-assign]
+            self.unsupported_reason = _any_blueprint_game  # type: ignore[method-assign]
         super().__init__(game, rng, **params)
         vars(self).pop("policy", None)  # the parameter lives on as policy_path; the name is the policy method's
         self.policy_path = params.get("policy") or ""
         self.table = load_blueprint(game, self.policy_path, params.get("buckets") or "")
-        self.resolver: Resolver | None = None
-        if self.resolve:
-            from ..solve.resolving.clock import Budget  # noqa: PLC0415 - the solver loads only when re-solving
-            from ..solve.resolving.player import Resolver  # noqa: PLC0415
-            self.resolver = Resolver(game, self.table.probabilities_all,
-                                     Budget(self.resolve_iterations, self.resolve_seconds),
-                                     start_round=game.num_rounds - (2 if self.resolve_from == "turn" else 1))
+        self.resolver: Any = None
+        spec = spec_for(game)
+        if self.resolve and spec is not None and spec.resolver is not None:
+            self.resolver = spec.resolver(game, self.table, self.resolve_iterations, self.resolve_seconds,
+                                          game.num_rounds - (2 if self.resolve_from == "turn" else 1))
             self.inline = False  # a re-solve takes a second: the client guards the deadline on its thread
 
     def _rows(self, state: "State", deadline: float | None, cap: bool = True) -> np.ndarray:
-        """Every holding's fold/call/raise row: re-solved where the resolver plays, the blueprint's elsewhere."""
+        """Every holding's row over ``table.actions(state)``: re-solved where the resolver plays, the blueprint's
+        elsewhere."""
         if self.resolver is not None:
             rows = self.resolver.rows(state, deadline, cap)
             if rows is not None:
@@ -122,43 +128,46 @@ class BlueprintStrategy(Strategy):
 
     @classmethod
     def unsupported_reason(cls, game: GameDef) -> str | None:
-        """Heads-up limit hold'em with the shipped files, trained for this very game."""
+        """A game with a registered blueprint whose shipped files are there, trained for this very game."""
         return shipped_reason(game)
 
     def act(self, view: View, deadline: float) -> Action:
-        """Sample our cards' row: the re-solved one on the river, the blueprint's before it or past the clock."""
+        """Sample our cards' row: the re-solved one where the resolver plays, the blueprint's elsewhere or past the
+        clock."""
         state = view.state
         if self.resolver is not None and self.resolver.active(state):
             row = self._rows(state, deadline)[holding_index(self.game, state.hole[view.position])]
         else:
             row = self.table.probabilities(state)
+        actions = self.table.actions(state)
         x = self.rng.random()
-        for kind in (0, 1, 2):  # a fixed order keeps games reproducible
-            if row[kind] > 0:
-                choice = kind
-                x -= row[kind]
+        for col in range(len(actions)):  # a fixed order keeps games reproducible
+            if row[col] > 0:
+                choice = col
+                x -= row[col]
                 if x < 0:
                     break
-        return _ACTIONS[choice]
+        return actions[choice]
 
     def quick_action(self, view: View) -> Action:
         """The blueprint row's most likely action (a table read): the answer ready if a re-solve overruns."""
-        return _ACTIONS[int(np.argmax(self.table.probabilities(view.state)))]
+        return self.table.actions(view.state)[int(np.argmax(self.table.probabilities(view.state)))]
 
     has_policy = True
 
     def policy(self, view: View) -> ActionPolicy:
-        """Every holding's rows over the legal actions: the re-solved ones on the river (solved to the iteration
-        count whatever the clock), the blueprint's before."""
+        """Every holding's rows over the legal actions: the re-solved ones where the resolver plays (solved to the
+        iteration count whatever the clock), the blueprint's elsewhere."""
         legal = view.state.legal_actions()
-        kinds = [k for k in (ActionType.FOLD, ActionType.CALL, ActionType.RAISE) if k in legal]
-        probs = self._rows(view.state, None, cap=False)[:, [int(k) for k in kinds]]
+        actions = self.table.actions(view.state)
+        cols = [i for i, a in enumerate(actions) if a[0] in legal]
+        probs = self._rows(view.state, None, cap=False)[:, cols]
         total = probs.sum(axis=1, keepdims=True)
-        probs = np.divide(probs, total, out=np.full(probs.shape, 1.0 / len(kinds)), where=total > 0)
-        return ActionPolicy(tuple(_ACTIONS[int(k)] for k in kinds), probs, self.game)
+        probs = np.divide(probs, total, out=np.full(probs.shape, 1.0 / len(cols)), where=total > 0)
+        return ActionPolicy(tuple(actions[i] for i in cols), probs, self.game)
 
 
-def _any_limit_game(game: GameDef) -> str | None:
-    if game.num_players != 2 or not game.is_limit:
-        return "the blueprint plays heads-up limit games only"
+def _any_blueprint_game(game: GameDef) -> str | None:
+    if spec_for(game) is None:
+        return f"the blueprint plays the games with a blueprint only: {games_with_blueprints()}"
     return None

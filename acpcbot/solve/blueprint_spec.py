@@ -1,0 +1,85 @@
+"""What a blueprint is, whatever the game: one spec naming its game, abstractions, files, build and play-time table.
+
+A blueprint is an approximate equilibrium of an abstraction of a game,
+trained offline and played from a table.  ``BlueprintSpec`` says, for one
+game, everything the rest of the code needs to know about it: which games
+it fits, its card abstraction and bucket file, its action abstraction, the
+policy file, the command that builds it, how real cards map to buckets at
+play time, the loader of the play-time table and, where it has one, the
+re-solver that plays on top of it.  ``blueprint_registry`` lists the specs;
+the ``blueprint`` strategy, ``python -m acpcbot.solve`` and adaptive's
+floor look a game up there and know nothing else about it.
+
+Every play-time table answers the ``BlueprintTable`` questions: the
+actions its rows are over at a state, the row of one holding and the rows
+of every holding (``acpcbot.holdings`` order), each summing to 1 with mass
+only on actions the engine allows.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..engine import Action, State
+    from ..gamedef import GameDef
+
+PathArg = str | os.PathLike[str]
+
+
+class BlueprintTable(Protocol):
+    """The play-time policy of a blueprint: per-holding probabilities over the actions of a state."""
+
+    game: GameDef
+
+    def actions(self, state: State) -> tuple[Action, ...]:
+        """The actions the rows at ``state`` are over, in column order."""
+
+    def probabilities(self, state: State, hole: tuple[int, int] | None = None) -> np.ndarray:
+        """One row (len(actions),) for the acting player's cards (or ``hole``)."""
+
+    def probabilities_all(self, state: State) -> np.ndarray:
+        """(holdings, len(actions)) rows of every holding of the acting player."""
+
+
+@dataclass(frozen=True)
+class BlueprintSpec:
+    """One game's blueprint: what it is, where its files are, how it is built and how it is played."""
+
+    #: registry key, also the game's short name when it is one of the shipped games
+    name: str
+    #: the game it is trained for (short name or .game path)
+    game: str
+    #: whether a game definition is one this blueprint's code can play (its policy file decides the rest)
+    fits: Callable[[GameDef], bool]
+    card_abstraction: str
+    action_abstraction: str
+    #: how real cards become the buckets the policy is indexed by at play time
+    cards_to_buckets: str
+    #: the bucket file the policy was trained with (None when the abstraction needs no file)
+    buckets: Path | None
+    #: the shipped policy file
+    policy: Path
+    #: the command that builds the policy (and buckets), resumable where the text says so
+    build: str
+    #: (game, policy path, buckets path or None) -> the play-time table
+    load: Callable[[GameDef, PathArg, PathArg | None], BlueprintTable]
+    #: the build command's main: argv (the game first) -> exit status
+    train: Callable[[list[str]], int]
+    #: (game, table, iterations, seconds, start_round) -> a re-solver (``resolving.player.Resolver``'s
+    #: interface: ``active(state)``, ``rows(state, deadline, cap)``), or None: the blueprint plays alone
+    resolver: Callable[[GameDef, Any, int, float, int], Any] | None = None
+    #: what the player is, for the submission kit's description (the ACPC form's questions: equilibrium, model)
+    about: str = ""
+
+    def reason(self, game: GameDef) -> str | None:
+        """Why the shipped files cannot be played in ``game`` before loading them (None: try loading)."""
+        if not self.policy.exists():
+            return f"the shipped blueprint {self.policy} is missing (build it: {self.build})"
+        return None

@@ -1,0 +1,59 @@
+"""The heads-up no-limit hold'em blueprint's spec for the registry: MCCFR over pot-fraction sizes and EMD buckets.
+
+Re-solving for no-limit is not here yet: ``resolver`` is None, so
+``blueprint`` plays the table alone in hunl.  The hook: a function
+``(game, table, iterations, seconds, start_round) -> re-solver`` with the
+interface of ``acpcbot.solve.resolving.player.Resolver`` (``active``,
+``rows``) set as ``resolver`` below; the ``blueprint`` strategy then
+re-solves hunl as it does hulhe.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..blueprint_files import DEFAULT_BUCKETS
+from ..blueprint_spec import BlueprintSpec, PathArg
+from .files import DEFAULT_POLICY, fits
+
+if TYPE_CHECKING:
+    from ...gamedef import GameDef
+    from .policy import HunlBlueprint
+
+
+def _load(game: GameDef, policy: PathArg, buckets: PathArg | None) -> HunlBlueprint:
+    from .policy import HunlBlueprint  # noqa: PLC0415 - the tree and tables only for the games that use them
+    return HunlBlueprint(game, policy, buckets or DEFAULT_BUCKETS)
+
+
+def _train(argv: list[str]) -> int:
+    from .train import main  # noqa: PLC0415
+    return main(argv)
+
+
+HUNL = BlueprintSpec(
+    name="hunl",
+    game="hunl",
+    fits=fits,
+    card_abstraction="169 lossless preflop classes; flop and turn: k-means under the earth mover's distance (64 and 48 "
+                     "keys) over the hold'em bucket histories' river-strength distributions; river: 10 strength "
+                     "buckets (acpcbot.solve.hunl.cards over hulhe_buckets.npz)",
+    action_abstraction="pot fractions: preflop opens 0.5/0.75/1/1.5 pot (2-4 bb), 3-bets 0.7/1/1.5, 4-bets 0.6; "
+                       "flop bets 1/3, 1/2, 3/4, 1, 2 pots, turn and river 1/2, 1, 2; raises of a pot; all-in always; "
+                       "at most 3/2/2/2 raises a round before all-in; sizes below the minimum raise lifted to it; "
+                       "the opponent's sizes read by pseudo-harmonic translation (acpcbot.solve.hunl.actions)",
+    cards_to_buckets="the hold'em bucket history of the hole pair on the board (acpcbot.solve.blueprint), then the "
+                     "policy file's flop/turn key maps; river keys are the strength bucket",
+    buckets=DEFAULT_BUCKETS,
+    policy=DEFAULT_POLICY,
+    build="python -m acpcbot.solve hunl --minutes 120 --checkpoint hunl.ckpt.npz",
+    load=_load,
+    train=_train,
+    resolver=None,
+    about="It plays blueprint: an approximate equilibrium of an abstraction of heads-up no-limit hold'em "
+          "(169 preflop classes, then 64 flop, 48 turn and 10 river buckets; bets of fractions of the pot, the "
+          "opponent's other sizes read by pseudo-harmonic translation), computed offline with external-sampling "
+          "Monte Carlo CFR (python -m acpcbot.solve hunl) and sampled at each decision for its cards.  Its strategy "
+          "is the same throughout a match: it models no opponent.  More CPU time, RAM or disk would not change its "
+          "play during a match (a decision is a table lookup).",
+)
