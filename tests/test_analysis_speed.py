@@ -167,10 +167,10 @@ def test_rank_batch_over_blocks_names_the_row():
 
 
 def test_an_in_memory_run_is_analysed_without_reading_its_log(tmp_path, monkeypatch):
-    from dealer.arena import results
+    from dealer.arena import analysis
 
     def no_reading(path, game=None):
         raise AssertionError(f"the log {path} was read back")
-    monkeypatch.setattr(results, "read_log", no_reading)
+    monkeypatch.setattr(analysis, "read_log", no_reading)
     doc = _run(tmp_path)
     assert doc["results"][0]["hands"] == 60

@@ -40,7 +40,6 @@ from ..evaluator.tables import (
     KEY_B,
     LOW,
     SUIT_BASE,
-    WORST_RANK,
     cache_dir,
     dense_table,
     table_stamp,
@@ -78,10 +77,12 @@ def _shares(a0: np.ndarray, b0: np.ndarray, a1: np.ndarray, b1: np.ndarray) -> f
 
 
 #: a holding's rank on a sample board it shares a card with: +CLASH as the first hand, -CLASH as the second, so
-#: that ``second - first`` is below ``-WORST_RANK`` exactly when either clashes (int16 never overflows)
+#: that ``second - first`` is below ``-WORST_RANK`` (the evaluator's worst rank) exactly when either clashes (int16 never overflows)
 _CLASH = 16000
-#: hands per numpy block preflop (a block's rows are a few MB)
-_BLOCK = 256
+#: hands per numpy block preflop (a block's rows stay in the processor's cache)
+_BLOCK = 32
+#: set bits of each byte
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
 #: completions per numpy block from the flop on
 _COMPLETIONS = 400_000
 
@@ -113,6 +114,8 @@ class PreflopRanks:
         self._load()
         self.second = np.where(self.first == _CLASH, np.int16(-_CLASH), self.first) if self.built.all() else \
             np.zeros((1326, size), dtype=np.int16)
+        #: per holding, the boards it shares a card with, one bit each (``np.packbits``)
+        self.clash = np.packbits(self.first == _CLASH, axis=1)
 
     def _rows(self, holdings: np.ndarray) -> np.ndarray:
         """The ``first`` rows of ``holdings``, computed."""
@@ -158,6 +161,7 @@ class PreflopRanks:
         rows = self._rows(missing)
         self.first[missing] = rows
         self.second[missing] = np.where(rows == _CLASH, np.int16(-_CLASH), rows)
+        self.clash[missing] = np.packbits(rows == _CLASH, axis=1)
         self.built[missing] = True
         if self.built.all():
             self._save()
@@ -209,16 +213,21 @@ def holdem_matchups(first: np.ndarray, second: np.ndarray, boards: np.ndarray, *
         i0 = holding_index(h0[:, 0], h0[:, 1])
         i1 = holding_index(h1[:, 0], h1[:, 1])
         table.ensure(np.concatenate([i0, i1]))
+        # the boards sharing no card with either hand: the sample less the union of the two clash sets
+        free = table.size - _POPCOUNT[table.clash[i0] | table.clash[i1]].sum(axis=1, dtype=np.int64)
+        d = np.empty((_BLOCK, table.size), dtype=np.int16)
         for s in range(0, n, _BLOCK):
-            # second - first: > 0 a win, 0 a tie, below -WORST_RANK a board sharing a card with either hand
-            d = table.second[i1[s:s + _BLOCK]] - table.first[i0[s:s + _BLOCK]]
-            wins = _count(d > 0)
-            ties = _count(d == 0)
-            free = _count(d >= -WORST_RANK)
-            share = (wins + 0.5 * ties) / free
-            share[free == 0] = 0.5
-            out[s:s + _BLOCK] = share
-        return out
+            rows = d[:len(i0[s:s + _BLOCK])]
+            # second - first: > 0 a win, 0 a tie, < 0 a loss or (below -WORST_RANK) a board clashing with either
+            # hand; the sum of the signs is wins - losses - clashes = 2 wins + ties - size
+            np.subtract(table.second[i1[s:s + _BLOCK]], table.first[i0[s:s + _BLOCK]], out=rows)
+            np.sign(rows, out=rows)
+            out[s:s + _BLOCK] = rows.sum(axis=1, dtype=np.int64) + table.size
+        with np.errstate(invalid="ignore", divide="ignore"):
+            # (2 wins + ties) / 2 is wins + 0.5 ties exactly: the same float as counting them apart
+            share = out * 0.5 / free
+        share[free == 0] = 0.5
+        return share
     key0_a, key0_b = KEY_A[h0].sum(axis=1) + SUIT_BASE, KEY_B[h0].sum(axis=1)
     key1_a, key1_b = KEY_A[h1].sum(axis=1) + SUIT_BASE, KEY_B[h1].sum(axis=1)
     base_a, base_b = KEY_A[board].sum(axis=1), KEY_B[board].sum(axis=1)

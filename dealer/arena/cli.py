@@ -23,7 +23,6 @@ from typing import Any, Sequence
 from acpcbot.gamedef import GameDefError, load_game
 from acpcbot.version import version
 
-from . import aivat
 from .batch import job_commands, jobs_folder, merge_hint
 from .folders import RUNS_DIR, RunError, match_command
 from .planfile import plugin_players, read_plan
@@ -42,7 +41,7 @@ from .recipes import (
     resolve_entries,
     safe_name,
 )
-from .results import format_results
+from .results_text import format_results
 from .runner import RunInterrupted, execute, merge_runs, resume
 from .stats import StatsError
 
@@ -224,12 +223,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .sitngo_cli import recipe_main
         return recipe_main(args.recipe, args.runs_dir, args.json)
     stream = sys.stderr if sys.stderr.isatty() else None
-    aivat.set_enabled(not getattr(args, "no_aivat", False))
+    with_aivat = not getattr(args, "no_aivat", False)
     try:
         if args.command == "merge":
-            doc = merge_runs(args.runs, args.runs_dir, safe_name(args.name, "merge"))
+            doc = merge_runs(args.runs, args.runs_dir, safe_name(args.name, "merge"), with_aivat)
         elif args.command == "resume":
-            doc = resume(args.run_dir, stream, args.plugin_dir)
+            doc = resume(args.run_dir, stream, args.plugin_dir, with_aivat)
         else:
             if args.command == "run":
                 overrides = {"hands": args.hands, "seed": args.seed, "jobs": args.jobs}
@@ -247,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(hint, file=sys.stderr)
                 return 0
             run_dir = getattr(args, "run_dir", None)
-            doc = execute(plan, args.runs_dir, stream, run_dir=run_dir, plugin_dirs=[str(base)])
+            doc = execute(plan, args.runs_dir, stream, run_dir=run_dir, plugin_dirs=[str(base)], with_aivat=with_aivat)
     except (RecipeError, RunError, StatsError) as exc:
         print(f"acpc-match: error: {exc}", file=sys.stderr)
         return 2
