@@ -40,6 +40,7 @@ from ..evaluator.tables import (
     KEY_B,
     LOW,
     SUIT_BASE,
+    SUIT_SHIFT,
     cache_dir,
     dense_table,
     table_stamp,
@@ -228,40 +229,70 @@ def holdem_matchups(first: np.ndarray, second: np.ndarray, boards: np.ndarray, *
             share = out * 0.5 / free
         share[free == 0] = 0.5
         return share
-    key0_a, key0_b = KEY_A[h0].sum(axis=1) + SUIT_BASE, KEY_B[h0].sum(axis=1)
-    key1_a, key1_b = KEY_A[h1].sum(axis=1) + SUIT_BASE, KEY_B[h1].sum(axis=1)
-    base_a, base_b = KEY_A[board].sum(axis=1), KEY_B[board].sum(axis=1)
+    return _completion_shares(h0, h1, board)
+
+
+#: a card's rank weight (key A's low part) and its suit counter (key A's high part), apart: the rank sums fit
+#: 32 bits and the suit counters 16, half and a quarter of the int64 keys' memory traffic
+_RANK_KEY = (KEY_A & LOW).astype(np.int32)
+_SUIT_KEY = (KEY_A >> SUIT_SHIFT).astype(np.uint16)
+_SUIT_START = SUIT_BASE >> SUIT_SHIFT
+_SUIT_FLAGS = FLUSH_FLAGS >> SUIT_SHIFT
+
+
+def _completion_shares(h0: np.ndarray, h1: np.ndarray, board: np.ndarray) -> np.ndarray:
+    """The first hands' shares over every completion of flops, turns or rivers (the rows of ``board``)."""
+    n, k = board.shape
+    out = np.empty(n, dtype=np.float64)
     need = 5 - k
     dead = np.concatenate([h0, h1, board], axis=1)
     left = 52 - dead.shape[1]
     combos = _pairs(left, need)
+    width = len(combos)
     rank_table = dense_table(7)
-    block = max(1, _COMPLETIONS // len(combos))
+    board_rank = _RANK_KEY[board].sum(axis=1, dtype=np.int32)
+    board_suit = (_SUIT_KEY[board].sum(axis=1) + _SUIT_START).astype(np.uint16)
+    board_b = KEY_B[board].sum(axis=1)
+    hands = [(_RANK_KEY[h].sum(axis=1, dtype=np.int32), _SUIT_KEY[h].sum(axis=1).astype(np.uint16),
+              KEY_B[h].sum(axis=1)) for h in (h0, h1)]
+    block = max(1, _COMPLETIONS // width)
     for s in range(0, n, block):
         sl = slice(s, s + block)
-        a = base_a[sl, None]
-        kb = None
         if need:
             rest = _rest(dead[sl], left)
-            ka, kb = KEY_A[rest], KEY_B[rest]
-            for j in range(need):
-                a = a + ka[:, combos[:, j]]
-        width = a.shape[1]
+            rest_rank, rest_suit, rest_b = _RANK_KEY[rest], _SUIT_KEY[rest], KEY_B[rest]
+            # np.take keeps rows contiguous (fancy indexing of columns may lay the result out by columns, and
+            # every later ravel would copy it)
+            run_rank = np.take(rest_rank, combos[:, 0], axis=1)
+            run_suit = np.take(rest_suit, combos[:, 0], axis=1)
+            for j in range(1, need):
+                run_rank += np.take(rest_rank, combos[:, j], axis=1)
+                run_suit += np.take(rest_suit, combos[:, j], axis=1)
+            run_rank += board_rank[sl, None]
+            run_suit += board_suit[sl, None]
+        else:
+            run_rank, run_suit = board_rank[sl, None], board_suit[sl, None]
 
-        def ranks(key_a: np.ndarray, key_b: np.ndarray) -> np.ndarray:
-            # key B (the suits' rank bits) only for the few hands with a flush: the rest need key A alone
-            flat = (a + key_a[sl, None]).ravel()
-            out = np.take(rank_table, flat & LOW, mode="clip")
-            f = np.flatnonzero(flat & FLUSH_FLAGS)
+        def ranks(rank: np.ndarray, suit: np.ndarray, key_b: np.ndarray) -> np.ndarray:
+            # the rank sum's table entry; key B (the suits' rank bits) only for the few hands with a flush
+            total = run_rank + rank[sl, None]
+            got = np.take(rank_table, total, mode="clip")
+            f = np.flatnonzero((run_suit + suit[sl, None]) & _SUIT_FLAGS)
             if f.size:
                 row, col = np.divmod(f, width)
-                b = base_b[sl][row] + key_b[sl][row]
-                if kb is not None:
-                    for j in range(need):
-                        b = b + kb[row, combos[col, j]]
-                out[f] = ranks_from_keys(flat[f], b, 7)
-            return out.reshape(-1, width)
-        out[sl] = _shares_batch(ranks(key0_a, key0_b), ranks(key1_a, key1_b))
+                a = total.ravel()[f].astype(np.int64) + \
+                    ((run_suit.ravel()[f] + suit[sl][row]).astype(np.int64) << SUIT_SHIFT)
+                b = board_b[sl][row] + key_b[sl][row]
+                for j in range(need):
+                    b = b + rest_b[row, combos[col, j]]
+                got.ravel()[f] = ranks_from_keys(a, b, 7)
+            return got
+
+        first = ranks(*hands[0])
+        diff = np.subtract(ranks(*hands[1]), first, out=first)  # treys ranks: lower is better
+        # the signs sum to wins - losses = 2 wins + ties - width; (2 wins + ties) / 2 is wins + 0.5 ties exactly
+        wins2_ties = np.sign(diff, out=diff).sum(axis=1, dtype=np.int64) + width
+        out[sl] = wins2_ties * 0.5 / width
     return out
 
 
