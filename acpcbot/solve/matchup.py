@@ -143,7 +143,7 @@ class PreflopRanks:
             return
         check = np.random.default_rng().choice(1326, 6, replace=False)
         if np.array_equal(table[check], self._rows(check)):
-            self.first[:] = table
+            self.first = table  # loaded whole: no copy into the zeros
             self.built[:] = True
 
     def _save(self) -> None:
