@@ -13,7 +13,12 @@ the peer measured in the same run, ``match_loop_hands_per_s``: the same
 match's loop alone (``memory.play_match``, the log written, no analysis);
 ``end_to_end_vs_loop`` is loop rate over end-to-end rate (issue 31: at most
 1.3) and ``aivat_share`` AIVAT's time (end to end with it minus without it)
-over the match loop's (issue 31: at most 0.2).  Then ``memory_hands_per_s`` (hunl, the always-call pair:
+over the match loop's (issue 31: at most 0.2).  The same in CPU seconds (the
+command's processes, its pool workers included, against the loop's
+process time), which a loaded machine moves less:
+``end_to_end_cpu_vs_loop_cpu`` and ``aivat_cpu_share``.  The command runs
+with Python's bytecode cache on (in the scratch folder, warmed by one run),
+as an installed acpcbot has it, whatever PYTHONDONTWRITEBYTECODE says.  Then ``memory_hands_per_s`` (hunl, the always-call pair:
 every hand goes to showdown through the whole loop; the best of three
 matches, by wall time and by the process's CPU time, so that a busy
 machine's waits for a core can be told apart), the same for other pairs,
@@ -35,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -126,41 +132,69 @@ def reference_rate(reference: Path, hands: int, tmp: Path) -> float:
     return hands / _stamps(err)
 
 
-def command_seconds(hands: int, runs: Path, *extra: str) -> float:
-    """Wall seconds of ``acpc-match play --game hunl --hands HANDS --transport memory call call`` as a command."""
+def command_seconds(hands: int, runs: Path, *extra: str, env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds (the command's processes, pool workers included) of
+    ``acpc-match play --game hunl --hands HANDS --transport memory call call`` as a command."""
     cmd = [sys.executable, "-m", "dealer.arena", "play", "--game", "hunl", "--hands", str(hands), "--transport",
            "memory", "--seed", "1", "--runs-dir", str(runs), "--quiet", *extra, "call", "call"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(cmd, check=True, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    subprocess.run(cmd, check=True, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _bytecode_env(tmp: Path) -> dict[str, str]:
+    """The environment with Python's bytecode cache on, kept in the scratch folder.
+
+    A user's installation keeps compiled modules; a shell with
+    PYTHONDONTWRITEBYTECODE (some containers set it) would compile every
+    module of every run again, a start-up cost the user does not pay.
+    """
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+    return env
 
 
 def end_to_end(hands: int, tmp: Path, repeats: int = 2) -> dict[str, object]:
     """The user's command against the match loop alone, best of ``repeats`` each, interleaved (see the docstring)."""
     runs = tmp / "e2e"
     game = load_game("hunl")
-    loop = command = no_aivat = in_process = float("inf")
+    env = _bytecode_env(tmp)
+    command_seconds(10, runs, env=env)  # compiles the modules once, as installing does
+    inf = float("inf")
+    loop = command = no_aivat = in_process = loop_cpu = command_cpu = no_aivat_cpu = inf
     for _ in range(repeats):
         config = MatchConfig(match_name="m", game=game, game_arg="hunl", num_hands=hands, seed=1, names=["a", "b"],
                              quiet=True)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         played = play_match(config, [("a", "call"), ("b", "call")], tmp / "loop.log")
-        loop = min(loop, time.perf_counter() - start)
+        loop, loop_cpu = min(loop, time.perf_counter() - start), min(loop_cpu, time.process_time() - cpu)
         assert played.finished, played.error
-        command = min(command, command_seconds(hands, runs))
-        no_aivat = min(no_aivat, command_seconds(hands, runs, "--no-aivat"))
+        wall, cpu = command_seconds(hands, runs, env=env)
+        command, command_cpu = min(command, wall), min(command_cpu, cpu)
+        wall, cpu = command_seconds(hands, runs, "--no-aivat", env=env)
+        no_aivat, no_aivat_cpu = min(no_aivat, wall), min(no_aivat_cpu, cpu)
         start = time.perf_counter()
         execute(_plan("call", "call", hands, "memory"), runs)
         in_process = min(in_process, time.perf_counter() - start)
     return {"end_to_end_hands": hands,
             "end_to_end_command": f"acpc-match play --game hunl --hands {hands} --transport memory call call",
+            "end_to_end_bytecode": "cached (PYTHONPYCACHEPREFIX in the scratch folder, warmed by one run)",
             "end_to_end_hands_per_s": round(hands / command),
             "end_to_end_no_aivat_hands_per_s": round(hands / no_aivat),
             "end_to_end_in_process_hands_per_s": round(hands / in_process),
             "match_loop_hands_per_s": round(hands / loop),
             "end_to_end_vs_loop": round(command / loop, 2),
             "end_to_end_in_process_vs_loop": round(in_process / loop, 2),
-            "aivat_share": round(max(0.0, command - no_aivat) / loop, 2)}
+            "aivat_share": round(max(0.0, command - no_aivat) / loop, 2),
+            "end_to_end_cpu_s": round(command_cpu, 3),
+            "end_to_end_no_aivat_cpu_s": round(no_aivat_cpu, 3),
+            "match_loop_cpu_s": round(loop_cpu, 3),
+            "end_to_end_cpu_vs_loop_cpu": round(command_cpu / loop_cpu, 2),
+            "aivat_cpu_share": round(max(0.0, command_cpu - no_aivat_cpu) / loop_cpu, 2)}
 
 
 def main() -> None:

@@ -23,8 +23,8 @@ from acpcbot.solve.rollout import matchup_equity
 from acpcbot.strategies.registry import create
 from acpcbot.world import View
 from dealer.arena.aivat import evaluate_run
+from dealer.arena.analysis import load_logs
 from dealer.arena.recipes import Entry, build_plan
-from dealer.arena.results import load_logs
 from dealer.arena.runner import execute
 
 UNIFORM = "random:fold=1,call=1,raise=1"
@@ -180,7 +180,7 @@ def test_results_say_when_no_policy_is_known(tmp_path):
 
 
 def test_the_report_and_table_show_aivat(tmp_path):
-    from dealer.arena.results import format_results
+    from dealer.arena.results_text import format_results
 
     doc = _play(tmp_path, "leduc", ("cfr", UNIFORM), 200, 2)
     run_dir = Path(doc["run_dir"])

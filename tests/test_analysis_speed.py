@@ -167,10 +167,44 @@ def test_rank_batch_over_blocks_names_the_row():
 
 
 def test_an_in_memory_run_is_analysed_without_reading_its_log(tmp_path, monkeypatch):
-    from dealer.arena import results
+    from dealer.arena import analysis
 
     def no_reading(path, game=None):
         raise AssertionError(f"the log {path} was read back")
-    monkeypatch.setattr(results, "read_log", no_reading)
+    monkeypatch.setattr(analysis, "read_log", no_reading)
     doc = _run(tmp_path)
     assert doc["results"][0]["hands"] == 60
+
+
+def test_the_analysis_progress_line_shows_only_once_it_lasts(monkeypatch):
+    import io
+    import time
+
+    from dealer.arena.analysis import AnalysisProgress
+
+    quick = io.StringIO()
+    progress = AnalysisProgress(20_000, stream=quick)  # done within its second: no line at all
+    progress.say("statistics")
+    progress.done()
+    assert quick.getvalue() == ""
+    monkeypatch.setattr(AnalysisProgress, "DELAY", 0.0)  # as if the analysis had lasted its second already
+    slow = io.StringIO()
+    progress = AnalysisProgress(20_000, stream=slow)
+    progress.say("AIVAT and all-in expectation")
+    for _ in range(500):
+        if progress.shown:
+            break
+        time.sleep(0.01)
+    progress.done()
+    text = slow.getvalue()
+    assert "\r\033[Kanalysing 20,000 hands: " in text  # the phase shown is the one under way at the tick
+    assert text.endswith("\n") and "analysed 20,000 hands in " in text.rsplit("\r", 1)[-1]
+
+
+def test_no_progress_line_off_a_terminal(monkeypatch):
+    from dealer.arena.analysis import AnalysisProgress
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    progress = AnalysisProgress(10)
+    assert progress.stream is None
+    progress.done()

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from dealer.arena.report import bars_svg, cumulative_svg, heatmap_svg, text_boxes
-from dealer.arena.results import one_against_many
+from dealer.arena.results_svg import one_against_many
 from dealer.arena.stats import Estimate
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -50,10 +50,11 @@ def reanalysed(run_dir: Path) -> dict[str, Any]:
 
     doc = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
     game = load_game(_game_arg(doc["game"]))
-    again, _ = results_document(name=doc["name"], mode=doc["mode"], game_name=doc["game"], game=game,
-                                hands=doc["hands"], seed=doc["seed"], duplicate=doc["duplicate"],
-                                transport=doc["transport"], run_dir=run_dir, players=doc["players"],
-                                records=doc["matches"], seconds=doc["seconds"])
+    switched_off = any("--no-aivat" in note for note in (doc.get("aivat") or {}).get("notes", []))
+    again = results_document(name=doc["name"], mode=doc["mode"], game_name=doc["game"], game=game,
+                             hands=doc["hands"], seed=doc["seed"], duplicate=doc["duplicate"],
+                             transport=doc["transport"], run_dir=run_dir, players=doc["players"],
+                             records=doc["matches"], seconds=doc["seconds"], with_aivat=not switched_off).doc
     for key in ("partial",):
         if key in doc:
             again[key] = doc[key]

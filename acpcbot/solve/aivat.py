@@ -72,6 +72,21 @@ class HandValues:
     mismatches: int = 0
 
 
+@dataclass(frozen=True)
+class BatchValues:
+    """Position 0's values of a batch of hands, one entry per hand (heads-up: position 1's are their negations).
+
+    ``payoff`` holds both positions' payoffs, (hands, 2).
+    """
+
+    payoff: np.ndarray
+    aivat: np.ndarray
+    allin: np.ndarray
+    chance: np.ndarray
+    action: np.ndarray
+    mismatches: np.ndarray
+
+
 def _chance_plan(steps: Sequence[Step]) -> list[tuple[int, int, int]]:
     """The board-card transitions :meth:`Evaluator.hand` corrects along ``steps``: (bet to match, from round, to round)."""
     plan = []
@@ -132,6 +147,46 @@ class Evaluator:
             return ()  # over before any board card, nobody's decision corrected: no equity read
         return self._lengths[top]
 
+    def _columns(self, finals: Sequence[State], needed: Sequence[tuple[int, ...]],
+                 starmap: StarMap | None = None, parts: int = 2) -> dict[int, np.ndarray]:
+        """Position 0's equity by board length, one float64 column over all hands (NaN where not read).
+
+        Hold'em hands in one batch per street (``holdem_matchups``, one
+        call's float per row); ``starmap`` (a process pool's, say) computes
+        the streets' batches, each cut in ``parts``, side by side.
+        """
+        count = len(finals)
+        lengths = sorted({n for ns in needed for n in ns})
+        columns = {n: np.full(count, np.nan) for n in lengths}
+        if not lengths:
+            return columns
+        if not self.game.deals_holdem_cards:
+            for i, (final, ns) in enumerate(zip(finals, needed)):
+                holes = [tuple(h) for h in final.hole]
+                board = tuple(final.board)
+                cache: dict[int, float] = {}
+                for n in ns:
+                    columns[n][i] = self._equity(holes, board[:n], cache)
+            return columns
+        # every hand's cards in one array: both holdings, then the board as far as the hand showed it
+        cards = np.array([(*f.hole[0], *f.hole[1], *f.board, *(-1,) * (5 - len(f.board))) for f in finals],
+                         dtype=np.int64)
+        kinds: dict[tuple[int, ...], int] = {}
+        kind = np.array([kinds.setdefault(ns, len(kinds)) for ns in needed], dtype=np.int64)
+        jobs = []
+        rows = []
+        for n in lengths:
+            which = np.flatnonzero(np.isin(kind, [k for ns, k in kinds.items() if n in ns]))
+            for cut in np.array_split(which, parts if starmap is not None else 1):
+                if len(cut):
+                    jobs.append((cards[cut, 0:2], cards[cut, 2:4], cards[cut, 4:4 + n], self.seed,
+                                 self.preflop_boards))
+                    rows.append((n, cut))
+        results = starmap(_matchups, jobs) if starmap is not None else [_matchups(*job) for job in jobs]
+        for (n, cut), shares in zip(rows, results):
+            columns[n][cut] = shares
+        return columns
+
     def equities(self, finals: Sequence[State], policies: Sequence[Mapping[int, ActionPolicy]],
                  steps: Sequence[Sequence[Step]], starmap: StarMap | None = None,
                  parts: int = 2) -> list[dict[int, float]]:
@@ -141,53 +196,76 @@ class Evaluator:
         gives one call's float per row).  ``starmap`` (a process pool's, say)
         computes the streets' batches, each cut in ``parts``, side by side.
         """
-        out: list[dict[int, float]] = [{} for _ in finals]
         needed = [self._needed(f, p, s) for f, p, s in zip(finals, policies, steps)]
-        if not self.game.deals_holdem_cards:
-            for i, (final, lengths) in enumerate(zip(finals, needed)):
-                holes = [tuple(h) for h in final.hole]
-                board = tuple(final.board)
-                for n in lengths:
-                    self._equity(holes, board[:n], out[i])
-                out[i] = {n: out[i][n] for n in lengths}
-            return out
-        jobs = []
-        rows = []
-        for n in sorted({n for lengths in needed for n in lengths}):
-            which = [i for i, lengths in enumerate(needed) if n in lengths]
-            h0 = np.array([finals[i].hole[0] for i in which], dtype=np.int64).reshape(-1, 2)
-            h1 = np.array([finals[i].hole[1] for i in which], dtype=np.int64).reshape(-1, 2)
-            boards = np.array([finals[i].board[:n] for i in which], dtype=np.int64).reshape(len(which), n)
-            cuts = np.array_split(np.arange(len(which)), parts if starmap is not None else 1)
-            for cut in cuts:
-                if len(cut):
-                    jobs.append((h0[cut], h1[cut], boards[cut], self.seed, self.preflop_boards))
-                    rows.append((n, [which[k] for k in cut]))
-        results = starmap(_matchups, jobs) if starmap is not None else [_matchups(*job) for job in jobs]
-        for (n, which), shares in zip(rows, results):
-            for i, e in zip(which, shares.tolist()):
-                out[i][n] = e
+        columns = self._columns(finals, needed, starmap, parts)
+        lists = {n: c.tolist() for n, c in columns.items()}
+        return [{n: lists[n][i] for n in ns} for i, ns in enumerate(needed)]
+
+    def batch(self, finals: Sequence[State], policies: Sequence[Mapping[int, ActionPolicy]] | None = None,
+              steps: Sequence[Sequence[Step]] | None = None, starmap: StarMap | None = None) -> BatchValues:
+        """:meth:`hand` of every hand as columns over the hands (position 0's values), the same floats.
+
+        The equities come in one batch per street (:meth:`_columns`).  Hands
+        with a known policy to correct are valued one by one (:meth:`hand`);
+        the others (no decision corrected) a betting line at a time: hands
+        with the same steps list (``handsteps.run_steps`` shares one per
+        line) have the same board-card transitions and pot, so their terms
+        are numpy operations over the line's hands, the same operations in
+        the same order as :meth:`hand`'s on each.
+        """
+        count = len(finals)
+        policies = [{} for _ in finals] if policies is None else policies
+        steps = [f.steps() for f in finals] if steps is None else steps
+        needed = [self._needed(f, p, s) for f, p, s in zip(finals, policies, steps)]
+        columns = self._columns(finals, needed, starmap)
+        payoff = np.array([f.payoffs() for f in finals], dtype=np.float64).reshape(count, 2)
+        out = BatchValues(payoff, np.empty(count), np.empty(count), np.empty(count), np.empty(count),
+                          np.zeros(count, dtype=np.int64))
+        lines: dict[tuple[int, bool, int], list[int]] = {}
+        for i, (f, p, s) in enumerate(zip(finals, policies, steps)):
+            if p:
+                values = self.hand(f, p, s, {n: float(columns[n][i]) for n in needed[i]})
+                out.aivat[i], out.allin[i] = values.aivat[0], values.allin[0]
+                out.chance[i], out.action[i] = values.chance[0], values.action[0]
+                out.mismatches[i] = values.mismatches
+            else:
+                lines.setdefault((id(s), f.is_showdown, f.max_spent), []).append(i)
+        through = self.game.board_cards_through
+        last = self.game.num_rounds - 1
+        for (_, showdown, max_spent), which in lines.items():
+            idx = np.array(which, dtype=np.int64)
+            line = steps[which[0]]
+
+            def eq(round_: int) -> np.ndarray:
+                return columns[through(round_)][idx]  # noqa: B023 - used within this iteration only
+
+            chance = np.zeros(len(idx))
+            for spent, from_round, to_round in _chance_plan(line):
+                chance = chance + self._chance(spent, from_round, to_round, eq)
+            last_round = line[-1].round if line else 0
+            payoff0 = payoff[idx, 0]
+            allin0 = payoff0
+            if showdown and last_round < last:
+                chance = chance + self._chance(max_spent, last_round, last, eq)
+                m = float(self._matched(max_spent))
+                allin0 = eq(last_round) * 2 * m - m
+            action = 0.0
+            out.aivat[idx] = payoff0 - chance - action
+            out.allin[idx] = allin0
+            out.chance[idx] = chance
+            out.action[idx] = action
         return out
 
     def hands(self, finals: Sequence[State], policies: Sequence[Mapping[int, ActionPolicy]] | None = None,
               steps: Sequence[Sequence[Step]] | None = None, starmap: StarMap | None = None) -> list[HandValues]:
-        """:meth:`hand` of every hand, the equities computed in one batch per street (the same values);
-        ``starmap``: see :meth:`equities`."""
-        policies = [{} for _ in finals] if policies is None else policies
-        steps = [f.steps() for f in finals] if steps is None else steps
-        eqs = self.equities(finals, policies, steps, starmap)
-        # hands sharing one steps list (one betting line) share its board-card transitions
-        plans: dict[int, tuple[Sequence[Step], list[tuple[int, int, int]]]] = {}
-        out = []
-        for f, p, s, e in zip(finals, policies, steps, eqs):
-            if p:
-                out.append(self.hand(f, p, s, e))
-                continue
-            got = plans.get(id(s))
-            if got is None:
-                got = plans[id(s)] = (s, _chance_plan(s))
-            out.append(self.hand(f, p, s, e, got[1]))
-        return out
+        """:meth:`hand` of every hand (:meth:`batch`'s columns as one :class:`HandValues` a hand); ``starmap``:
+        see :meth:`_columns`."""
+        b = self.batch(finals, policies, steps, starmap)
+        return [HandValues(payoff=(p0, p1), aivat=(v, -v), allin=(a, -a), chance=(c, -c), action=(x, -x),
+                           mismatches=k)
+                for p0, p1, v, a, c, x, k in zip(b.payoff[:, 0].tolist(), b.payoff[:, 1].tolist(), b.aivat.tolist(),
+                                                 b.allin.tolist(), b.chance.tolist(), b.action.tolist(),
+                                                 b.mismatches.tolist())]
 
     def hand(self, final: State, policies: Mapping[int, ActionPolicy] | None = None,
              steps: Sequence[Step] | None = None, equities: Mapping[int, float] | None = None,
@@ -247,10 +325,11 @@ class Evaluator:
         return HandValues(payoff=(payoff[0], payoff[1]), aivat=(v0, -v0), allin=(allin0, -allin0),
                           chance=(chance, -chance), action=(action, -action), mismatches=mismatches)
 
-    def _chance(self, max_spent: int, from_round: int, to_round: int, eq) -> float:  # noqa: ANN001
-        """Position 0's chance terms for the board cards of rounds after ``from_round`` up to ``to_round``."""
+    def _chance(self, max_spent: int, from_round: int, to_round: int, eq) -> Any:  # noqa: ANN001
+        """Position 0's chance terms for the board cards of rounds after ``from_round`` up to ``to_round``
+        (a float, or a column when ``eq`` gives columns of equities)."""
         m = float(self._matched(max_spent))
-        total = 0.0
+        total: Any = 0.0
         nb = self.game.num_board_cards
         for r in range(from_round + 1, to_round + 1):
             if nb[r]:

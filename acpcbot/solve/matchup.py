@@ -41,7 +41,7 @@ from ..evaluator.tables import (
     KEY_B,
     LOW,
     SUIT_BASE,
-    WORST_RANK,
+    SUIT_SHIFT,
     cache_dir,
     dense_table,
     table_stamp,
@@ -76,10 +76,12 @@ def _shares(a0: np.ndarray, b0: np.ndarray, a1: np.ndarray, b1: np.ndarray) -> f
 
 
 #: a holding's rank on a sample board it shares a card with: +CLASH as the first hand, -CLASH as the second, so
-#: that ``second - first`` is below ``-WORST_RANK`` exactly when either clashes (int16 never overflows)
+#: that ``second - first`` is below ``-WORST_RANK`` (the evaluator's worst rank) exactly when either clashes (int16 never overflows)
 _CLASH = 16000
-#: hands per numpy block preflop (a block's rows are a few MB)
-_BLOCK = 256
+#: hands per numpy block preflop (a block's rows stay in the processor's cache)
+_BLOCK = 32
+#: set bits of each byte
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
 #: completions per numpy block from the flop on
 _COMPLETIONS = 400_000
 
@@ -111,6 +113,8 @@ class PreflopRanks:
         self._load()
         self.second = np.where(self.first == _CLASH, np.int16(-_CLASH), self.first) if self.built.all() else \
             np.zeros((1326, size), dtype=np.int16)
+        #: per holding, the boards it shares a card with, one bit each (``np.packbits``)
+        self.clash = np.packbits(self.first == _CLASH, axis=1)
 
     def _rows(self, holdings: np.ndarray) -> np.ndarray:
         """The ``first`` rows of ``holdings``, computed."""
@@ -137,7 +141,7 @@ class PreflopRanks:
             return
         check = np.random.default_rng().choice(1326, 6, replace=False)
         if np.array_equal(table[check], self._rows(check)):
-            self.first[:] = table
+            self.first = table  # loaded whole: no copy into the zeros
             self.built[:] = True
 
     def _save(self) -> None:
@@ -156,6 +160,7 @@ class PreflopRanks:
         rows = self._rows(missing)
         self.first[missing] = rows
         self.second[missing] = np.where(rows == _CLASH, np.int16(-_CLASH), rows)
+        self.clash[missing] = np.packbits(rows == _CLASH, axis=1)
         self.built[missing] = True
         if self.built.all():
             self._save()
@@ -207,50 +212,85 @@ def holdem_matchups(first: np.ndarray, second: np.ndarray, boards: np.ndarray, *
         i0 = holding_index(h0[:, 0], h0[:, 1])
         i1 = holding_index(h1[:, 0], h1[:, 1])
         table.ensure(np.concatenate([i0, i1]))
+        # the boards sharing no card with either hand: the sample less the union of the two clash sets
+        free = table.size - _POPCOUNT[table.clash[i0] | table.clash[i1]].sum(axis=1, dtype=np.int64)
+        d = np.empty((_BLOCK, table.size), dtype=np.int16)
         for s in range(0, n, _BLOCK):
-            # second - first: > 0 a win, 0 a tie, below -WORST_RANK a board sharing a card with either hand
-            d = table.second[i1[s:s + _BLOCK]] - table.first[i0[s:s + _BLOCK]]
-            wins = _count(d > 0)
-            ties = _count(d == 0)
-            free = _count(d >= -WORST_RANK)
-            share = (wins + 0.5 * ties) / free
-            share[free == 0] = 0.5
-            out[s:s + _BLOCK] = share
-        return out
-    key0_a, key0_b = KEY_A[h0].sum(axis=1) + SUIT_BASE, KEY_B[h0].sum(axis=1)
-    key1_a, key1_b = KEY_A[h1].sum(axis=1) + SUIT_BASE, KEY_B[h1].sum(axis=1)
-    base_a, base_b = KEY_A[board].sum(axis=1), KEY_B[board].sum(axis=1)
+            rows = d[:len(i0[s:s + _BLOCK])]
+            # second - first: > 0 a win, 0 a tie, < 0 a loss or (below -WORST_RANK) a board clashing with either
+            # hand; the sum of the signs is wins - losses - clashes = 2 wins + ties - size
+            np.subtract(table.second[i1[s:s + _BLOCK]], table.first[i0[s:s + _BLOCK]], out=rows)
+            np.sign(rows, out=rows)
+            out[s:s + _BLOCK] = rows.sum(axis=1, dtype=np.int64) + table.size
+        with np.errstate(invalid="ignore", divide="ignore"):
+            # (2 wins + ties) / 2 is wins + 0.5 ties exactly: the same float as counting them apart
+            share = out * 0.5 / free
+        share[free == 0] = 0.5
+        return share
+    return _completion_shares(h0, h1, board)
+
+
+#: a card's rank weight (key A's low part) and its suit counter (key A's high part), apart: the rank sums fit
+#: 32 bits and the suit counters 16, half and a quarter of the int64 keys' memory traffic
+_RANK_KEY = (KEY_A & LOW).astype(np.int32)
+_SUIT_KEY = (KEY_A >> SUIT_SHIFT).astype(np.uint16)
+_SUIT_START = SUIT_BASE >> SUIT_SHIFT
+_SUIT_FLAGS = FLUSH_FLAGS >> SUIT_SHIFT
+
+
+def _completion_shares(h0: np.ndarray, h1: np.ndarray, board: np.ndarray) -> np.ndarray:
+    """The first hands' shares over every completion of flops, turns or rivers (the rows of ``board``)."""
+    n, k = board.shape
+    out = np.empty(n, dtype=np.float64)
     need = 5 - k
     dead = np.concatenate([h0, h1, board], axis=1)
     left = 52 - dead.shape[1]
     combos = _pairs(left, need)
+    width = len(combos)
     rank_table = dense_table(7)
-    block = max(1, _COMPLETIONS // len(combos))
+    board_rank = _RANK_KEY[board].sum(axis=1, dtype=np.int32)
+    board_suit = (_SUIT_KEY[board].sum(axis=1) + _SUIT_START).astype(np.uint16)
+    board_b = KEY_B[board].sum(axis=1)
+    hands = [(_RANK_KEY[h].sum(axis=1, dtype=np.int32), _SUIT_KEY[h].sum(axis=1).astype(np.uint16),
+              KEY_B[h].sum(axis=1)) for h in (h0, h1)]
+    block = max(1, _COMPLETIONS // width)
     for s in range(0, n, block):
         sl = slice(s, s + block)
-        a = base_a[sl, None]
-        kb = None
         if need:
             rest = _rest(dead[sl], left)
-            ka, kb = KEY_A[rest], KEY_B[rest]
-            for j in range(need):
-                a = a + ka[:, combos[:, j]]
-        width = a.shape[1]
+            rest_rank, rest_suit, rest_b = _RANK_KEY[rest], _SUIT_KEY[rest], KEY_B[rest]
+            # np.take keeps rows contiguous (fancy indexing of columns may lay the result out by columns, and
+            # every later ravel would copy it)
+            run_rank = np.take(rest_rank, combos[:, 0], axis=1)
+            run_suit = np.take(rest_suit, combos[:, 0], axis=1)
+            for j in range(1, need):
+                run_rank += np.take(rest_rank, combos[:, j], axis=1)
+                run_suit += np.take(rest_suit, combos[:, j], axis=1)
+            run_rank += board_rank[sl, None]
+            run_suit += board_suit[sl, None]
+        else:
+            run_rank, run_suit = board_rank[sl, None], board_suit[sl, None]
 
-        def ranks(key_a: np.ndarray, key_b: np.ndarray) -> np.ndarray:
-            # key B (the suits' rank bits) only for the few hands with a flush: the rest need key A alone
-            flat = (a + key_a[sl, None]).ravel()
-            out = np.take(rank_table, flat & LOW, mode="clip")
-            f = np.flatnonzero(flat & FLUSH_FLAGS)
+        def ranks(rank: np.ndarray, suit: np.ndarray, key_b: np.ndarray) -> np.ndarray:
+            # the rank sum's table entry; key B (the suits' rank bits) only for the few hands with a flush
+            total = run_rank + rank[sl, None]
+            got = np.take(rank_table, total, mode="clip")
+            f = np.flatnonzero((run_suit + suit[sl, None]) & _SUIT_FLAGS)
             if f.size:
                 row, col = np.divmod(f, width)
-                b = base_b[sl][row] + key_b[sl][row]
-                if kb is not None:
-                    for j in range(need):
-                        b = b + kb[row, combos[col, j]]
-                out[f] = ranks_from_keys(flat[f], b, 7)
-            return out.reshape(-1, width)
-        out[sl] = _shares_batch(ranks(key0_a, key0_b), ranks(key1_a, key1_b))
+                a = total.ravel()[f].astype(np.int64) + \
+                    ((run_suit.ravel()[f] + suit[sl][row]).astype(np.int64) << SUIT_SHIFT)
+                b = board_b[sl][row] + key_b[sl][row]
+                for j in range(need):
+                    b = b + rest_b[row, combos[col, j]]
+                got.ravel()[f] = ranks_from_keys(a, b, 7)
+            return got
+
+        first = ranks(*hands[0])
+        diff = np.subtract(ranks(*hands[1]), first, out=first)  # treys ranks: lower is better
+        # the signs sum to wins - losses = 2 wins + ties - width; (2 wins + ties) / 2 is wins + 0.5 ties exactly
+        wins2_ties = np.sign(diff, out=diff).sum(axis=1, dtype=np.int64) + width
+        out[sl] = wins2_ties * 0.5 / width
     return out
 
 

@@ -29,6 +29,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+import numpy as np
+
 from acpcbot.engine import State, Step
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import MatchLog
@@ -46,20 +48,6 @@ VALUE_FUNCTION = ("u_p = eq_p * 2M - M: the share of a pot both players fill to 
                   "stack) if both check/call to showdown, eq_p the showdown equity against the opponent's actual "
                   "hand with the rest of the board rolled out; corrections at every board card and at every "
                   "decision of a player with a known policy; hole cards uncorrected")
-
-
-#: whether runs analysed in this process get AIVAT and all-in expectation (``acpc-match --no-aivat`` turns it off)
-_ENABLED = [True]
-
-
-def set_enabled(on: bool) -> None:
-    """Turn AIVAT and all-in expectation on or off for the runs this process analyses."""
-    _ENABLED[0] = bool(on)
-
-
-def enabled() -> bool:
-    """Whether AIVAT is on (the default)."""
-    return _ENABLED[0]
 
 
 def known_policy(spec: str) -> bool:
@@ -184,12 +172,17 @@ def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str],
         finals.append(hand.state)
         all_steps.append(hand_steps)
         all_policies.append(policies)
-    # the equities of every hand at once, a numpy pass per street; each hand's terms as before
-    for hand, values in zip(mlog.hands, evaluator.hands(finals, all_policies, all_steps, starmap)):
-        out.mismatches += values.mismatches
-        for p, name in enumerate(hand.names):
-            out.aivat.setdefault(name, []).append(values.aivat[p])
-            out.allin.setdefault(name, []).append(values.allin[p])
+    # the equities of every hand at once, a numpy pass per street, and the terms a betting line at a time
+    values = evaluator.batch(finals, all_policies, all_steps, starmap)
+    out.mismatches += int(values.mismatches.sum())
+    first = [hand.names[0] for hand in mlog.hands]
+    order = list(dict.fromkeys(n for hand in mlog.hands for n in hand.names))
+    seated_first = np.array(first, dtype=object)
+    for name in order:
+        is_first = seated_first == name
+        # position 1's values are position 0's negated, as Evaluator.hand gives them
+        out.aivat[name] = np.where(is_first, values.aivat, -values.aivat).tolist()
+        out.allin[name] = np.where(is_first, values.allin, -values.allin).tolist()
     return out
 
 

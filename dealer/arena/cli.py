@@ -21,9 +21,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from acpcbot.gamedef import GameDefError, load_game
-from acpcbot.version import version
 
-from . import aivat
 from .batch import job_commands, jobs_folder, merge_hint
 from .folders import RUNS_DIR, RunError, match_command
 from .planfile import plugin_players, read_plan
@@ -42,12 +40,24 @@ from .recipes import (
     resolve_entries,
     safe_name,
 )
-from .results import format_results
+from .results_text import format_results
 from .runner import RunInterrupted, execute, merge_runs, resume
 from .stats import StatsError
 
 #: the options of build_plan's messages, as the command line spells them
 _OPTIONS = {"hands": "--hands", "seed": "--seed", "jobs": "--jobs", "transport": "--transport", "game": "--game"}
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (reading the distribution's metadata is a
+    noticeable part of every run's start)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from acpcbot.version import version
+
+        print(f"acpc-match (acpcbot) {version()}")
+        parser.exit()
 
 
 def _name_and_value(text: str) -> tuple[str | None, str]:
@@ -95,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="acpc-match", description="Self-matches and tournaments through the bundled dealer, with honest "
         "statistics (mbb/hand, 95% intervals, duplicate pairing).", epilog="Exit status: 0 every match finished, "
         "1 a match did not finish (its hands so far are counted), 2 bad input.")
-    parser.add_argument("--version", action="version", version=f"acpc-match (acpcbot) {version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="one table: the given strategies in the given seats")
     _common(play)
@@ -224,12 +234,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .sitngo_cli import recipe_main
         return recipe_main(args.recipe, args.runs_dir, args.json)
     stream = sys.stderr if sys.stderr.isatty() else None
-    aivat.set_enabled(not getattr(args, "no_aivat", False))
+    with_aivat = not getattr(args, "no_aivat", False)
     try:
         if args.command == "merge":
-            doc = merge_runs(args.runs, args.runs_dir, safe_name(args.name, "merge"))
+            doc = merge_runs(args.runs, args.runs_dir, safe_name(args.name, "merge"), with_aivat)
         elif args.command == "resume":
-            doc = resume(args.run_dir, stream, args.plugin_dir)
+            doc = resume(args.run_dir, stream, args.plugin_dir, with_aivat)
         else:
             if args.command == "run":
                 overrides = {"hands": args.hands, "seed": args.seed, "jobs": args.jobs}
@@ -247,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(hint, file=sys.stderr)
                 return 0
             run_dir = getattr(args, "run_dir", None)
-            doc = execute(plan, args.runs_dir, stream, run_dir=run_dir, plugin_dirs=[str(base)])
+            doc = execute(plan, args.runs_dir, stream, run_dir=run_dir, plugin_dirs=[str(base)], with_aivat=with_aivat)
     except (RecipeError, RunError, StatsError) as exc:
         print(f"acpc-match: error: {exc}", file=sys.stderr)
         return 2

@@ -174,7 +174,8 @@ def _unplayed_record(job: Job, game_name: str) -> dict[str, Any]:
 
 
 def _finish(plan: Plan, run_dir: Path, done: dict[int, dict[str, Any]], todo: Sequence[Job],
-            progress_stream: TextIO | None, plugin_dirs: Sequence[str], seconds_before: float) -> dict[str, Any]:
+            progress_stream: TextIO | None, plugin_dirs: Sequence[str], seconds_before: float,
+            with_aivat: bool = True) -> dict[str, Any]:
     """Play ``todo`` into ``run_dir`` beside the finished records ``done``; write and return the results."""
     progress = None
     if progress_stream is not None and todo:
@@ -190,13 +191,15 @@ def _finish(plan: Plan, run_dir: Path, done: dict[int, dict[str, Any]], todo: Se
         else:
             records[job.index] = job_record(outcome, plan.game_name)
     ordered = [records[j.index] for j in plan.jobs]
-    doc, logs = results_document(
+    results = results_document(
         name=plan.name, mode=plan.mode, game_name=plan.game_name, game=plan.game, hands=plan.hands, seed=plan.seed,
         duplicate=plan.duplicate, transport=plan.transport, run_dir=run_dir,
-        players=[{"player": e.name, "strategy": e.spec} for e in plan.entries], records=ordered, seconds=seconds)
+        players=[{"player": e.name, "strategy": e.spec} for e in plan.entries], records=ordered, seconds=seconds,
+        with_aivat=with_aivat)
+    doc = results.doc
     doc["partial"] = any(r.get("played") is False for r in ordered)
     try:
-        write_outputs(doc, run_dir, plan.game, logs)
+        write_outputs(results, run_dir, plan.game)
     except RunError as exc:
         raise RunError(f"{exc}{cut_files_note(ordered)}") from None
     if signum is not None:
@@ -216,21 +219,22 @@ def cut_files_note(records: Sequence[dict[str, Any]]) -> str:
 
 
 def execute(plan: Plan, runs_dir: str | Path = RUNS_DIR, progress_stream: TextIO | None = None, *,
-            run_dir: str | Path | None = None, plugin_dirs: Sequence[str] = ()) -> dict[str, Any]:
+            run_dir: str | Path | None = None, plugin_dirs: Sequence[str] = (), with_aivat: bool = True) -> dict[str, Any]:
     """Play a plan into a new run folder (or the empty folder ``run_dir``) and return its results document.
 
     The plan goes into the folder first (plan.json).  SIGINT or SIGTERM stops
     the matches in play, writes results.json for those finished (``partial``:
     true) and raises :class:`RunInterrupted`; :func:`resume` plays the rest.
-    ``plugin_dirs`` are searched for ``module:Class`` strategies by the seats' processes.
+    ``plugin_dirs`` are searched for ``module:Class`` strategies by the seats' processes; ``with_aivat``
+    False leaves AIVAT and all-in expectation out of the results (``--no-aivat``).
     """
     folder = exact_run_dir(run_dir) if run_dir is not None else new_run_dir(runs_dir, plan.name)
     write_plan(folder, plan, list(plugin_dirs))
-    return _finish(plan, folder, {}, plan.jobs, progress_stream, plugin_dirs, 0.0)
+    return _finish(plan, folder, {}, plan.jobs, progress_stream, plugin_dirs, 0.0, with_aivat)
 
 
 def resume(run_dir: str | Path, progress_stream: TextIO | None = None,
-           plugin_dirs: Sequence[str] = ()) -> dict[str, Any]:
+           plugin_dirs: Sequence[str] = (), with_aivat: bool = True) -> dict[str, Any]:
     """Finish an interrupted run in its folder: keep the matches that finished, play the others again.
 
     A run folder is data, not code: plugin modules are looked for only in
@@ -258,7 +262,7 @@ def resume(run_dir: str | Path, progress_stream: TextIO | None = None,
         before = float(json.loads((folder / RESULTS).read_text(encoding="utf-8")).get("seconds") or 0.0)
     except (OSError, ValueError, AttributeError, TypeError, RecursionError):
         before = 0.0
-    doc = _finish(plan, folder, done, todo, progress_stream, given, before)
+    doc = _finish(plan, folder, done, todo, progress_stream, given, before, with_aivat)
     attach_lbr(doc, folder)  # an acpc-match lbr run keeps its LBR figures when finished this way
     return doc
 
@@ -284,7 +288,8 @@ def _check_run_doc(path: Path, doc: Any) -> None:
             raise bad(f"matches[{i}].seats is not a list of {{'player': ...}}")
 
 
-def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name: str = "merge") -> dict[str, Any]:
+def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name: str = "merge",
+               with_aivat: bool = True) -> dict[str, Any]:
     """Combine run folders made anywhere into a new run folder (files copied) and return its results.
 
     Matches an interrupted run did not play are left out (a partial run
@@ -361,14 +366,16 @@ def merge_runs(dirs: Sequence[str | Path], runs_dir: str | Path = RUNS_DIR, name
         hands = {m["hands"] for m in records}
         seeds = {m["seed"] for m in records}
         tables = {frozenset(s["player"] for s in m["seats"]) for m in records}
-        doc, logs = results_document(
+        results = results_document(
             name=name, mode="tournament" if len(tables) > 1 else "play", game_name=game_name, game=game,
             hands=hands.pop() if len(hands) == 1 else None, seed=min(seeds) if seeds else None,
             duplicate=any(d.get("duplicate") for _, d in docs),
             transport="+".join(sorted({str(d.get("transport")) for _, d in docs})), run_dir=run_dir,
-            players=players, records=records, seconds=sum(float(d.get("seconds") or 0) for _, d in docs))
+            players=players, records=records, seconds=sum(float(d.get("seconds") or 0) for _, d in docs),
+            with_aivat=with_aivat)
+        doc = results.doc
         doc["partial"] = bool(unplayed - set(seen_matches))
-        write_outputs(doc, run_dir, game, logs)
+        write_outputs(results, run_dir, game)
     except RunError as exc:
         shutil.rmtree(run_dir, ignore_errors=True)
         message = str(exc)

@@ -98,11 +98,12 @@ def read_log(path: str | Path, game: GameDef | None = None) -> MatchLog:
 
 # ------------------------------------------------------------------ per-player results
 
-def player_values(hands: Iterable[LoggedHand]) -> dict[str, list[float]]:
-    """Chips won per hand by each player (in first-seen order), hands in log order."""
+def player_values(hands: Iterable[LoggedHand], values: Iterable[Sequence[float]] | None = None) -> dict[str, list[float]]:
+    """Chips won per hand by each player (in first-seen order), hands in log order; ``values``: each hand's
+    ``LoggedHand.values``, when the caller has them (parsed once)."""
     out: dict[str, list[float]] = {}
-    for hand in hands:
-        for name, value in zip(hand.names, hand.values):
+    for hand, chips in zip(hands, values) if values is not None else ((h, h.values) for h in hands):
+        for name, value in zip(hand.names, chips):
             out.setdefault(name, []).append(value)
     return out
 
@@ -173,16 +174,18 @@ class EndingLine:
                 "mbb_per_hand": self.chips * scale / self.hands if self.hands else None}
 
 
-def ending_stats(hands: Iterable[LoggedHand]) -> dict[str, dict[str, EndingLine]]:
+def ending_stats(hands: Iterable[LoggedHand],
+                 values: Iterable[Sequence[float]] | None = None) -> dict[str, dict[str, EndingLine]]:
     """Per player, per ending (:func:`ending_names`), the hands that ended there and what the player won in them.
 
     A hand counts as won when the player's result is positive (a split pot
-    that returns exactly the chips put in is not a win).
+    that returns exactly the chips put in is not a win).  ``values``: as
+    :func:`player_values` takes them.
     """
     out: dict[str, dict[str, EndingLine]] = {}
-    for hand in hands:
+    for hand, chips in zip(hands, values) if values is not None else ((h, h.values) for h in hands):
         where = ending(hand.state)
-        for name, value in zip(hand.names, hand.values):
+        for name, value in zip(hand.names, chips):
             lines = out.get(name)
             if lines is None:
                 lines = out[name] = {e: EndingLine() for e in ending_names(hand.state.game)}
@@ -303,8 +306,9 @@ def summarize(logs: Sequence[MatchLog], duplicate_groups: Sequence[Sequence[int]
             raise StatsError(f"{log.path}: the game differs from {logs[0].path}'s; cannot combine")
     scale = mbb_scale(game)
     all_hands = [h for log in logs for h in log.hands]
-    values = player_values(all_hands)
-    endings = ending_stats(all_hands)
+    parsed = [h.values for h in all_hands]  # the logged values' text parsed once for both
+    values = player_values(all_hands, parsed)
+    endings = ending_stats(all_hands, parsed)
     styles = style_stats(all_hands, None if steps is None else [s for per_log in steps for s in per_log])
     dup: dict[str, list[float]] = {}
     for group in duplicate_groups:
