@@ -219,14 +219,8 @@ def test_every_module_opens_with_the_idea_it_owns():
 ALLOWED_FORMAT_TEXT = {
     ("acpcbot.kit_check", "STATE:"): "notation.loglines.STATE_PREFIX",
     ("acpcbot.kit_check", "SCORE:"): "notation.loglines.SCORE_PREFIX",
-    ("acpcbot.strategies.learner2008_train", "STATE:"): "notation.loglines.STATE_PREFIX",
     ("acpcbot.strategies.learner2008_train", r"^(TO|FROM) (\d+) at \S+ (MATCHSTATE:\S*)\s*$"):
         "a transcript-line reader in notation.transcript, with notation.matchstate.is_state_line",
-    ("dealer.arena.watch", b"STATE:"): "notation.loglines.STATE_PREFIX",
-    ("dealer.arena.humanplay", "SCORE:"): "notation.loglines.SCORE_PREFIX",
-    ("dealer.arena.tcp", b"SCORE:"): "notation.loglines.SCORE_PREFIX",
-    ("dealer.arena.aivat", "the name MATCHSTATE"):
-        "notation.matchstate.state_line(state_head(position, state.hand_id), betting, cards.field(state, position))",
 }
 #: what a format's text starts with, or holds, when it is built or read by hand
 _FORMAT_MARKS = ("MATCHSTATE", "STATE:", "SCORE:", "VERSION:")

@@ -30,6 +30,7 @@ import numpy as np
 from ..engine import IllegalAction, State
 from ..gamedef import GameDef, GameDefError, load_game
 from ..matchlog import MATCH_HEADER, Header, LogError, LogLineError, header_game, parse_header_line, read_entries
+from ..notation.loglines import STATE_PREFIX
 from ..protocol import ProtocolError, parse_match_state, replay_betting
 from .common import holdem_only, study_blinds
 from .learner2008 import SETTINGS, UNREADABLE_NPZ, Table, TrainingError, load_table_file, save_tables
@@ -129,7 +130,7 @@ def file_kind(path: Path) -> str:
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
-                if line.startswith("STATE:"):
+                if line.startswith(STATE_PREFIX):
                     return "log"
                 if line.startswith(("TO ", "FROM ", "STARTED")):
                     return "transcript"

@@ -34,7 +34,8 @@ import numpy as np
 from acpcbot.engine import State, Step
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import MatchLog
-from acpcbot.protocol import MATCHSTATE, CardsText, MatchState, format_betting
+from acpcbot.notation.matchstate import state_head, state_line
+from acpcbot.protocol import CardsText, MatchState, format_betting
 from acpcbot.solve.aivat import PREFLOP_BOARDS, Evaluator
 from acpcbot.solve.matchup import preflop_ranks
 from acpcbot.strategies.base import ActionPolicy, Strategy
@@ -91,7 +92,7 @@ class Replay:
         for i, state in enumerate(states):
             seen = state.view_of(position)
             betting = format_betting(state)
-            text = f"{MATCHSTATE}:{position}:{state.hand_id}:{betting}:{cards.field(state, position)}"
+            text = state_line(state_head(position, state.hand_id), betting, cards.field(state, position))
             view = self.world.update(text, MatchState(position, state.hand_id, seen, betting))
             strategy.observe(view)
             if i < len(steps) and steps[i].player == position:

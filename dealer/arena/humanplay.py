@@ -22,6 +22,7 @@ from typing import Any
 
 from acpcbot.cli import play_leavable
 from acpcbot.gamedef import GameDefError, load_game
+from acpcbot.notation.loglines import SCORE_PREFIX
 from acpcbot.strategies.base import UnsupportedGame
 from acpcbot.strategies.registry import StrategySpecError, create, default_spec, with_absolute_paths
 from acpcbot.world import MatchInfo
@@ -147,7 +148,7 @@ async def _play(game: Any, game_arg: str, hands: int, seed: int, name: str, bots
         if me.left:
             print(f"The dealer log of the hands played: {run_dir / 'match.log'}")  # the table said "You left"
             return 0
-        final = [line for line in score.splitlines() if line.startswith("SCORE:")]
+        final = [line for line in score.splitlines() if line.startswith(SCORE_PREFIX)]
         print(f"\nMatch over{': ' + final[-1] if final else ''}. Logs: {run_dir}")
         return 0 if code == 0 and dealer.returncode == 0 else 1
     finally:

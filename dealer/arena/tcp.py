@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from acpcbot.children import die_with_parent
 from acpcbot.connection import EXIT_DISCONNECTED
+from acpcbot.notation.loglines import SCORE_PREFIX
 from acpcbot.strategies.registry import absolute_plugin_path
 
 from .folders import Outcome, RunError
@@ -230,7 +231,7 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int], p
         for _, _, proc, _ in clients:
             await stop_process(proc)
         await stop_process(dealer)
-    complete = error is None and dealer.returncode == 0 and b"SCORE:" in stdout
+    complete = error is None and dealer.returncode == 0 and SCORE_PREFIX.encode() in stdout
     if not complete and error is None:
         problems = _transcript_errors(run_dir / files["transcript"])
         for seat, entry, proc, stem in clients:

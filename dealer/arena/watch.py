@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from acpcbot.notation.loglines import STATE_PREFIX
+
 
 class Progress:
     """A one-line progress report on a terminal: hands done, hands/s, time left, the first player's mbb/hand.
@@ -48,7 +50,7 @@ class Progress:
             if lines[-1]:
                 self._partial[path] = lines[-1]
             for raw in lines[:-1]:
-                if raw.startswith(b"STATE:"):
+                if raw.startswith(STATE_PREFIX.encode()):
                     self.hands += 1
                     fields = raw.decode("utf-8", "replace").rstrip("\r").split(":")
                     if len(fields) == 6:
