@@ -69,7 +69,7 @@ from .adaptive_ranges import (
 from .adaptive_runouts import Runouts, runout_boards, signed_sums, warm_uniform
 from .adaptive_search import NUM_BINS, OpponentPolicy, Search, our_raises, quick_raise
 from .adaptive_stats import OpponentStats, SavedStatsError, info_class, raise_size_class, size_info_class, spot_of
-from .base import ActionPolicy, NoPolicy, Param, Strategy, parse_bool
+from .base import ActionPolicy, NoPolicy, Param, RunMode, Strategy, parse_bool
 from .common import holdem_only
 from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
 from .probes import KINDS as PROBE_KINDS, ProbePolicy
@@ -123,6 +123,7 @@ class AdaptiveStrategy(Strategy):
     """
 
     name = "adaptive"
+    run_mode = RunMode("guarded", "ends")  # it learns from the ends of hands (end_hand), not between its turns
     description = "acpcbot's own player: opponent statistics, ranges narrowed by them, a best response to them."
     # the parameters, set from params by Strategy.__init__
     model: str

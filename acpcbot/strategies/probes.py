@@ -37,7 +37,7 @@ from ..gamedef import GameDef
 from ..preflop import hand_class, preflop_equity
 from ..solve.blind_br import BlindBestResponse
 from ..world import View
-from .base import Param, Strategy
+from .base import INLINE_ENDS, Param, RunMode, Strategy
 from .common import holdem_only
 from .registration import register
 
@@ -90,7 +90,7 @@ class ProbeStrategy(Strategy):
     params: ClassVar[dict[str, Param]] = {
         "kind": Param(str, "jam", "the rule", choices=KINDS),
     }
-    inline = True
+    run_mode = INLINE_ENDS
 
     def __init__(self, game: GameDef, rng: random.Random, **params: Any) -> None:
         super().__init__(game, rng, **params)
@@ -158,6 +158,7 @@ class ProbeBestResponse(Strategy):
 
     name = "probe-br"
     description = "the best response to a card-blind probe: closed forms where they exist, else a search."
+    run_mode = RunMode("guarded", "ends")
     params: ClassVar[dict[str, Param]] = {
         "kind": Param(str, "call", "the probe it answers", choices=KINDS),
     }
