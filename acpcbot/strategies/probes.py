@@ -9,7 +9,7 @@
   raise whenever it may raise, else call.
 
 Never folds.  Each probe also states its policy exactly (:class:`ProbePolicy`,
-the opponent policy ``adaptive_search`` reads), so a best response to it can
+the opponent policy ``adaptive.search`` reads), so a best response to it can
 be computed and checked (``adaptive:opponent=probe:kind=K``).
 
 ``probe-br:kind=K`` is the best response to probe K in heads-up hold'em.
