@@ -1,4 +1,4 @@
-"""The bot client: plays a whole match against any ACPC 2.0.0 dealer over TCP.
+"""The bot client's one decision path: a dealer line in, the legal reply out, the same for every loop.
 
 It sends ``VERSION:2.0.0``, reads every line (bounded in length), skips
 comments, turns each MATCHSTATE into a :class:`~acpcbot.world.View`, lets

@@ -5,8 +5,8 @@ lines (:class:`~acpcbot.framing.LineFramer`) and either queues them for
 the client's loop or, while an inline strategy waits for the dealer,
 hands them to the loop's handler at once, so a reply leaves in the same
 callback that read its state.  It knows nothing of the client (the
-client's loop, :mod:`acpcbot.client_loop`, drives it).  It turns TCP keepalive on and measures the dealer's silence
-for an idle limit.
+client's asyncio loop, :func:`acpcbot.session.serve`, drives it).  It
+turns TCP keepalive on and measures the dealer's silence for an idle limit.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A strategy declares once how it runs (:class:`~acpcbot.strategies.base.RunMode`);
 :class:`Schedule` turns that into where each state's hooks run now, for
-the asyncio loop (:meth:`Client.serve <acpcbot.client.Client.serve>`), the
+the asyncio loop (:func:`acpcbot.session.serve`), the
 blocking loop (:mod:`acpcbot.direct`) and the in-memory seats of the arena
 alike:
 
