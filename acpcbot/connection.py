@@ -1,11 +1,12 @@
 """The client's end of the TCP connection to a dealer: complete lines in, replies out, and how a match can end.
 
 :class:`Connection` is an asyncio protocol that splits what arrives into
-lines (bounded in length) and either queues them for the client's
-coroutine or, while an inline strategy waits for the dealer, hands each
-to the client at once, so a reply leaves in the same callback that read
-its state.  It turns TCP keepalive on and measures the dealer's silence
-for an idle limit.
+lines (:class:`~acpcbot.framing.LineFramer`) and either queues them for
+the client's loop or, while an inline strategy waits for the dealer,
+hands them to the loop's handler at once, so a reply leaves in the same
+callback that read its state.  It knows nothing of the client (the
+client's asyncio loop, :func:`acpcbot.session.serve`, drives it).  It
+turns TCP keepalive on and measures the dealer's silence for an idle limit.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ import logging
 import socket
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
-if TYPE_CHECKING:  # hints only: the client imports this module
-    from .client import Client
+from .framing import MAX_LINE, LineFramer
 
 log = logging.getLogger("acpcbot.client")
 
@@ -27,9 +27,6 @@ EXIT_STRATEGY = 1
 EXIT_CONNECT = 3
 EXIT_PROTOCOL = 4
 EXIT_DISCONNECTED = 5
-
-#: the longest line accepted from a dealer; a state of the longest hold'em hand is under 2 KiB
-MAX_LINE = 16384
 
 #: TCP keepalive: first probe after this many idle seconds, then every KEEPALIVE_INTERVAL, KEEPALIVE_COUNT probes
 KEEPALIVE_IDLE = 60
@@ -46,24 +43,25 @@ class ClientError(Exception):
 
 
 class Connection(asyncio.Protocol):
-    """The client's end of the TCP connection: complete lines as they arrive, bounded in length.
+    """The client's end of the TCP connection: complete lines as they arrive (:class:`LineFramer`).
 
-    While ``direct`` is set (an inline strategy waiting for the dealer) the
-    lines are handled right here as they arrive; otherwise they queue in
-    ``lines`` for :meth:`Client.serve`.
+    While ``direct`` is set (an inline strategy waiting for the dealer) it
+    is called right here as lines arrive, to work the queue off; otherwise
+    the lines queue in ``lines`` for the client's loop.  ``clock`` stamps
+    each line with when it arrived.
     """
 
-    def __init__(self, client: "Client", limit: int = MAX_LINE) -> None:
-        self.client = client
-        self.limit = limit
+    def __init__(self, clock: Callable[[], float] = time.monotonic, limit: int = MAX_LINE) -> None:
+        self.clock = clock
+        self.framer = LineFramer(limit)
         self.transport: asyncio.Transport | None = None
         self.lines: deque[tuple[bytes, float]] = deque()
-        self._buf = bytearray()
         self.eof = False
         self.lost: Exception | None = None  # the reset or failure that ended the connection
         self.error: ClientError | None = None  # a failure found while handling lines here
         self.partial = b""  # an unfinished line at the end of the stream
-        self.direct = False
+        #: the loop's handler of queued lines, while it may answer them right here
+        self.direct: Callable[[Connection], None] | None = None
         self.last_activity = 0.0
         self._waiter: asyncio.Future[None] | None = None
         self._paused = False
@@ -77,57 +75,32 @@ class Connection(asyncio.Protocol):
             set_keepalive(sock)
 
     def data_received(self, data: bytes) -> None:  # noqa: D102
-        received = self.client.clock()
-        buf = self._buf
-        buf += data
+        received = self.clock()
         lines = self.lines
-        start = 0
-        while True:
-            i = buf.find(b"\n", start)
-            if i < 0:
-                break
-            if i + 1 - start > self.limit:
-                self._fail(self._overlong(len(lines)))
-                return
-            line = bytes(buf[start:i + 1])
+        framer = self.framer
+        for line in framer.feed(data):
             lines.append((line, received))
             if line[:1] not in (b"#", b"\n", b"\r"):  # comments and blank lines are not the match going on:
                 self.last_activity = time.monotonic()  # a dealer sending only those is idle
-            start = i + 1
-        if start:
-            del buf[:start]
-        if len(buf) > self.limit:
-            self._fail(self._overlong(len(lines)))
+        if framer.overlong is not None:
+            self._fail(ClientError(framer.overlong, EXIT_PROTOCOL))
             return
-        if self.direct:
+        if self.direct is not None:
             self._answer()
         elif lines:
-            self._wake()
+            self.wake()
             if len(lines) > 256 and not self._paused and self.transport is not None:
                 self._paused = True  # the strategy is behind: let TCP hold the dealer back
                 self.transport.pause_reading()
 
-    def _overlong(self, queued: int) -> ClientError:
-        return ClientError(f"line {self.client.lines + queued + 1} from the dealer is longer than {self.limit} bytes",
-                           EXIT_PROTOCOL)
-
     def _answer(self) -> None:
-        """Handle the queued lines here (inline strategy, nothing else pending)."""
-        client = self.client
-        lines = self.lines
+        """Let the loop's handler answer the queued lines here (inline strategy, nothing else pending)."""
+        assert self.direct is not None
         try:
-            while lines and self.direct:
-                raw, received = lines.popleft()
-                out = client.handle_line(client.decode_line(raw), received)
-                if out is not None:
-                    self.write(out.encode("ascii"))
-                    client.budget.spend(client.clock() - received)
-                if not client.runs_inline:
-                    self.direct = False
-                    self._wake()
+            self.direct(self)
         except ClientError as exc:
             self._fail(exc)
-        except Exception as exc:  # noqa: BLE001 - reported by serve(), not lost in the event loop
+        except Exception as exc:  # noqa: BLE001 - reported by the loop, not lost in the event loop
             self._fail(ClientError(f"internal error: {type(exc).__name__}: {exc}", EXIT_PROTOCOL))
             log.exception("internal error while handling a line")
 
@@ -140,14 +113,13 @@ class Connection(asyncio.Protocol):
     def _fail(self, exc: ClientError) -> None:
         if self.error is None:
             self.error = exc
-        self.direct = False
-        self._buf.clear()
-        self._wake()
+        self.direct = None
+        self.wake()
 
     def eof_received(self) -> bool:  # noqa: D102
         self.eof = True
-        self.partial = bytes(self._buf)
-        self._wake()
+        self.partial = self.framer.partial
+        self.wake()
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:  # noqa: D102
@@ -155,8 +127,8 @@ class Connection(asyncio.Protocol):
             self.eof = True
             self.lost = exc
             if exc is None:
-                self.partial = bytes(self._buf)
-        self._wake()
+                self.partial = self.framer.partial
+        self.wake()
 
     def resume(self) -> None:
         """Let reading go on (after the queue was worked off)."""
@@ -164,7 +136,8 @@ class Connection(asyncio.Protocol):
             self._paused = False
             self.transport.resume_reading()
 
-    def _wake(self) -> None:
+    def wake(self) -> None:
+        """Wake the loop waiting in :meth:`wait`."""
         w = self._waiter
         if w is not None and not w.done():
             w.set_result(None)
@@ -253,9 +226,10 @@ async def connect(host: str, port: int, retry_for: float = 5.0,
     return await retrying(lambda: asyncio.open_connection(host, port, limit=limit), host, port, retry_for)
 
 
-async def open_connection(client: "Client", host: str, port: int, retry_for: float = 5.0) -> Connection:
-    """A :class:`Connection` for ``client`` to the dealer, retrying as :func:`connect` does."""
+async def open_connection(host: str, port: int, retry_for: float = 5.0,
+                          clock: Callable[[], float] = time.monotonic) -> Connection:
+    """A :class:`Connection` to the dealer (``clock`` stamps its lines), retrying as :func:`connect` does."""
     loop = asyncio.get_running_loop()
-    _, conn = await retrying(lambda: loop.create_connection(lambda: Connection(client), host, port),
+    _, conn = await retrying(lambda: loop.create_connection(lambda: Connection(clock), host, port),
                               host, port, retry_for)
     return conn

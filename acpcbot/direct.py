@@ -16,26 +16,20 @@ import socket
 from typing import TextIO
 
 from .client import Client
-from .connection import (
-    EXIT_DISCONNECTED,
-    EXIT_PROTOCOL,
-    EXIT_STRATEGY,
-    MAX_LINE,
-    ClientError,
-    connect_blocking,
-    set_keepalive,
-)
+from .connection import EXIT_DISCONNECTED, EXIT_PROTOCOL, EXIT_STRATEGY, ClientError, connect_blocking, set_keepalive
+from .framing import MAX_LINE, LineFramer
 from .protocol import VERSION_LINE
+from .scheduling import Schedule
 from .session import log_connected, match_ended, not_connected, start_strategy
-from .strategies.base import Strategy, reads_turns_only
+from .strategies.base import Strategy
 from .world import MatchInfo
 
 log = logging.getLogger("acpcbot.client")
 
 
 def can_run_direct(strategy: Strategy) -> bool:
-    """Whether ``strategy`` may be played by :func:`run_direct`: it declares ``inline`` (and no ``leave`` hook)."""
-    return bool(strategy.inline) and not hasattr(strategy, "leave")
+    """Whether ``strategy`` may be played by :func:`run_direct`: its ``run_mode`` is inline (``Schedule``)."""
+    return Schedule.blocking_plays(strategy.run_mode)
 
 
 def serve_direct(client: Client, sock: socket.socket, idle_timeout: float | None = None,
@@ -46,12 +40,13 @@ def serve_direct(client: Client, sock: socket.socket, idle_timeout: float | None
     sock.settimeout(idle_timeout)
     recv, send, clock = sock.recv, sock.sendall, client.clock
     handle, decode, spend, prepare = client.handle_line, client.decode_line, client.budget.spend, client.prepare
+    framer = LineFramer(limit)
+    feed = framer.feed
     lost: OSError | None = None
-    buf = b""
     # answer first, book-keep after: a hand's end is recorded once the replies of the same read are out, when
     # nothing of the strategy's can see the difference (it is shown its turns only)
     world = client.world
-    world.defer_records = reads_turns_only(client.strategy)
+    world.defer_records = client.strategy.run_mode.turns_only
     try:
         send(VERSION_LINE.encode("ascii"))
         while True:
@@ -66,22 +61,14 @@ def serve_direct(client: Client, sock: socket.socket, idle_timeout: float | None
             if not data:
                 break
             received = clock()
-            buf += data
-            start = 0
-            while True:
-                i = buf.find(b"\n", start)
-                if i < 0:
-                    break
-                if i + 1 - start > limit:
-                    raise _overlong(client, limit)
+            for raw in feed(data):
                 try:
-                    out = handle(decode(buf[start:i + 1]), received)
+                    out = handle(decode(raw), received)
                 except ClientError:
                     raise
                 except Exception as exc:  # noqa: BLE001 - reported as the asyncio client reports it
                     log.exception("internal error while handling a line")
                     raise ClientError(f"internal error: {type(exc).__name__}: {exc}", EXIT_PROTOCOL) from None
-                start = i + 1
                 if out is not None:
                     try:
                         send(out.encode("ascii"))
@@ -94,25 +81,12 @@ def serve_direct(client: Client, sock: socket.socket, idle_timeout: float | None
                 client.settle()
             if lost is not None:
                 break
-            buf = buf[start:]
-            if len(buf) > limit:
-                raise _overlong(client, limit)
-        if lost is not None:
-            if client.world.last is not None and not client.world.in_hand:
-                log.info("the connection ended between hands: %s", lost)
-            else:
-                raise client._gone(f"reading failed: {lost}")
-        elif buf:
-            # the dealer closed in the middle of a line: learn from it, but nobody reads a reply
-            client._observe_only(decode(buf))
-        client._check_end()
+            if framer.overlong is not None:
+                raise ClientError(framer.overlong, EXIT_PROTOCOL)
+        client.stream_ended(lost, framer.partial)
     finally:
         client.settle()
-        client._safe(client.strategy.end_match)
-
-
-def _overlong(client: Client, limit: int) -> ClientError:
-    return ClientError(f"line {client.lines + 1} from the dealer is longer than {limit} bytes", EXIT_PROTOCOL)
+        client.end_match()
 
 
 def run_direct(strategy: Strategy, info: MatchInfo, host: str, port: int, *, history: TextIO | None = None,

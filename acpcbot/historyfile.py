@@ -7,9 +7,13 @@ cut back to that length, so that the file holds whole records only.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:  # hints only
+    from .world import MatchHistory
 
 log = logging.getLogger("acpcbot.client")  # the client's log: its history file is the client's
 
@@ -54,6 +58,11 @@ class HistoryWriter:
         self.stream = stream
         # the file's length after its last whole record (where a failed write is cut back to)
         self._good = file_position(stream) if stream is not None else None
+
+    def record(self, match: "MatchHistory") -> None:
+        """Append the hand ``match`` finished last (nothing when no file is kept)."""
+        if self.stream is not None and match.hands:
+            self.append(json.dumps(match.hands[-1].to_json(match.total)), match.hands_played - 1)
 
     def append(self, line: str, hand: int) -> None:
         """Write one hand's record (``hand`` names it in the error when the write fails)."""

@@ -4,15 +4,21 @@
 loop of ``direct``, which takes the same steps from here: start the
 strategy, report a dealer out of reach, say the seat is connected, report
 the match's end); ``acpcbot.play`` runs it from a user's own code.
+:func:`serve` is the asyncio loop itself: lines from a
+:class:`~acpcbot.connection.Connection`, each handled where the client's
+:class:`~acpcbot.scheduling.Schedule` says (answered from the connection's
+callback while the strategy runs inline).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import TextIO
+from typing import Callable, TextIO
 
 from .client import Client
-from .connection import EXIT_OK, EXIT_STRATEGY, ClientError, open_connection
+from .connection import EXIT_OK, EXIT_STRATEGY, ClientError, Connection, open_connection
+from .protocol import VERSION_LINE
 from .strategies.base import Strategy
 from .world import MatchInfo
 
@@ -32,7 +38,7 @@ def start_strategy(strategy: Strategy, info: MatchInfo) -> bool:
 def not_connected(client: Client, exc: ClientError) -> int:
     """The exit code when the dealer could not be reached; the strategy's match is ended first."""
     log.error("%s", exc)
-    client._safe(client.strategy.end_match)
+    client.end_match()
     return exc.exit_code
 
 
@@ -64,14 +70,89 @@ async def run(strategy: Strategy, info: MatchInfo, host: str, port: int, *, hist
     if not start_strategy(strategy, info):
         return EXIT_STRATEGY
     try:
-        conn = await open_connection(client, host, port, retry_for)
+        conn = await open_connection(host, port, retry_for, client.clock)
     except ClientError as exc:
         return not_connected(client, exc)
     log_connected(client, host, port)
     try:
-        await client.serve(conn, idle_timeout)
+        await serve(client, conn, idle_timeout)
     except ClientError as exc:
         return match_ended(client, exc)
     finally:
         conn.close()
     return match_ended(client, None)
+
+
+async def serve(client: Client, conn: Connection, idle_timeout: float | None = None) -> None:
+    """Play the match over a :class:`Connection` until the dealer closes it; ClientError on failure.
+
+    An inline strategy is answered from the connection's callback itself,
+    so a reply leaves as soon as its state has been read.
+    """
+    schedule = client.schedule
+    schedule.start_asyncio(asyncio.get_running_loop(), client.deadline_alarm)
+    if schedule.alarm is not None:
+        client.send_now = conn.write
+    try:
+        conn.write(VERSION_LINE.encode("ascii"))
+        lines = conn.lines
+        while True:
+            if lines:
+                raw, received = lines.popleft()
+                line = client.decode_line(raw)
+                if client.runs_inline:
+                    out = client.handle_line(line, received)
+                else:
+                    out = await client.handle_line_threaded(line, received)
+                if out is not None:
+                    conn.write(out.encode("ascii"))
+                    client.budget.spend(client.clock() - received)
+                continue
+            conn.resume()
+            if conn.error is not None:
+                raise conn.error
+            if conn.eof:
+                break
+            conn.direct = _answer_here(client) if client.runs_inline else None
+            try:
+                await conn.wait(idle_timeout)
+            finally:
+                conn.direct = None
+        client.stream_ended(conn.lost, conn.partial)
+    finally:
+        schedule.close_alarm()
+        await end_match(client)
+
+
+def _answer_here(client: Client) -> Callable[[Connection], None]:
+    """The connection's handler of queued lines while the strategy runs inline: each answered in the callback."""
+    handle, decode, spend, clock = client.handle_line, client.decode_line, client.budget.spend, client.clock
+
+    def answer(conn: Connection) -> None:
+        lines = conn.lines
+        while lines and conn.direct is not None:
+            raw, received = lines.popleft()
+            out = handle(decode(raw), received)
+            if out is not None:
+                conn.write(out.encode("ascii"))
+                spend(clock() - received)
+            if not client.runs_inline:
+                conn.direct = None
+                conn.wake()
+
+    return answer
+
+
+async def end_match(client: Client, wait: float = 30.0) -> None:
+    """Tell the strategy the match is over, on its worker thread when it has one (given ``wait`` s to finish)."""
+    thread = client.schedule.thread
+    if thread is None:
+        client.end_match()
+        return
+    fut = thread.submit(client.call_hook, client.strategy.end_match, want_result=True)
+    thread.close()
+    assert fut is not None
+    done, _ = await asyncio.wait((fut,), timeout=wait)
+    if not done:
+        log.error("strategy %s did not finish end_match within %.0f s; leaving it", client.strategy.spec, wait)
+    client.schedule.thread = None

@@ -31,10 +31,11 @@ import statistics
 import time
 
 from acpcbot.cards import deck
-from acpcbot.client import Client, DeadlineAlarm, StrategyThread
+from acpcbot.client import Client
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import format_match_state, parse_action, parse_match_state
+from acpcbot.strategies.base import RunMode
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
 
@@ -62,16 +63,17 @@ async def measure(game_name: str, hands: int, spec: str, seed: int = 0, threaded
     """
     game = load_game(game_name)
     strategy = create(spec, game, seed)
-    strategy.inline = not (threaded or alarm)
+    if threaded or alarm:
+        strategy.run_mode = RunMode("guarded", strategy.run_mode.sees)
     clock = time.perf_counter if threaded else time.thread_time
     client = Client(strategy, MatchInfo(game, time_per_hand=7.0), clock=clock)
     if threaded:
-        client._thread = StrategyThread(asyncio.get_running_loop())
-        client._probing = False  # stay on the thread (a fast strategy would move inline after its probe)
+        # stay on the thread (a fast strategy would move inline after its probe)
+        client.schedule.stay_on_thread(asyncio.get_running_loop())
     if alarm:
-        # what Client.serve sets up for a strategy that declares nothing (its replies go nowhere here)
-        client._alarm, client._send_now = DeadlineAlarm(), lambda data: None
-        client._probing, client.runs_inline = False, True
+        # what the asyncio loop sets up for a guarded strategy where an alarm runs (its replies go nowhere here)
+        client.schedule.use_alarm()
+        client.send_now = lambda data: None
     rng = random.Random(seed)
     cards = deck(game.num_ranks, game.num_suits)
     k = game.num_hole_cards
@@ -103,9 +105,9 @@ async def measure(game_name: str, hands: int, spec: str, seed: int = 0, threaded
                 observe_times.append(t1 - t0)
                 state.apply(opponent_action(state, rng))
     if threaded:
-        client._thread.close()
+        client.schedule.thread.close()
     if alarm:
-        client._alarm.close()
+        client.schedule.close_alarm()
     t0 = clock()
     for line in lines:
         parse_match_state(line, game)

@@ -57,6 +57,7 @@ from dealer.arena.memory import play_match  # noqa: E402
 from dealer.arena.recipes import build_plan, make_entries  # noqa: E402
 from dealer.arena.runner import execute  # noqa: E402
 from dealer.config import MatchConfig  # noqa: E402
+from acpcbot.strategies.base import INLINE_ENDS  # noqa: E402
 from acpcbot.strategies.simple import CallStrategy  # noqa: E402
 from acpcbot.world import MatchInfo  # noqa: E402
 
@@ -64,7 +65,7 @@ from acpcbot.world import MatchInfo  # noqa: E402
 class _CallReadingMatch(CallStrategy):
     """call declaring that it reads the match history: not lean, so the general loop plays it (a World per seat)."""
 
-    reads_match = True
+    run_mode = INLINE_ENDS
 
 TARGET_MEMORY_HANDS_PER_S = 20000
 PAIRS = {"call-call": ("call", "call"), "fold-fold": ("fold", "fold"),

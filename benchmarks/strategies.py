@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     import_all()
     if args.live_hands is None:
         args.live_hands = min(100, args.hands)
-    names = [n for n, cls in available().items() if cls.time_limited]
+    names = [n for n, cls in available().items() if cls.run_mode.time_limited]
     if args.only:
         names = [n for n in names if n in set(args.only.split(","))]
     games = args.games.split(",")

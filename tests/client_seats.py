@@ -16,8 +16,9 @@ import json
 import logging
 import sys
 
-from acpcbot.client import Client, connect
+from acpcbot.client import Client, open_connection
 from acpcbot.gamedef import load_game
+from acpcbot.session import serve
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
 
@@ -30,11 +31,11 @@ async def seat(game_name: str, spec: str, seed: int, port: int) -> dict:
     code = 0
     error = ""
     try:
-        reader, writer = await connect("127.0.0.1", port, retry_for=10)
+        conn = await open_connection("127.0.0.1", port, retry_for=10, clock=client.clock)
         try:
-            await client.play(reader, writer)
+            await serve(client, conn)
         finally:
-            writer.close()
+            conn.close()
     except Exception as exc:  # reported, not raised: the test reads the summary
         code = getattr(exc, "exit_code", 1)
         error = str(exc)

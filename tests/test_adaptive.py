@@ -14,7 +14,7 @@ from acpcbot.evaluator import NUM_PAIRS, equity, pair_index
 from acpcbot.gamedef import load_game
 from acpcbot.preflop import class_range, preflop_equity
 from acpcbot.strategies import adaptive  # noqa: F401  (registers adaptive)
-from acpcbot.strategies.adaptive_ranges import (
+from acpcbot.strategies.adaptive.ranges import (
     PreflopEquities,
     action_likelihood,
     canonical_hole,
@@ -25,7 +25,7 @@ from acpcbot.strategies.adaptive_ranges import (
     strength_scores,
     threshold_likelihoods,
 )
-from acpcbot.strategies.adaptive_stats import (
+from acpcbot.strategies.adaptive.stats import (
     KAPPA_GRID,
     PRIOR_TRIPLES,
     ActionStats,

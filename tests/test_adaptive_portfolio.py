@@ -17,7 +17,7 @@ from playkit import Shadowed, play_memory
 
 from acpcbot.engine import CALL, FOLD, RAISE
 from acpcbot.gamedef import load_game
-from acpcbot.strategies.adaptive_portfolio import (
+from acpcbot.strategies.adaptive.portfolio import (
     P_MAX,
     P_MIN,
     Z_BAR,

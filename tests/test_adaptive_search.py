@@ -22,8 +22,8 @@ from acpcbot.gamedef import load_game
 from acpcbot.matchlog import read_match_log
 from acpcbot.preflop import hand_class, preflop_equity
 from acpcbot.protocol import format_match_state
-from acpcbot.strategies.adaptive_runouts import signed_sums, strength_bins
-from acpcbot.strategies.adaptive_search import RAISE_CAP
+from acpcbot.strategies.adaptive.runouts import signed_sums, strength_bins
+from acpcbot.strategies.adaptive.search import RAISE_CAP
 from acpcbot.strategies.registry import create
 from acpcbot.world import View
 from dealer.arena.memory import play_match as arena_match
@@ -55,7 +55,7 @@ def test_strength_bins_order_pairs_by_what_they_beat():
 def test_showdown_sums_are_every_rows_exact_signs_at_once():
     # golden by brute force: each row's sum is its weight-dotted signs (wins minus losses by treys ranks, over
     # the runouts both pairs are live on), and the board cards' pairs count for nothing
-    from acpcbot.strategies.adaptive_runouts import Runouts, runout_boards
+    from acpcbot.strategies.adaptive.runouts import Runouts, runout_boards
     boards = runout_boards(tuple(parse_cards("Ah7d2c")), 9, 5)
     runouts = Runouts(pair_ranks(boards))
     u = np.random.default_rng(3).random((3, len(PAIRS)))
@@ -120,7 +120,7 @@ def test_earns_the_best_response_against_known_probes(game, kind):
 # ----------------------------------------------------------------- the model's overbets
 
 def test_the_overbet_scaling_is_a_prior_that_counted_answers_outweigh():
-    from acpcbot.strategies.adaptive_policy import overbet_triple
+    from acpcbot.strategies.adaptive.policy import overbet_triple
     triple = np.array([0.2, 0.7, 0.1])
     assert overbet_triple(triple, 3.9).tolist() == triple.tolist()  # up to four pots: as counted
     # a 66-pot shove, nothing counted in the bucket: continuing scaled by sqrt(5 / 67)
@@ -136,8 +136,8 @@ def test_a_player_seen_calling_shoves_is_expected_to_call_them():
     # down (about 27% continuing against a 66-pot shove) whatever it had counted, so adaptive kept bluffing
     # all-in into them: 89% of the best response against minraise in 400 duplicate hands, 98% without it.
     from acpcbot.engine import ActionType
-    from acpcbot.strategies.adaptive_policy import ModelPolicy
-    from acpcbot.strategies.adaptive_stats import OpponentStats, Spot
+    from acpcbot.strategies.adaptive.policy import ModelPolicy
+    from acpcbot.strategies.adaptive.stats import OpponentStats, Spot
     stats = OpponentStats()
     for _ in range(30):
         stats.actions.add(Spot(1, "bet", 4), ActionType.CALL)

@@ -20,13 +20,13 @@ from acpcbot.cards import parse_cards
 from acpcbot.engine import ActionType, State, raise_to
 from acpcbot.evaluator import NUM_PAIRS, pair_ranks
 from acpcbot.gamedef import load_game
-from acpcbot.strategies import adaptive_runouts, adaptive_search
+from acpcbot.strategies.adaptive import runouts as adaptive_runouts, search as adaptive_search
 from acpcbot.strategies.adaptive import ALL_PAIRS, preflop_runouts
-from acpcbot.strategies.adaptive_policy import ModelPolicy
-from acpcbot.strategies.adaptive_ranges import preflop_bins
-from acpcbot.strategies.adaptive_runouts import NUM_BINS, Runouts, _move, _Moves, runout_boards, strength_bins
-from acpcbot.strategies.adaptive_search import SHOWDOWN, river_skeleton
-from acpcbot.strategies.adaptive_stats import OpponentStats
+from acpcbot.strategies.adaptive.policy import ModelPolicy
+from acpcbot.strategies.adaptive.ranges import preflop_bins
+from acpcbot.strategies.adaptive.runouts import NUM_BINS, Runouts, _move, _Moves, runout_boards, strength_bins
+from acpcbot.strategies.adaptive.search import SHOWDOWN, river_skeleton
+from acpcbot.strategies.adaptive.stats import OpponentStats
 from acpcbot.world import View
 
 HUNL = load_game("hunl")
@@ -218,7 +218,7 @@ def test_nobody_all_in_in_limit_so_no_all_in_runouts_are_ranked():
 # ----------------------------------------------------------------- the opponent model's shortcuts
 
 def test_one_row_of_the_threshold_model_is_that_row_of_all_three():
-    from acpcbot.strategies.adaptive_ranges import threshold_likelihood, threshold_likelihoods
+    from acpcbot.strategies.adaptive.ranges import threshold_likelihood, threshold_likelihoods
     u = np.random.default_rng(8).random(NUM_PAIRS)
     for triple in ((0.3, 0.5, 0.2), (0.0, 0.6, 0.4), (0.4, 0.6, 0.0), (0.0, 1.0, 0.0)):
         for facing in (True, False):
@@ -228,7 +228,7 @@ def test_one_row_of_the_threshold_model_is_that_row_of_all_three():
 
 
 def test_predictions_on_python_floats_are_numpys_to_the_bit():
-    from acpcbot.strategies.adaptive_stats import FAMILY, FAMILY_PRIORS, PRIOR_TRIPLES, PRIOR_WEIGHTS, ActionStats, Spot
+    from acpcbot.strategies.adaptive.stats import FAMILY, FAMILY_PRIORS, PRIOR_TRIPLES, PRIOR_WEIGHTS, ActionStats, Spot
 
     def plain(stats, spot):  # the element-wise numpy form the floats replace
         family = FAMILY[spot.kind]
@@ -258,7 +258,7 @@ def test_predictions_on_python_floats_are_numpys_to_the_bit():
 def test_bets_under_an_overbet_share_the_models_answer():
     # the bet over the pot enters only beyond TYPICAL_OVERBET: spots differing below it share one entry, which is
     # what a fresh policy computes for each
-    from acpcbot.strategies.adaptive_stats import spot_of
+    from acpcbot.strategies.adaptive.stats import spot_of
     stats = OpponentStats()
     small = _river("MATCHSTATE:1:9:r300c/cc/cc/r500:|AsKd/2c7h9s/Jd/4h")
     other = _river("MATCHSTATE:1:9:r300c/cc/cc/r520:|AsKd/2c7h9s/Jd/4h")

@@ -5,7 +5,7 @@ import pytest
 from acpcbot.engine import Action, ActionType, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import parse_match_state
-from acpcbot.strategies.base import Strategy
+from acpcbot.strategies.base import INLINE_ENDS, RunMode, Strategy
 from acpcbot.strategies.registration import _REGISTRY, register
 from dealer.arena.memory import play_match
 from dealer.config import MatchConfig
@@ -19,7 +19,7 @@ class StateSpy(Strategy):
 
     name = "test-state-spy"
     description = "test helper"
-    inline = True
+    run_mode = RunMode("inline", "every")
 
     def observe(self, view):
         try:
@@ -82,7 +82,7 @@ class EndSpy(Strategy):
 
     name = "test-end-spy"
     description = "test helper"
-    inline = True
+    run_mode = INLINE_ENDS
 
     def act(self, view, deadline):
         return view.fold_or_check()

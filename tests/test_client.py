@@ -36,7 +36,7 @@ from acpcbot.engine import CALL, FOLD, RAISE, Action, ActionType, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import VERSION_LINE, parse_action
 from acpcbot.session import run
-from acpcbot.strategies.base import Strategy
+from acpcbot.strategies.base import RunMode, Strategy
 from acpcbot.world import MatchInfo
 
 
@@ -50,8 +50,8 @@ class Scripted(Strategy):
         super().__init__(game, random.Random(0))
         self.actions = list(actions)
         self.delay = delay
-        self.inline = inline
-        self.time_limited = time_limited
+        # every state (it records every hook call); inline, guarded, or a person's untimed
+        self.run_mode = RunMode("inline" if inline else "guarded" if time_limited else "untimed", "every")
         self.fail_act = fail_act
         self.fail_observe = fail_observe
         self.calls: list[tuple[str, str]] = []

@@ -142,7 +142,7 @@ def test_the_command_plays_declared_inline_strategies_on_the_blocking_loop(monke
     game = load_game("hulhe")
     assert can_run_direct(create("call", game, 1))
     assert not can_run_direct(_Slow(game, random.Random(1)))  # undeclared: probed on the worker thread
-    assert not can_run_direct(create("human", game, 1))  # a person may leave: the asyncio client
+    assert not can_run_direct(create("human", game, 1))  # a person (untimed) may leave: the asyncio client
     calls = []
     monkeypatch.setattr(cli, "run_direct", lambda *a, **k: calls.append(a) or 0)
     monkeypatch.setattr(cli, "play_leavable", lambda *a, **k: pytest.fail("the asyncio client was used"))
@@ -193,7 +193,7 @@ def test_a_lean_strategy_answers_the_next_hand_before_recording_the_last(spec, d
     client = Client(strategy, MatchInfo(game, seed=1), _History(events))
     serve_direct(client, _FakeSocket(reads, events))
     reply = next(e for e in events if e.startswith("sent MATCHSTATE:1:1"))
-    if deferred:  # call and random declare reads_match = False and have no end_hand; _Slow may read view.match
+    if deferred:  # call and random declare RunMode("inline", "turns"); _Slow (the default mode) sees every state
         assert events == ["sent VERSION:2.0.0", reply, "history hand 0", "history hand 1"]
     else:
         assert events == ["sent VERSION:2.0.0", "history hand 0", reply, "history hand 1"]

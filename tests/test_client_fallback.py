@@ -21,7 +21,7 @@ from acpcbot.engine import CALL, FOLD, RAISE, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.preflop import hand_class, preflop_equity
 from acpcbot.strategies.adaptive import AdaptiveStrategy
-from acpcbot.strategies.base import Strategy
+from acpcbot.strategies.base import RunMode, Strategy
 from acpcbot.world import View
 
 HUNL = load_game("hunl")
@@ -43,7 +43,8 @@ class Slow(Strategy):
 
     def __init__(self, game, quick=None, delay: float = 0.5, fail: bool = False, inline: bool = False):
         super().__init__(game, random.Random(0))
-        self.quick, self.delay, self.fail, self.inline = quick, delay, fail, inline
+        self.quick, self.delay, self.fail = quick, delay, fail
+        self.run_mode = RunMode("inline" if inline else "guarded", "every")
         self.calls: list[tuple[str, str]] = []
         self.acting = False
         self.overlap = False

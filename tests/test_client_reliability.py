@@ -31,8 +31,8 @@ from acpcbot.client import (
 from acpcbot.connection import KEEPALIVE_IDLE
 from acpcbot.engine import CALL
 from acpcbot.gamedef import load_game
-from acpcbot.session import run
-from acpcbot.strategies.base import Strategy
+from acpcbot.session import run, serve
+from acpcbot.strategies.base import RunMode, Strategy
 from acpcbot.strategies.simple import RandomStrategy
 from acpcbot.world import KEEP_HANDS, MatchInfo
 from dealer.arena.memory import play_match
@@ -157,13 +157,12 @@ def test_an_idle_limit_ends_a_match_whose_dealer_stalls_with_the_socket_open(cap
 
 
 def test_the_connection_has_tcp_keepalive():
-    game = load_game("hunl")
 
     async def main():
         server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
         port = server.sockets[0].getsockname()[1]
         try:
-            conn = await open_connection(Client(create_call(game), MatchInfo(game)), "127.0.0.1", port)
+            conn = await open_connection("127.0.0.1", port)
             sock = conn.transport.get_extra_info("socket")
             options = (sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE),
                        sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE))
@@ -193,7 +192,10 @@ def _retained_bytes(root, skip=()):
 
 
 class RandomWatching(RandomStrategy):
-    """random with an ``observe``: not lean, so the in-memory dealer gives it every state and it keeps the history."""
+    """random with an ``observe``, declared: not lean, so the in-memory dealer gives it every state and it keeps
+    the history."""
+
+    run_mode = RunMode("inline", "every")
 
     def observe(self, view):
         pass
@@ -246,9 +248,9 @@ def _serve(strategy, hands=60, deadline_alarm=True, time_per_hand=60.0):
         port = await dealer.start()
         client = Client(strategy, MatchInfo(game, time_per_hand=time_per_hand), deadline_alarm=deadline_alarm)
         try:
-            conn = await open_connection(client, "127.0.0.1", port)
+            conn = await open_connection("127.0.0.1", port, clock=client.clock)
             try:
-                await client.serve(conn)
+                await serve(client, conn)
             finally:
                 conn.close()
             await asyncio.wait_for(dealer.done.wait(), 5)
@@ -326,7 +328,7 @@ def test_the_deadline_alarm_answers_at_the_deadline_in_the_middle_of_act(caplog)
         client, dealer = _serve(Stall(game, lambda n: 0.4 if n == 2 else 0.0), hands=6, time_per_hand=0.04)
     assert dealer.problems == [] and client.fallbacks == 1
     assert caplog.text.count("did not answer within") == 1 and "worker thread again" in caplog.text
-    action, sent = client._rang
+    action, sent = client.alarm_sent
     assert sent < ended[2] - 0.2  # the fallback left while act slept
     assert where[:3] == [threading.main_thread().name] * 3 and set(where[3:]) == {"acpcbot-strategy"}
     assert not client.runs_inline

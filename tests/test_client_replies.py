@@ -8,7 +8,7 @@ from acpcbot.client import Client
 from acpcbot.engine import CALL, FOLD, RAISE, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import format_action
-from acpcbot.strategies.base import Strategy
+from acpcbot.strategies.base import INLINE_ENDS, Strategy
 from acpcbot.world import MatchInfo
 
 
@@ -16,7 +16,7 @@ class Scripted(Strategy):
     """Answers with the next action of its script."""
 
     name = "scripted"
-    inline = True
+    run_mode = INLINE_ENDS
 
     def __init__(self, game, actions):
         super().__init__(game, random.Random(0))

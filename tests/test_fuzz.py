@@ -250,7 +250,7 @@ def test_policies(tmp_path):
 def _model_samples() -> dict[str, bytes]:
     """One valid model file per strategy that keeps one (entries under the opponent name 'villain')."""
     from acpcbot.strategies.adaptive import MODEL_KIND as ADAPTIVE, MODEL_VERSION as ADAPTIVE_V
-    from acpcbot.strategies.adaptive_stats import OpponentStats
+    from acpcbot.strategies.adaptive.stats import OpponentStats
     from acpcbot.strategies.persist import FORMAT
     from acpcbot.strategies.uc3m import MODEL_KIND as UC3M, MODEL_VERSION as UC3M_V
     from acpcbot.strategies.uc3m_tree import OpponentModel

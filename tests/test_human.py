@@ -13,6 +13,7 @@ from client_fakedealer import client_process
 from acpcbot.engine import CALL, FOLD, RAISE, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.strategies import human_screen
+from acpcbot.strategies.base import RunMode
 from acpcbot.strategies.human import HumanStrategy, parse_entry
 from acpcbot.world import MatchInfo, View, World
 
@@ -203,7 +204,7 @@ def test_small_games_name_their_hands_and_rounds():
 
 
 def test_is_exempt_from_the_deadline():
-    assert HumanStrategy.time_limited is False and HumanStrategy.inline is False
+    assert HumanStrategy.run_mode == RunMode("untimed", "every")
 
 
 # ----------------------------------------------------------------- through the command line

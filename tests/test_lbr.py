@@ -25,6 +25,7 @@ from acpcbot.gamedef import load_game
 from acpcbot.protocol import format_match_state
 from acpcbot.solve.lbr import candidates, choose, valuate
 from acpcbot.solve.lbr_exact import exact_lbr
+from acpcbot.strategies.base import RunMode
 from acpcbot.strategies.lbr import LiveTarget, ShadowTarget
 from acpcbot.strategies.patterns import rock_triple
 from acpcbot.strategies.registry import create
@@ -128,6 +129,8 @@ def test_the_policy_lbr_asked_for_its_raise_is_the_one_recorded_when_the_target_
 @pytest.mark.parametrize("shadow", [False, True])
 def test_a_target_that_observes_is_asked_again_at_its_decision(shadow):
     class Observant(type(create("rock", load_game("hunl"), 2))):
+        run_mode = RunMode("inline", "every")  # declared: it learns between its turns
+
         def observe(self, view):
             pass
 

@@ -10,7 +10,7 @@ import pytest
 from acpcbot.client import Client
 from acpcbot.engine import CALL, State
 from acpcbot.gamedef import load_game
-from acpcbot.strategies.base import Strategy
+from acpcbot.strategies.base import INLINE_ENDS, Strategy
 from acpcbot.strategies.utility import stack_value
 from acpcbot.world import MatchInfo
 from dealer.arena.sitngo import (
@@ -33,7 +33,7 @@ class Counting(Strategy):
     """Goes all-in or calls at random, counting its turns (fast tables with many eliminations)."""
 
     name = "counting"
-    inline = True
+    run_mode = INLINE_ENDS
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

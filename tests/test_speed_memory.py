@@ -10,7 +10,7 @@ from acpcbot.client import Client
 from acpcbot.engine import Action, ActionType, raise_to
 from acpcbot.gamedef import load_game
 from acpcbot.protocol import parse_match_state
-from acpcbot.strategies.base import Strategy
+from acpcbot.strategies.base import INLINE_ENDS, INLINE_TURNS, RunMode, Strategy
 from acpcbot.strategies.registry import resolve
 from acpcbot.strategies.simple import CallStrategy
 from acpcbot.world import MatchInfo
@@ -24,8 +24,9 @@ from dealer.config import MatchConfig
 
 
 def _watching(cls):
-    """``cls`` with an ``observe`` of its own: it acts alike, but is not lean (it gets every state, a World)."""
-    return type(f"Watching{cls.__name__}", (cls,), {"observe": lambda self, view: None})
+    """``cls`` with an ``observe`` of its own, declared: it acts alike, but is not lean (it gets every state, a World)."""
+    return type(f"Watching{cls.__name__}", (cls,), {"observe": lambda self, view: None,
+                                                   "run_mode": RunMode("inline", "every")})
 
 
 def _make(spec, game, seed):
@@ -51,14 +52,16 @@ def play_match(config, seats, log_path):
 
 
 class CallAgain(CallStrategy):
-    """A subclass with an ``act`` of its own that does not say again it reads no match history."""
+    """A subclass with an ``act`` of its own that declares it reads the match history: not lean."""
+
+    run_mode = INLINE_ENDS
 
     def act(self, view, deadline):
         return super().act(view, deadline)
 
 
 class CallAgainLean(CallAgain):
-    reads_match = False
+    run_mode = INLINE_TURNS
 
 
 SEEN: list[str] = []
@@ -69,8 +72,7 @@ class LeanSpy(Strategy):
     """Lean: checks in ``act`` that its view is what its line parses to, then plays at random."""
 
     name = "test-lean-spy"
-    inline = True
-    reads_match = False
+    run_mode = INLINE_TURNS
 
     def act(self, view, deadline):
         parsed = parse_match_state(view.text, self.game)
@@ -111,7 +113,7 @@ def test_lean_clients_are_the_inline_strategies_that_keep_nothing():
     assert not any(lean(f"watching:{spec}") for spec in shipped)  # an observe of its own
     assert not lean(CallAgain) and lean(CallAgainLean)
     assert not lean("random", history=io.StringIO())
-    inline_off = type("NotInline", (CallAgainLean,), {"inline": False})
+    inline_off = type("NotInline", (CallAgainLean,), {"run_mode": RunMode("guarded", "turns")})
     assert not lean(inline_off)
 
 
@@ -153,7 +155,7 @@ def test_a_lean_seat_sees_what_its_line_shows(tmp_path, game_name):
 class SlowCall(CallStrategy):
     """Calls, but takes 100 ms over its first decision."""
 
-    reads_match = False
+    run_mode = INLINE_TURNS
     slept = False
 
     def act(self, view, deadline):
@@ -164,6 +166,8 @@ class SlowCall(CallStrategy):
 
 
 class SlowCallWatching(SlowCall):
+    run_mode = RunMode("inline", "every")
+
     def observe(self, view):
         pass
 
@@ -186,7 +190,7 @@ LATE_LIMIT_MS = 1000
 class LateCall(CallStrategy):
     """Calls, but takes one and a half times LATE_LIMIT_MS over its first decision of hand 130."""
 
-    reads_match = False
+    run_mode = INLINE_TURNS
 
     def act(self, view, deadline):
         if view.hand_id == 130 and not getattr(self, "slept", False):
@@ -196,6 +200,8 @@ class LateCall(CallStrategy):
 
 
 class LateCallWatching(LateCall):
+    run_mode = RunMode("inline", "every")
+
     def observe(self, view):
         pass
 

@@ -26,20 +26,6 @@ class NoPolicy(ValueError):
     """A strategy that does not expose its policy (LBR and AIVAT need one)."""
 
 
-def reads_turns_only(strategy: "Strategy") -> bool:
-    """Whether nothing but its own turns changes what ``strategy`` does: no ``observe`` nor ``end_hand`` of its
-    own, and ``reads_match = False`` declared in the class that defines its ``act`` or below (a subclass with an
-    ``act`` of its own says so again).  Such a seat may be shown its turns only, and the record of a hand may
-    wait until its replies are sent."""
-    kind = type(strategy)
-    if kind.observe is not Strategy.observe or kind.end_hand is not Strategy.end_hand:
-        return False
-    for k in kind.__mro__:
-        if "reads_match" in vars(k):
-            return vars(k)["reads_match"] is False
-        if "act" in vars(k):
-            return False
-    return False
 
 
 @dataclass(frozen=True)
@@ -87,6 +73,58 @@ def parse_bool(text: str) -> bool:
     raise ValueError(f"{text!r} is not a boolean (use 1/0, true/false, yes/no, on/off)")
 
 
+@dataclass(frozen=True)
+class RunMode:
+    """How the client runs a strategy's hooks, declared once (``Strategy.run_mode``): nothing else is looked at.
+
+    ``where``: ``"inline"`` (hooks take microseconds: run where the state
+    is read, never cut; the ``acpcbot`` command plays it on the blocking
+    loop), ``"guarded"`` (``act`` may overrun: cut at its deadline, by an
+    alarm on the client's thread or on the worker thread) or ``"untimed"``
+    (no deadline, a person: the worker thread).  ``sees``: ``"every"``
+    (``observe`` gets every state, also those where it does not act),
+    ``"ends"`` (its turns and each hand's end: it learns nothing between)
+    or ``"turns"`` (its turns only: no ``end_hand``, and ``act`` reads of
+    its view only the state in front of it, never ``view.match``; an
+    in-process dealer may then skip everything else).
+    """
+
+    where: str = "guarded"
+    sees: str = "every"
+
+    def __post_init__(self) -> None:
+        if self.where not in ("inline", "guarded", "untimed"):
+            raise ValueError(f"RunMode: where must be inline, guarded or untimed, not {self.where!r}")
+        if self.sees not in ("every", "ends", "turns"):
+            raise ValueError(f"RunMode: sees must be every, ends or turns, not {self.sees!r}")
+
+    @property
+    def inline(self) -> bool:
+        """Whether the hooks take microseconds and run where the state is read."""
+        return self.where == "inline"
+
+    @property
+    def time_limited(self) -> bool:
+        """Whether ``act`` has a deadline (False: a person)."""
+        return self.where != "untimed"
+
+    @property
+    def every_state(self) -> bool:
+        """Whether ``observe`` must see the states where the seat does not act."""
+        return self.sees == "every"
+
+    @property
+    def turns_only(self) -> bool:
+        """Whether nothing but its own turns changes what it does (it may be shown those only)."""
+        return self.sees == "turns"
+
+
+#: fast strategies that look at nothing but the state in front of them (call, fold, raise, random)
+INLINE_TURNS = RunMode("inline", "turns")
+#: fast strategies that learn nothing between their turns
+INLINE_ENDS = RunMode("inline", "ends")
+
+
 class Strategy:
     """Base class: override ``act``; the other hooks default to doing nothing.
 
@@ -98,23 +136,18 @@ class Strategy:
     return; the client answers with :meth:`quick_action` if it does not (or
     fails), else with a safe fallback (check when free, else fold).
 
-    Hooks run one at a time and in order, on a worker thread of the client
-    (so a slow ``act`` can be abandoned at its deadline), unless ``inline``
-    is set: then they run directly on the client's event loop, which saves a
-    thread hand-off per state but cannot guard the deadline.
+    Hooks run one at a time and in order, where :attr:`run_mode` says: cut
+    at their deadline (the default), directly where the state is read
+    (``inline``: no thread hand-off, but no deadline guard either), or on a
+    worker thread with no deadline (``untimed``: a person).
     """
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
     params: ClassVar[dict[str, Param]] = {}
-    #: set for strategies whose hooks take microseconds (no deadline guard needed)
-    inline: bool = False  # a class's choice; an instance may set it when its parameters decide (blueprint:resolve)
-    #: False when ``act`` reads of its view only the state in front of it (state, position, text, info), never
-    #: ``view.match`` (the match so far); an inline strategy that declares this in the class defining its
-    #: ``act`` and has no ``observe`` or ``end_hand`` is then asked for its turns only (``Client.decide_state``)
-    reads_match: ClassVar[bool] = True
-    #: False exempts ``act`` from the client's deadline (a person needs time)
-    time_limited: ClassVar[bool] = True
+    #: how the client runs the hooks (:class:`RunMode`); the default is safe for any strategy: guarded, shown
+    #: every state.  A class's choice; an instance may set its own when its parameters decide (blueprint:resolve)
+    run_mode: RunMode = RunMode()
     #: True when :meth:`policy` is implemented (LBR and AIVAT refuse strategies without it)
     has_policy: ClassVar[bool] = False
     #: True when every row of :meth:`policy` is one-hot and ``act`` plays it: AIVAT's corrections of this

@@ -34,7 +34,7 @@ from ..engine import Action
 from ..gamedef import GameDef
 from ..holdings import holding_index
 from ..solve.blueprint_registry import games_with_blueprints, spec_for
-from .base import ActionPolicy, Param, Strategy, parse_bool
+from .base import INLINE_ENDS, ActionPolicy, Param, RunMode, Strategy, parse_bool
 from .registration import register
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ class BlueprintStrategy(Strategy):
         "resolve_seconds": Param(float, 2.5, "the most seconds a re-solve may take (past it: the blueprint's row)",
                                  lambda x: x > 0, "must be > 0"),
     }
-    inline = True
+    run_mode = INLINE_ENDS
 
     def __init__(self, game: GameDef, rng: Any, **params: Any) -> None:
         if params.get("policy") or params.get("buckets"):
@@ -115,7 +115,7 @@ class BlueprintStrategy(Strategy):
         if self.resolve and spec is not None and spec.resolver is not None:
             self.resolver = spec.resolver(game, self.table, self.resolve_iterations, self.resolve_seconds,
                                           game.num_rounds - (2 if self.resolve_from == "turn" else 1))
-            self.inline = False  # a re-solve takes a second: the client guards the deadline on its thread
+            self.run_mode = RunMode("guarded", "ends")  # a re-solve takes a second: the client guards its deadline
 
     def _rows(self, state: "State", deadline: float | None, cap: bool = True) -> np.ndarray:
         """Every holding's row over ``table.actions(state)``: re-solved where the resolver plays, the blueprint's

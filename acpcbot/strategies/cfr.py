@@ -21,7 +21,7 @@ from ..engine import CALL, FOLD, RAISE, Action, ActionType
 from ..gamedef import GameDef, load_game
 from ..holdings import blocked, holdings
 from ..solve.policy import Policy, PolicyError, check_coverage, infoset_key, key_of_match_state, read_policy
-from .base import ActionPolicy, Param, Strategy
+from .base import INLINE_ENDS, ActionPolicy, Param, Strategy
 from .registration import register
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class CFRStrategy(Strategy):
         "policy": Param(str, "", "policy JSON file from python -m acpcbot.solve "
                                  "(default: the shipped policy of the game)"),
     }
-    inline = True
+    run_mode = INLINE_ENDS
 
     def __init__(self, game: GameDef, rng: Any, **params: Any) -> None:
         path = params.get("policy") or ""

@@ -1,7 +1,7 @@
 """A person at the terminal: shows the hand in poker terms, reads an action, asks again until it is legal.
 
 The client runs it on its worker thread without a deadline
-(``time_limited = False``): a person needs time, and the dealer's own
+(``run_mode = RunMode("untimed")``): a person needs time, and the dealer's own
 limits still apply (``acpc-match human`` starts a dealer without them).
 Amounts are chips put in *this street*, as at a real table: ``r 300``
 raises to 300 in this street.  Ctrl-D (end of input) asks before leaving
@@ -18,7 +18,7 @@ from typing import Any, Callable, TextIO
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, raise_to
 from ..world import MatchInfo, View
 from . import human_screen as screen
-from .base import Strategy
+from .base import RunMode, Strategy
 from .registration import register
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
@@ -81,7 +81,7 @@ class HumanStrategy(Strategy):
 
     name = "human"
     description = "You play: your cards, the board, bets per street, pot, stacks and your options; reads your action."
-    time_limited = False
+    run_mode = RunMode("untimed")  # a person needs time: no deadline, on the worker thread
 
     def __init__(self, *args: Any, stdin: TextIO | None = None, stdout: TextIO | None = None,
                  **kwargs: Any) -> None:

@@ -39,7 +39,7 @@ from ..protocol import MatchState, format_betting, format_match_state
 from ..solve.lbr import Valued, candidates, check_heads_up, choose, initial_range, narrow, valuate
 from ..solve.lbr_actions import check_setting, parse_setting, raises_allowed
 from ..world import MatchHistory, MatchInfo, View, World
-from .base import ActionPolicy, NoPolicy, Param, Strategy
+from .base import ActionPolicy, NoPolicy, Param, RunMode, Strategy
 from .registration import register, registered
 
 log = logging.getLogger(__name__)
@@ -122,7 +122,7 @@ class TargetModel:
 
         LBR asks for the state each raise it weighs leads to; when it makes
         one, the target decides in that very state.  A target that learns
-        nothing in between (it does not override ``observe``) has there, by
+        nothing in between (its ``run_mode`` does not ask for every state) has there, by
         the policy's contract, the policy LBR was given: it is not asked again.
         """
         return self._asked.get((state.hand_id, tuple(map(tuple, state.actions))))
@@ -135,20 +135,18 @@ class TargetProxy(Strategy):
     """Seats the real target unchanged and records its policy before each of its actions (in-memory matches)."""
 
     name = "lbr-target-proxy"  # not registered: built by acpc-match lbr around the target
-    inline = True
 
     def __init__(self, target: Strategy, model: "LiveTarget | None" = None) -> None:
         super().__init__(target.game, target.rng)
         self.target = target
         self.spec = target.spec
-        # the client treats the proxy as it would the target
-        self.inline = target.inline
-        self.time_limited = target.time_limited  # type: ignore[misc]
+        # the client runs the proxy where it would run the target, and shows it every state (see observe)
+        self.run_mode = RunMode(target.run_mode.where, "every")
         self.model = model
         self.info: MatchInfo | None = None
         self.match: MatchHistory | None = None
         self.hole: tuple[int, tuple[int, ...]] | None = None
-        self._observes = type(target).observe is not Strategy.observe
+        self._observes = target.run_mode.every_state
 
     def start_match(self, match: MatchInfo) -> None:
         """Start the target's match."""
@@ -209,7 +207,7 @@ class ShadowTarget(TargetModel):
         self.info = info
         target.start_match(info)
         self._stand_in: tuple[int, tuple[int, ...]] | None = None
-        self._observes = type(target).observe is not Strategy.observe
+        self._observes = target.run_mode.every_state
 
     def _hole(self, state: State, position: int) -> tuple[int, ...]:
         """The target's cards when shown, else a stand-in kept for the hand while no card dealt collides with it."""
@@ -274,7 +272,7 @@ class LBRStrategy(Strategy):
 
     # a measurement must not be cut short: a decision the client replaced by its safe fallback would not be
     # LBR's (the dealer's own time limits still apply)
-    time_limited = False
+    run_mode = RunMode("untimed")
 
     @classmethod
     def unsupported_reason(cls, game: GameDef) -> str | None:

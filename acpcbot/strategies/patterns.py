@@ -35,7 +35,7 @@ from ..evaluator import WORST_RANK, pair_ranks, rank, rank_class, rank_class_bat
 from ..gamedef import GameDef
 from ..preflop import CLASSES, PAIR_CLASS, SM_GROUP, sm_group
 from ..world import View
-from .base import ActionPolicy, Param, Strategy
+from .base import INLINE_ENDS, ActionPolicy, Param, Strategy
 from .common import holdem_only, intent_to_action, sample_triple
 from .registration import register
 
@@ -155,7 +155,7 @@ class PatternStrategy(Strategy):
         "pot": Param(float, 1.0, "no-limit raise size as a fraction of the pot after calling (1 = pot-sized)",
                      lambda v: 0 < v <= 100, "must be > 0 and <= 100"),
     }
-    inline = True
+    run_mode = INLINE_ENDS
 
     @classmethod
     def unsupported_reason(cls, game: GameDef) -> str | None:

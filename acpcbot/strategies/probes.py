@@ -9,7 +9,7 @@
   raise whenever it may raise, else call.
 
 Never folds.  Each probe also states its policy exactly (:class:`ProbePolicy`,
-the opponent policy ``adaptive_search`` reads), so a best response to it can
+the opponent policy ``adaptive.search`` reads), so a best response to it can
 be computed and checked (``adaptive:opponent=probe:kind=K``).
 
 ``probe-br:kind=K`` is the best response to probe K in heads-up hold'em.
@@ -37,7 +37,7 @@ from ..gamedef import GameDef
 from ..preflop import hand_class, preflop_equity
 from ..solve.blind_br import BlindBestResponse
 from ..world import View
-from .base import Param, Strategy
+from .base import INLINE_ENDS, Param, RunMode, Strategy
 from .common import holdem_only
 from .registration import register
 
@@ -90,7 +90,7 @@ class ProbeStrategy(Strategy):
     params: ClassVar[dict[str, Param]] = {
         "kind": Param(str, "jam", "the rule", choices=KINDS),
     }
-    inline = True
+    run_mode = INLINE_ENDS
 
     def __init__(self, game: GameDef, rng: random.Random, **params: Any) -> None:
         super().__init__(game, rng, **params)
@@ -158,6 +158,7 @@ class ProbeBestResponse(Strategy):
 
     name = "probe-br"
     description = "the best response to a card-blind probe: closed forms where they exist, else a search."
+    run_mode = RunMode("guarded", "ends")
     params: ClassVar[dict[str, Param]] = {
         "kind": Param(str, "call", "the probe it answers", choices=KINDS),
     }

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..engine import CALL, FOLD, RAISE, Action, ActionType, raise_to
 from ..world import View
-from .base import ActionPolicy, Param, RaiseSpan, Strategy, holding_free_policy
+from .base import INLINE_TURNS, ActionPolicy, Param, RaiseSpan, Strategy, holding_free_policy
 from .registration import register
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
@@ -45,8 +45,7 @@ class RandomStrategy(Strategy):
         "call": Param(float, 0.47, "weight of checking or calling", lambda v: v >= 0, "must be >= 0"),
         "raise": Param(float, 0.47, "weight of raising", lambda v: v >= 0, "must be >= 0"),
     }
-    inline = True
-    reads_match = False
+    run_mode = INLINE_TURNS
     has_policy = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -104,8 +103,7 @@ class CallStrategy(Strategy):
 
     name = "call"
     description = "Always check or call."
-    inline = True
-    reads_match = False
+    run_mode = INLINE_TURNS
     has_policy = True
     deterministic = True
 
@@ -133,8 +131,7 @@ class RaiseStrategy(Strategy):
         "size": Param(str, "min", "the raise-to in no-limit games: the minimum, a pot-sized raise or all-in",
                       choices=_SIZES),
     }
-    inline = True
-    reads_match = False
+    run_mode = INLINE_TURNS
     has_policy = True
     deterministic = True
 
@@ -160,8 +157,7 @@ class FoldStrategy(Strategy):
 
     name = "fold"
     description = "Check when free, else fold."
-    inline = True
-    reads_match = False
+    run_mode = INLINE_TURNS
     has_policy = True
     deterministic = True
 

@@ -61,7 +61,7 @@ from ..engine import CALL, FOLD, RAISE, Action, ActionType, State
 from ..evaluator import equity
 from ..gamedef import GameDef
 from ..world import MatchInfo, View
-from .base import ActionPolicy, Param, RaiseSpan, Strategy, holding_free_policy
+from .base import INLINE_ENDS, ActionPolicy, Param, RaiseSpan, RunMode, Strategy, holding_free_policy
 from .common import holdem_only, study_blinds
 from .registration import register
 
@@ -330,6 +330,7 @@ class Study2008Player(Strategy):
     #: whether ``decide`` needs the situation (and which part)
     needs_situation: ClassVar[bool] = True
     needs_chance: ClassVar[bool] = True
+    run_mode = RunMode("guarded", "ends")  # learns nothing between its turns
 
     def __init__(self, game: GameDef, rng: random.Random, **params: Any) -> None:
         super().__init__(game, rng, **params)
@@ -384,7 +385,7 @@ class Random2008(Study2008Player):
     description = "2008 study: decisions 1,3,4,5,6 at 1/9 each, call at 4/9."
     needs_situation = False
     needs_chance = False
-    inline = True
+    run_mode = INLINE_ENDS
     has_policy = True
 
     def decide(self, s: Situation | None) -> int:
@@ -412,7 +413,7 @@ class Constant(Study2008Player):
     }
     needs_situation = False
     needs_chance = False
-    inline = True
+    run_mode = INLINE_ENDS
     has_policy = True
 
     def decide(self, s: Situation | None) -> int:
@@ -462,7 +463,7 @@ class RachlinHiggins(Study2008Player):
         "t": Param(float, 0.1, "the threshold T (the study used 0.1 and 0.001)", lambda v: v > 0, "must be > 0"),
     }
     needs_chance = False
-    inline = True
+    run_mode = INLINE_ENDS
     has_policy = True
 
     def decide(self, s: Situation | None) -> int:

@@ -15,7 +15,7 @@ from ..engine import CALL, RAISE, Action, ActionType, State
 from ..evaluator import NUM_PAIRS, hand_strength
 from ..preflop import CLASSES, PAIR_CLASS, hand_class, preflop_equity
 from ..world import MatchInfo, View
-from .base import Param, Strategy
+from .base import Param, RunMode, Strategy
 from .common import holdem_only, sample_triple
 from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key, table_key
 from .registration import register
@@ -182,6 +182,7 @@ class Uc3mSimpleStrategy(Strategy):
     hand number, position, opponents' key, result and running total.
     """
 
+    run_mode = RunMode("guarded", "ends")  # its model learns at the ends of hands only
     name = "uc3m-simple"
     description = "The 2012 study's rule-only ACPC agent: equity/strength bands, target bets, c-bets, 10% bluffs."
     # the parameters, set from params by Strategy.__init__

@@ -12,15 +12,13 @@ so LBR reads the real target's policies and learned state.
 from __future__ import annotations
 
 import logging
-import time
-from pathlib import Path
 from typing import Callable
 
-from acpcbot.gamedef import load_game
+from acpcbot.gamedef import GameDef
+from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.lbr import LBRStrategy, LiveTarget
 from acpcbot.strategies.registry import create, parse_spec
 from acpcbot.world import MatchInfo
-from dealer.config import MatchConfig
 
 from . import memory
 from .folders import Outcome
@@ -58,51 +56,32 @@ def memory_job(job: Job) -> Callable[[Job, str, str], Outcome]:
 
 def play_job_lbr(job: Job, game_arg: str, run_dir: str) -> Outcome:
     """Play one job in memory with LBR reading its target's real object (the runner calls this, maybe in a pool)."""
-    start = time.monotonic()
+    return memory.play_job(job, game_arg, run_dir, seating=lbr_seating)
+
+
+def lbr_seating(job: Job, game: GameDef) -> tuple[list[tuple[Strategy, MatchInfo]], Callable[[], None]]:
+    """The seats of a job seating lbr and its target (``memory.Seating``): the target behind a proxy whose live
+    model LBR reads; after the match, a warning when LBR's range ran empty."""
     pair = lbr_pair(job)
-    assert pair is not None, "play_job_lbr needs a job seating lbr and its target"
+    assert pair is not None, "lbr_seating needs a job seating lbr and its target"
     me, them = pair
-    game = load_game(game_arg)
     names = [e.name for e in job.seats]
-    config = MatchConfig(match_name=job.label, game=game, game_arg=game_arg, num_hands=job.hands, seed=job.seed,
-                         names=names, quiet=True)
-    folder = Path(run_dir)
-    files = {"log": f"{job.label}.log", "transcript": f"{job.label}.err", "clients": f"{job.label}.clients.err"}
-    handler = logging.FileHandler(folder / files["clients"], encoding="utf-8")
-    handler.setLevel(logging.WARNING)
-    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger("acpcbot")
-    root.addHandler(handler)
-    saved = root.propagate
-    root.propagate = False  # the seats' warnings go to the run folder, not the terminal
-    try:
-        strategies = [create(e.strategy or "", game, strategy_seed(job.seed, e.name)) for e in job.seats]
-        live = LiveTarget(strategies[them])
-        lbr = strategies[me]
-        assert isinstance(lbr, LBRStrategy)
-        lbr.attach(live)
-        strategies[them] = live.proxy
-        players = []
-        for seat, strategy in enumerate(strategies):
-            opponents = tuple(n for s, n in enumerate(names) if s != seat)
-            players.append((strategy, MatchInfo(game=game, name=names[seat],
-                                                seed=strategy_seed(job.seed, names[seat]),
-                                                opponents=opponents, spec=strategy.spec)))
-        seats = [(e.name, e.strategy or "") for e in job.seats]
-        played = memory.play_match(config, seats, folder / files["log"], folder / files["transcript"],
-                                   players=players)
-        finished, error = played.finished, played.error
+    strategies = [create(e.strategy or "", game, strategy_seed(job.seed, e.name)) for e in job.seats]
+    live = LiveTarget(strategies[them])
+    lbr = strategies[me]
+    assert isinstance(lbr, LBRStrategy)
+    lbr.attach(live)
+    strategies[them] = live.proxy
+    players = []
+    for seat, strategy in enumerate(strategies):
+        opponents = tuple(n for s, n in enumerate(names) if s != seat)
+        players.append((strategy, MatchInfo(game=game, name=names[seat], seed=strategy_seed(job.seed, names[seat]),
+                                            opponents=opponents, spec=strategy.spec)))
+
+    def after() -> None:
         if lbr.resets:
             logging.getLogger("acpcbot.strategies.lbr").warning(
                 "LBR's range ran empty %d times (the target played actions its policy gives no probability)",
                 lbr.resets)
-    except Exception as exc:  # noqa: BLE001 - one broken match must not lose the others
-        finished, error = False, f"{type(exc).__name__}: {exc}"
-    finally:
-        root.removeHandler(handler)
-        root.propagate = saved
-        handler.close()
-    if (folder / files["clients"]).stat().st_size == 0:
-        (folder / files["clients"]).unlink()
-        del files["clients"]
-    return Outcome(job, finished, error, files, time.monotonic() - start)
+
+    return players, after

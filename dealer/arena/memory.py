@@ -26,12 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from acpcbot.client import Client, ClientError
+from acpcbot.client import EXIT_PROTOCOL, Client, ClientError
 from acpcbot.engine import Action, State
+from acpcbot.framing import LineFramer
 from acpcbot.gamedef import GameDef, load_game
 from acpcbot.matchlog import LoggedHand, MatchLog, format_values
 from acpcbot.protocol import VERSION_LINE, MatchState
-from acpcbot.strategies.base import Strategy, reads_turns_only
+from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
 from dealer.config import MatchConfig
@@ -52,13 +53,12 @@ _VERSION = VERSION_LINE.encode("ascii")
 def is_lean(client: Client) -> bool:
     """Whether the seat may be asked for its turns only (``Client.decide_state``): no other state, no World.
 
-    So it may when its strategy runs inline, has no ``observe`` nor
-    ``end_hand``, and declares ``reads_match = False`` in the class that
-    defines its ``act`` or below (a subclass with an ``act`` of its own says
-    so again), and no history file is kept: nothing but its turns then
-    changes what it does.
+    So it may when its strategy's ``run_mode`` is inline and sees its turns
+    only (``RunMode("inline", "turns")``), and no history file is kept:
+    nothing but its turns then changes what it does.
     """
-    return bool(client.strategy.inline) and client.history is None and reads_turns_only(client.strategy)
+    mode = client.strategy.run_mode
+    return mode.inline and mode.turns_only and client.history is None
 
 
 class MemorySeat(SeatChannel):
@@ -76,6 +76,7 @@ class MemorySeat(SeatChannel):
         #: ... and one that keeps no history its turns only: no view of the others' states, no World update
         self.lean = is_lean(client)
         self._replies: deque[bytes] = deque([_VERSION])
+        self._framer = LineFramer()
         self._action: Action | None = None
         self.error: str | None = None
         self.closed = False
@@ -115,12 +116,16 @@ class MemorySeat(SeatChannel):
         """Give the line (or lines) to the client now and keep its replies."""
         if self.closed:
             raise SeatClosed
-        handle = self.client.handle_line
+        client = self.client
+        handle, decode = client.handle_line, client.decode_line
+        framer = self._framer
         try:
-            for text in line.decode("ascii").splitlines(keepends=True):
-                reply = handle(text)
+            for raw in framer.feed(line):  # framed as over TCP (acpcbot.framing)
+                reply = handle(decode(raw))
                 if reply is not None:
                     self._replies.append(reply.encode("ascii"))
+            if framer.overlong is not None:
+                raise ClientError(framer.overlong, EXIT_PROTOCOL)
         except ClientError as exc:
             # the TCP client would exit here: the seat is gone
             self.error = str(exc)
@@ -298,8 +303,18 @@ class _LineHandler(logging.Handler):
         super().close()
 
 
-def play_job(job: Job, game_arg: str, run_dir: str) -> Outcome:
-    """Play one runner job in memory into ``run_dir`` (the runner's executor calls this, maybe in another process)."""
+#: how a job's seats are made, when not as :func:`seat_players` makes them: each seat's strategy and match
+#: info, and a step to take once the match is played (its warnings go to the job's file); ``lbr_seats`` has one
+Seating = Callable[[Job, GameDef], tuple[list[tuple[Strategy, MatchInfo]], Callable[[], None]]]
+
+
+def play_job(job: Job, game_arg: str, run_dir: str, seating: Seating | None = None) -> Outcome:
+    """Play one runner job in memory into ``run_dir`` (the runner's executor calls this, maybe in another process).
+
+    ``seating`` makes the seats (default: :func:`seat_players`).  The
+    seats' warnings go to the job's ``.clients.err``; a write to it that
+    fails is reported in the outcome, which is then not complete.
+    """
     start = time.monotonic()
     game = load_game(game_arg)
     names = [e.name for e in job.seats]
@@ -316,8 +331,11 @@ def play_job(job: Job, game_arg: str, run_dir: str) -> Outcome:
     root.propagate = False  # the seats' warnings go to the run folder, not the terminal
     try:
         seats = [(e.name, e.strategy or "") for e in job.seats]
-        played = play_match(config, seats, folder / files["log"], folder / files["transcript"])
+        players, after = seating(job, game) if seating is not None else (None, None)
+        played = play_match(config, seats, folder / files["log"], folder / files["transcript"], players=players)
         finished, error = played.finished, played.error
+        if after is not None:
+            after()
         if played.finished and multiprocessing.parent_process() is None:
             # played in the run's own process (a pool worker's hands could not reach its analysis)
             _HELD[str((folder / files["log"]).absolute())] = played

@@ -29,16 +29,14 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from ..engine import ActionType
-from ..evaluator import NUM_PAIRS, PAIR_INDEX, PAIRS, pair_ranks, rank, rank_batch
-from ..preflop import CLASSES, PAIR_CLASS, hand_class, preflop_equity
-
-if TYPE_CHECKING:  # adaptive_runouts imports this module: hints only
-    from .adaptive_runouts import Runouts
+from ...engine import ActionType
+from ...evaluator import NUM_PAIRS, PAIR_INDEX, PAIRS, pair_ranks, rank, rank_batch
+from ...preflop import CLASSES, PAIR_CLASS, hand_class, preflop_equity
+from .runouts import SCORE_BINS, Runouts
 
 #: softness of the threshold model, in percentile units
 SOFTNESS = 0.06
@@ -82,10 +80,6 @@ def strength_scores(board: Sequence[int]) -> np.ndarray:
     ties = np.searchsorted(live_ranks, ranks, side="right") - np.searchsorted(live_ranks, ranks, side="left") - 1
     score = (worse + 0.5 * ties) / max(1, n - 1)
     return np.where(live, score, 0.0)
-
-
-#: strength scores are binned this finely for range histograms and reference percentiles
-SCORE_BINS = 64
 
 
 def score_bins(score: np.ndarray) -> np.ndarray:

@@ -14,11 +14,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..engine import CALL, FOLD, RAISE, Action, raise_to
-from ..evaluator import equity
-from ..world import View
-from .adaptive_ranges import HandTracker, pairs_with
-from .adaptive_stats import Spot, spot_of
+from ...engine import CALL, FOLD, RAISE, Action, raise_to
+from ...evaluator import equity
+from ...world import View
+from .ranges import HandTracker, pairs_with
+from .stats import Spot, spot_of
 
 #: the multiway value of the pot when betting goes on to a later street: equity x pot x REALIZATION
 REALIZATION = 1.0
@@ -35,7 +35,7 @@ def multiway_values(view: View, hand: HandTracker, opponents: list[int], targets
 
     ``targets`` are the raise-tos considered; ``fold_chance(p, spot)`` is
     opponent ``p``'s fold frequency in the spot it would face (its
-    statistics' prediction, ``adaptive_stats.spot_of``).
+    statistics' prediction, ``adaptive.stats.spot_of``).
     """
     state = view.state
     game = state.game

@@ -2,7 +2,7 @@
 
 Heads-up limit hold'em has one (``blueprint``); adaptive plays it cold and
 deviates from it only as far as the portfolio's measured results justify
-(``adaptive_portfolio``).  Elsewhere adaptive has no floor and plays its
+(``adaptive.portfolio``).  Elsewhere adaptive has no floor and plays its
 model's best response alone.
 """
 
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..gamedef import GameDef
-from .blueprint import load_blueprint, shipped_reason
+from ...gamedef import GameDef
+from ..blueprint import load_blueprint, shipped_reason
 
 if TYPE_CHECKING:
-    from ..solve.blueprint import Blueprint
+    from ...solve.blueprint import Blueprint
 
 
 def stands_on_blueprint(game: GameDef, blueprint: bool, opponent: str) -> bool:

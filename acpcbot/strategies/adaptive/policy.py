@@ -1,7 +1,7 @@
 """The opponent's policy as adaptive's statistics describe it, by strength bin: what its search plays against.
 
-Its (fold, call, raise) frequencies in a spot (``adaptive_stats``) are spread
-over its hands by the soft threshold model of ``adaptive_ranges``, mixed
+Its (fold, call, raise) frequencies in a spot (``adaptive.stats``) are spread
+over its hands by the soft threshold model of ``adaptive.ranges``, mixed
 with the plain frequencies by how informative its actions have proved at
 showdowns; its raise is its typical size in the spot.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import RAISE, Action, ActionType, State, raise_to
-from ..gamedef import GameDef
-from .adaptive_ranges import threshold_likelihoods
-from .adaptive_search import NUM_BINS, SHORT_BEHIND
-from .adaptive_stats import OpponentStats, info_class, spot_of
+from ...engine import RAISE, Action, ActionType, State, raise_to
+from ...gamedef import GameDef
+from .ranges import threshold_likelihoods
+from .search import NUM_BINS, SHORT_BEHIND
+from .stats import OpponentStats, info_class, spot_of
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
@@ -31,7 +31,7 @@ class ModelPolicy:
     size in the spot (all-in where that leaves a sliver behind).
     """
 
-    #: its chances where it acts depend on the state only through adaptive_search.spot_key (given its range)
+    #: its chances where it acts depend on the state only through adaptive.search.spot_key (given its range)
     spot_keyed = True
 
     def __init__(self, stats: OpponentStats, opp: int, game: GameDef) -> None:

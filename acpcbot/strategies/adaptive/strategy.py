@@ -1,14 +1,14 @@
 """``adaptive``: acpcbot's own exploitative hold'em player: an opponent model and a best response to it.
 
 How it decides: it counts what each opponent does in each kind of spot
-(``adaptive_stats``: fold/call/raise by street, by whether it faces a bet
+(``adaptive.stats``: fold/call/raise by street, by whether it faces a bet
 and how big, shrunk toward a generic opponent while hands are few); during
 a hand it narrows each opponent's range (1326 weights) by those
 frequencies through a soft threshold model (an opponent raising x% of the
 time here raises with its top x% of hands on this board), mixed with "the
 action says nothing" by how well the model has explained the hands the
 opponent showed down.  Heads-up it then plays the best response to that
-model over the rest of the hand (``adaptive_search``): every action of the
+model over the rest of the hand (``adaptive.search``): every action of the
 betting round (our sizes from a documented set, all-in; past three raises
 in a round only all-in; in limit the raise up to the game's own cap), the
 opponent's replies with the chances the model gives each of its hands, and
@@ -23,7 +23,7 @@ range to strong hands (so we fold), a card-blind maniac's raise narrows
 nothing (so we call it down).
 
 In heads-up limit hold'em it stands on the shipped blueprint: each hand is played by the blueprint or the model's
-deviation, weighed by the deviation's importance-sampled results, not the model's own estimate (adaptive_portfolio).
+deviation, weighed by the deviation's importance-sampled results, not the model's own estimate (adaptive.portfolio).
 
 An answer is always ready: :meth:`AdaptiveStrategy.quick_action` (on the
 blueprint floor its most likely action, else equity against the range and
@@ -40,20 +40,25 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ..engine import CALL, FOLD, RAISE, Action, ActionType, State
-from ..evaluator import NUM_PAIRS, pair_ranks
-from ..gamedef import GameDef
-from ..world import MatchInfo, View
-from .adaptive_floor import shipped_blueprint, stands_on_blueprint
-from .adaptive_multiway import multiway_values
-from .adaptive_policy import ModelPolicy
-from .adaptive_portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows  # noqa: F401
-from .adaptive_ranges import (
+from ...engine import CALL, FOLD, RAISE, Action, ActionType, State
+from ...evaluator import NUM_PAIRS, pair_ranks
+from ...gamedef import GameDef
+from ...world import MatchInfo, View
+from ..base import ActionPolicy, NoPolicy, Param, RunMode, Strategy, parse_bool
+from ..common import holdem_only
+from ..persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
+from ..probes import KINDS as PROBE_KINDS, ProbePolicy
+from ..registration import register
+from .floor import shipped_blueprint, stands_on_blueprint
+from .multiway import multiway_values
+from .policy import ModelPolicy
+from .portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows  # noqa: F401
+from .preflop import ALL_PAIRS, PREFLOP_REFRESH, preflop_runouts
+from .ranges import (
     Event,
     HandTracker,
     action_likelihood,
@@ -66,17 +71,12 @@ from .adaptive_ranges import (
     size_likelihoods,
     threshold_likelihood,
 )
-from .adaptive_runouts import Runouts, runout_boards, signed_sums, warm_uniform
-from .adaptive_search import NUM_BINS, OpponentPolicy, Search, our_raises, quick_raise
-from .adaptive_stats import OpponentStats, SavedStatsError, info_class, raise_size_class, size_info_class, spot_of
-from .base import ActionPolicy, NoPolicy, Param, Strategy, parse_bool
-from .common import holdem_only
-from .persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
-from .probes import KINDS as PROBE_KINDS, ProbePolicy
-from .registration import register
+from .runouts import Runouts, runout_boards, signed_sums, warm_uniform
+from .search import NUM_BINS, OpponentPolicy, Search, our_raises, quick_raise
+from .stats import OpponentStats, SavedStatsError, info_class, raise_size_class, size_info_class, spot_of
 
 if TYPE_CHECKING:
-    from ..solve.blueprint import Blueprint
+    from ...solve.blueprint import Blueprint
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
@@ -86,14 +86,9 @@ BET_FRACTIONS = (0.33, 0.5, 0.75, 1.0, 1.5, 2.5)
 TIE_BB = 0.02
 #: runouts sampled to play the later streets out in the heads-up search (every river card on the turn)
 RUNOUTS = 12
-#: boards drawn once per match for the searches before the flop (those sharing a card with ours are skipped)
-PREFLOP_BOARDS = 48
-#: runouts an all-in is valued on before the flop and on the flop (every river card on the turn); the first
-#: PREFLOP_BOARDS, or RUNOUTS, of them are those the later streets are played on
-ALLIN_RUNOUTS = 400
+#: runouts an all-in is valued on on the flop (every river card on the turn); the first RUNOUTS of them are those
+#: the later streets are played on (before the flop: ``preflop.ALLIN_RUNOUTS``)
 FLOP_ALLIN_RUNOUTS = 100
-#: before the flop a search is kept per betting history until the hands seen grow by this fraction of themselves
-PREFLOP_REFRESH = 16
 #: the quick answer raises (pot-sized in no-limit) from this equity against the range, and calls from the pot odds
 QUICK_RAISE_EQUITY = 0.7
 #: save the model file every this many hands (and at the end of the match)
@@ -123,6 +118,7 @@ class AdaptiveStrategy(Strategy):
     """
 
     name = "adaptive"
+    run_mode = RunMode("guarded", "ends")  # it learns from the ends of hands (end_hand), not between its turns
     description = "acpcbot's own player: opponent statistics, ranges narrowed by them, a best response to them."
     # the parameters, set from params by Strategy.__init__
     model: str
@@ -350,8 +346,8 @@ class AdaptiveStrategy(Strategy):
 
     def quick_action(self, view: View) -> Action:
         """A sound answer within a millisecond: on the blueprint floor its most likely action; else it raises
-        from QUICK_RAISE_EQUITY against the ranges now (adaptive_ranges.quick_equity; the raise is
-        adaptive_search.quick_raise: pot-sized in no-limit), calls when the equity beats the pot odds, else checks
+        from QUICK_RAISE_EQUITY against the ranges now (adaptive.ranges.quick_equity; the raise is
+        adaptive.search.quick_raise: pot-sized in no-limit), calls when the equity beats the pot odds, else checks
         or folds.  The tracker is brought up to ``view`` as ``act`` would (the client asks just before ``act``)."""
         state = view.state
         if self.floor is not None and len(view.opponents) == 1:
@@ -372,7 +368,7 @@ class AdaptiveStrategy(Strategy):
         return state.fold_or_check()
 
     def raise_targets(self, state: State) -> list[int]:
-        """Raise-to sizes the multiway look-ahead tries (adaptive_search.our_raises: the cap, all-in for slivers)."""
+        """Raise-to sizes the multiway look-ahead tries (adaptive.search.our_raises: the cap, all-in for slivers)."""
         return [state.raise_bounds()[0] if self.game.is_limit else a.size  # type: ignore[index]
                 for a in our_raises(state, BET_FRACTIONS)]
 
@@ -423,7 +419,7 @@ class AdaptiveStrategy(Strategy):
     def decide_headsup(self, view: View, hand: HandTracker, opp: int) -> Choice:
         """The best response, for our holding, to the opponent's modelled policy over the rest of the hand.
 
-        On the blueprint (heads-up limit): the portfolio's row (adaptive_portfolio: blueprint or deviation by results).
+        On the blueprint (heads-up limit): the portfolio's row (adaptive.portfolio: blueprint or deviation by results).
         """
         row = pair_of(view.hole)
         if view.state.round == 0:
@@ -484,7 +480,7 @@ class AdaptiveStrategy(Strategy):
               one: bool) -> tuple[list[Action], np.ndarray]:
         """Our actions and probabilities per row (our holding's alone if ``one``): the best response (one-hot); on
         the floor the portfolio's mixture of the blueprint's row and the deviation
-        (adaptive_portfolio.deviation_rows)."""
+        (adaptive.portfolio.deviation_rows)."""
         if self.floor is None:
             best = np.zeros(values.shape)
             best[np.arange(len(values)), np.argmax(values, axis=1)] = 1.0
@@ -530,26 +526,7 @@ class AdaptiveStrategy(Strategy):
     # ------------------------------------------------------------- multiway
 
     def decide_multiway(self, view: View, hand: HandTracker, opponents: list[int]) -> Choice:
-        """Against two or more opponents: the one-step look-ahead's values (adaptive_multiway), near-ties at random."""
+        """Against two or more opponents: the one-step look-ahead's values (adaptive.multiway), near-ties at random."""
         values, e = multiway_values(view, hand, opponents, self.raise_targets(view.state),
                                     lambda p, spot: float(self.opponent_stats(view, p).predict(spot)[0]), self.gen)
         return Choice(self._pick(values, TIE_BB * self.big_blind), values, e)
-
-
-#: every pair's index: the rows of a policy
-ALL_PAIRS = np.arange(NUM_PAIRS)
-
-
-@lru_cache(maxsize=2)
-def preflop_pool(size: int) -> Runouts:
-    """``size`` full boards drawn once (seeded): the runouts of every search before the flop."""
-    runouts = Runouts(pair_ranks(runout_boards((), size, 0x9F1)))
-    runouts.bins  # noqa: B018 - made now, at the start of the match, not inside a decision
-    return runouts
-
-
-@lru_cache(maxsize=1)
-def preflop_runouts() -> tuple[Runouts, Runouts]:
-    """The runouts of every search before the flop: the PREFLOP_BOARDS played on, the ALLIN_RUNOUTS all-ins run on."""
-    pool = preflop_pool(ALLIN_RUNOUTS)
-    return pool.head(PREFLOP_BOARDS), pool

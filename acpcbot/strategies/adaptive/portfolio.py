@@ -44,8 +44,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import Action, State
-from ..world import View
+from ...engine import Action, State
+from ...world import View
 
 #: hands against an opponent before the deviation leaves the blueprint anywhere (until then adaptive plays the floor)
 COLD_HANDS = 50

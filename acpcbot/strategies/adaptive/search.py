@@ -1,7 +1,7 @@
 """adaptive's decision core: a best response to an opponent policy over the rest of the hand, vectorised over holdings.
 
 Hands are seen through *strength bins* (``NUM_BINS`` bins of the share of
-the other live pairs a pair beats on a board; ``adaptive_ranges``): the
+the other live pairs a pair beats on a board; ``adaptive.ranges``): the
 opponent's policy at any of its decisions is P(fold, call, raise | its bin)
 (``OpponentPolicy.probs``), and showdowns compare bins (a higher bin wins,
 the same bin splits).  The opponent's reach at a node of the current
@@ -36,11 +36,11 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
-from ..evaluator import NUM_PAIRS
-from .adaptive_ranges import SCORE_BINS
-from .adaptive_runouts import Runouts, _Moves, signed_sums
-from .adaptive_stats import spot_of
+from ...engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
+from ...evaluator import NUM_PAIRS
+from .ranges import SCORE_BINS
+from .runouts import Runouts, _Moves, signed_sums
+from .stats import spot_of
 
 NUM_BINS = SCORE_BINS
 #: our raise sizes in the round we decide in, as fractions of the pot after calling (plus all-in)

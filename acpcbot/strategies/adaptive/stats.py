@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..engine import ActionType, State
+from ...engine import ActionType, State
 
 KINDS = ("open", "stab", "blind", "bet", "raise")
 #: no-limit bet size buckets: upper bounds of the bet (to call) over the pot before it
@@ -299,7 +299,7 @@ class Informativeness:
         return out
 
 
-#: bins of the strength histograms (``strategies.adaptive_ranges.SCORE_BINS``)
+#: bins of the strength histograms (``strategies.adaptive.runouts.SCORE_BINS``)
 REFERENCE_BINS = 64
 #: weight, in observations, of the current range when it is blended with a spot's reference
 REFERENCE_PRIOR = 3.0

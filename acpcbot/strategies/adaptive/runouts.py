@@ -16,9 +16,10 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..evaluator import NUM_PAIRS, pair_ranks
-from .adaptive_ranges import SCORE_BINS
+from ...evaluator import NUM_PAIRS, pair_ranks
 
+#: strength scores are binned this finely for range histograms and reference percentiles (ranges bins by it too)
+SCORE_BINS = 64
 NUM_BINS = SCORE_BINS
 
 

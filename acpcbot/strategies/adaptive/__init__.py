@@ -1,0 +1,20 @@
+"""``adaptive``, acpcbot's own exploitative hold'em player, as a package: one module per part of the method.
+
+``strategy`` is the player (:class:`AdaptiveStrategy`, registered as
+``adaptive``); ``stats`` counts what each opponent does per spot; ``ranges``
+narrows its range by those counts; ``runouts`` samples the boards the
+later streets are played on, ``preflop`` draws those of the searches
+before the flop; ``search`` is the heads-up best response to the model;
+``policy`` is the model's policy for the search; ``portfolio`` weighs the
+blueprint against the model's deviation by results; ``multiway`` is the
+look-ahead against two or more opponents; ``floor`` is the blueprint it
+stands on in heads-up limit hold'em.  Importing this package registers
+the strategy; its names are read from here as from the one module it was.
+"""
+
+from .portfolio import COLD_HANDS, DEVIATION_BB
+from .preflop import ALL_PAIRS, PREFLOP_BOARDS, preflop_runouts
+from .strategy import MODEL_KIND, MODEL_VERSION, AdaptiveStrategy
+
+__all__ = ["ALL_PAIRS", "COLD_HANDS", "DEVIATION_BB", "MODEL_KIND", "MODEL_VERSION", "PREFLOP_BOARDS",
+           "AdaptiveStrategy", "preflop_runouts"]
