@@ -326,8 +326,10 @@ def test_the_deadline_alarm_answers_at_the_deadline_in_the_middle_of_act(caplog)
     with caplog.at_level(logging.INFO):
         # 40 ms a hand: an allowance of a few ms; the third decision stalls 0.4 s
         client, dealer = _serve(Stall(game, lambda n: 0.4 if n == 2 else 0.0), hands=6, time_per_hand=0.04)
-    assert dealer.problems == [] and client.fallbacks == 1
-    assert caplog.text.count("did not answer within") == 1 and "worker thread again" in caplog.text
+    # one answer by the alarm ("sent the fallback"), at the stall; on a busy machine a later decision on the
+    # worker thread may overrun its few ms too ("sending the fallback"), which is not what this test is about
+    assert dealer.problems == [] and client.fallbacks >= 1
+    assert caplog.text.count("; sent the fallback") == 1 and "worker thread again" in caplog.text
     action, sent = client.alarm_sent
     assert sent < ended[2] - 0.2  # the fallback left while act slept
     assert where[:3] == [threading.main_thread().name] * 3 and set(where[3:]) == {"acpcbot-strategy"}
