@@ -19,6 +19,7 @@ from typing import Callable
 from .children import die_with_parent
 from .gamedef import GameDef, parse_game
 from .kit_build import MANIFEST, SHUTDOWN_SECONDS, KitError
+from .notation.loglines import SCORE_PREFIX, STATE_PREFIX
 
 KIT_GONE_GRACE = 3.0  # a kit that exits while the dealer still runs: how long the dealer may take to end too
 
@@ -203,9 +204,9 @@ def _play_check_match(kit: Path, game: GameDef, hands: int, seed: int, work: Pat
     warnings = [line for line in text.splitlines() if "WARNING" in line or "ERROR" in line]
     if warnings:
         result.problems.append(f"{len(warnings)} WARNING/ERROR lines in the dealer's transcript, first: {warnings[0]}")
-    result.score = next((line for line in reversed(lines) if line.startswith("SCORE:")), "")
+    result.score = next((line for line in reversed(lines) if line.startswith(SCORE_PREFIX)), "")
     log = work / "check.log"
-    result.hands = sum(1 for line in log.read_text().splitlines() if line.startswith("STATE:")) if log.is_file() else 0
+    result.hands = sum(1 for line in log.read_text().splitlines() if line.startswith(STATE_PREFIX)) if log.is_file() else 0
     if result.hands != hands:
         result.problems.append(f"the log holds {result.hands} hands, {hands} were to be played")
 

@@ -217,10 +217,6 @@ def test_every_module_opens_with_the_idea_it_owns():
 #: should make.  Each is another engineer's file, left as it was while the notation layer was built; the
 #: integrator empties this list (nothing may be added to it).
 ALLOWED_FORMAT_TEXT = {
-    ("acpcbot.kit_check", "STATE:"): "notation.loglines.STATE_PREFIX",
-    ("acpcbot.kit_check", "SCORE:"): "notation.loglines.SCORE_PREFIX",
-    ("acpcbot.strategies.learner2008_train", r"^(TO|FROM) (\d+) at \S+ (MATCHSTATE:\S*)\s*$"):
-        "a transcript-line reader in notation.transcript, with notation.matchstate.is_state_line",
 }
 #: what a format's text starts with, or holds, when it is built or read by hand
 _FORMAT_MARKS = ("MATCHSTATE", "STATE:", "SCORE:", "VERSION:")

@@ -103,3 +103,14 @@ def test_version_lines():
     assert read_version("VERSION:2.0.0\r\n") == (2, 0, 0)
     assert read_version("VERSION:2.1.7") == (2, 1, 7)
     assert read_version("VERSION 2.0.0") is None and read_version("version:2.0.0") is None
+
+
+def test_a_transcript_line_carrying_a_state_reads_as_direction_seat_and_line():
+    from acpcbot.notation.transcript import read_state_line
+
+    assert read_state_line("TO 2 at 1700000000.123456 MATCHSTATE:1:7:cr300:|9s8h\r\n") == \
+        ("TO", 2, "MATCHSTATE:1:7:cr300:|9s8h")
+    assert read_state_line("FROM 1 at 1700000000.2 MATCHSTATE:0:7:cr300:AsKd|:c") == \
+        ("FROM", 1, "MATCHSTATE:0:7:cr300:AsKd|:c")
+    assert read_state_line("STARTED at 1700000000.000001") is None
+    assert read_state_line("TO 1 at 1700000000.1 VERSION:2.0.0") is None

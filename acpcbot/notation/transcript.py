@@ -10,6 +10,8 @@ What is held and when it is written is ``dealer.logs``'s.
 
 from __future__ import annotations
 
+import re
+
 from ..gamedef import bounded_int
 
 #: the seats whose TO and FROM heads are kept formatted (the reference's MAX_PLAYERS is 10)
@@ -73,3 +75,13 @@ def finished_line(stamp_us: int) -> str:
 def transaction_line(state_text: str, action_text: str, send_us: int, recv_us: int) -> str:
     """One transaction-file line: ``<state text>:<action> <send stamp> <receive stamp>`` and a newline."""
     return f"{state_text}:{action_text} {format_stamp(send_us)} {format_stamp(recv_us)}\n"
+
+
+_STATE_LINE = re.compile(r"^(TO|FROM) (\d+) at \S+ (MATCHSTATE:\S*)\s*$")
+
+
+def read_state_line(line: str) -> tuple[str, int, str] | None:
+    """A transcript line carrying a MATCHSTATE line, as (``"TO"`` or ``"FROM"``, the seat counted from 1,
+    the MATCHSTATE text); None for any other line (STARTED, FINISHED, a reply's action...)."""
+    m = _STATE_LINE.match(line)
+    return None if m is None else (m.group(1), int(m.group(2)), m.group(3))

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -31,6 +30,8 @@ from ..engine import IllegalAction, State
 from ..gamedef import GameDef, GameDefError, load_game
 from ..matchlog import MATCH_HEADER, Header, LogError, LogLineError, header_game, parse_header_line, read_entries
 from ..notation.loglines import STATE_PREFIX
+from ..notation.matchstate import betting_field
+from ..notation.transcript import read_state_line
 from ..protocol import ProtocolError, parse_match_state, replay_betting
 from .common import holdem_only, study_blinds
 from .learner2008 import SETTINGS, UNREADABLE_NPZ, Table, TrainingError, load_table_file, save_tables
@@ -158,9 +159,6 @@ def read_log_hands(path: Path, game: GameDef | None = None) -> Iterator[Hand]:
         yield Hand(hand.state, hand.values)
 
 
-_TRANSCRIPT_LINE = re.compile(r"^(TO|FROM) (\d+) at \S+ (MATCHSTATE:\S*)\s*$")
-
-
 def read_transcript(path: Path, game: GameDef | None = None) -> Iterator[Hand]:
     """Every finished hand of a dealer transcript; results computed by the engine from the cards seen.
 
@@ -180,13 +178,13 @@ def read_transcript(path: Path, game: GameDef | None = None) -> Iterator[Hand]:
                 if new_match:
                     g, hand_id, holes, done = None, None, {}, False
                 continue
-            m = _TRANSCRIPT_LINE.match(line)
-            if m is None or m.group(1) != "TO":
+            m = read_state_line(line)
+            if m is None or m[0] != "TO":
                 continue  # FROM lines repeat a state already sent; the next TO lines hold the action applied
             if g is None:
                 g = _game_of(header, game, where)
             try:
-                ms = parse_match_state(m.group(3), g)
+                ms = parse_match_state(m[2], g)
             except ProtocolError as exc:
                 raise TrainingError(f"{where}: {exc}") from None
             if ms.hand_id != hand_id:
@@ -201,7 +199,7 @@ def read_transcript(path: Path, game: GameDef | None = None) -> Iterator[Hand]:
             if len(holes) < n:
                 raise TrainingError(f"{where}: hand {hand_id}: the hole cards of positions "
                                     f"{sorted(set(range(n)) - set(holes))} were never sent")
-            betting = m.group(3).split(":")[3]
+            betting = betting_field(m[2])
             try:
                 full = replay_betting(betting, g, State(g, hand_id, [holes[p] for p in range(n)], ms.state.board))
                 results = full.payoffs()
