@@ -229,7 +229,8 @@ class DealerOutcome:
 
 
 async def _play_dealer(game_name: str, specs: list[str], hands: int, seed: int, names: list[str] | None,
-                       strategies: list[Strategy] | None, seeds: list[int] | None) -> DealerOutcome:
+                       strategies: list[Strategy] | None, seeds: list[int] | None,
+                       timeout: float = TIMEOUT) -> DealerOutcome:
     game = load_game(game_name)
     names = names or [f"p{i + 1}" for i in range(len(specs))]
     strategies, infos = make_seats(game_name, specs, seed, names, strategies, seeds)
@@ -238,17 +239,20 @@ async def _play_dealer(game_name: str, specs: list[str], hands: int, seed: int, 
     dealer = await serve(config)  # no files: the transcript (warnings, errors, score) is kept in memory
     seats = [asyncio.create_task(run(s, i, "127.0.0.1", port, retry_for=5)) for s, i, port in
              zip(strategies, infos, dealer.ports)]
-    result = await dealer.result(TIMEOUT)
-    codes = await asyncio.wait_for(asyncio.gather(*seats), TIMEOUT)
+    result = await dealer.result(timeout)
+    codes = await asyncio.wait_for(asyncio.gather(*seats), timeout)
     assert result is not None and result.finished, dealer.transcript
     return DealerOutcome(list(codes), dealer.transcript, dealer.stdout.getvalue(), strategies)
 
 
 def play_dealer(game_name: str, specs: list[str], hands: int, seed: int, names: list[str] | None = None,
-                strategies: list[Strategy] | None = None, seeds: list[int] | None = None) -> DealerOutcome:
-    """Play a match through the real TCP dealer on 127.0.0.1; every seat is an in-process acpcbot client."""
-    return asyncio.run(asyncio.wait_for(_play_dealer(game_name, specs, hands, seed, names, strategies, seeds),
-                                        TIMEOUT))
+                strategies: list[Strategy] | None = None, seeds: list[int] | None = None,
+                timeout: float = TIMEOUT) -> DealerOutcome:
+    """Play a match through the real TCP dealer on 127.0.0.1; every seat is an in-process acpcbot client.
+
+    ``timeout``: the most the match may take (only a hang should reach it: long matches pass more)."""
+    return asyncio.run(asyncio.wait_for(_play_dealer(game_name, specs, hands, seed, names, strategies, seeds,
+                                                     timeout), timeout))
 
 
 def score_line(stdout: str) -> dict[str, float]:
@@ -261,7 +265,10 @@ def score_line(stdout: str) -> dict[str, float]:
 def check_dealer_match(game_name: str, spec: str, hands: int, seed: int, caplog, opponent: str = "random") -> None:
     """``spec`` against ``opponent`` through the TCP dealer: both exit 0, no warning on either side, a SCORE line."""
     caplog.set_level(logging.WARNING)
-    out = play_dealer(game_name, [spec, opponent], hands, seed, names=["p0", "p1"], seeds=[seed, seed + 1])
+    # the time-out only catches a hang: a 2,000-hand match took over 120 s on a busy 2-core machine (the tree
+    # of the day before as well), so it scales with the hands
+    out = play_dealer(game_name, [spec, opponent], hands, seed, names=["p0", "p1"], seeds=[seed, seed + 1],
+                      timeout=max(TIMEOUT, 0.3 * hands))
     assert out.codes == [EXIT_OK, EXIT_OK]
     assert out.warnings() == []
     assert out.stdout.splitlines()[-1].startswith("SCORE:")
