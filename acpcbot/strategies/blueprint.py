@@ -32,13 +32,13 @@ import numpy as np
 
 from ..engine import Action
 from ..gamedef import GameDef
-from ..holdings import holding_index
 from ..solve.blueprint_registry import games_with_blueprints, spec_for
 from .base import INLINE_ENDS, ActionPolicy, Param, RunMode, Strategy, parse_bool
 from .registration import register
 
 if TYPE_CHECKING:
     from ..engine import State
+    from ..solve.resolving.floor import ResolvingTable
     from ..world import View
 
 
@@ -111,19 +111,20 @@ class BlueprintStrategy(Strategy):
         self.policy_path = params.get("policy") or ""
         self.table = load_blueprint(game, self.policy_path, params.get("buckets") or "")
         self.resolver: Any = None
+        self.resolving: ResolvingTable | None = None  # the table's rows, re-solved where the resolver plays
         spec = spec_for(game)
         if self.resolve and spec is not None and spec.resolver is not None:
             self.resolver = spec.resolver(game, self.table, self.resolve_iterations, self.resolve_seconds,
                                           game.num_rounds - (2 if self.resolve_from == "turn" else 1))
             self.run_mode = RunMode("guarded", "ends")  # a re-solve takes a second: the client guards its deadline
+            from ..solve.resolving.floor import ResolvingTable  # noqa: PLC0415 - the solver loads only when re-solving
+            self.resolving = ResolvingTable(self.table, self.resolver)
 
     def _rows(self, state: "State", deadline: float | None, cap: bool = True) -> np.ndarray:
         """Every holding's row over ``table.actions(state)``: re-solved where the resolver plays, the blueprint's
         elsewhere."""
-        if self.resolver is not None:
-            rows = self.resolver.rows(state, deadline, cap)
-            if rows is not None:
-                return rows
+        if self.resolving is not None:
+            return self.resolving.probabilities_all(state, deadline, cap)
         return self.table.probabilities_all(state)
 
     @classmethod
@@ -135,8 +136,8 @@ class BlueprintStrategy(Strategy):
         """Sample our cards' row: the re-solved one where the resolver plays, the blueprint's elsewhere or past the
         clock."""
         state = view.state
-        if self.resolver is not None and self.resolver.active(state):
-            row = self._rows(state, deadline)[holding_index(self.game, state.hole[view.position])]
+        if self.resolving is not None:
+            row = self.resolving.probabilities(state, deadline=deadline)
         else:
             row = self.table.probabilities(state)
         actions = self.table.actions(state)
