@@ -247,10 +247,13 @@ async def _play_dealer(game_name: str, specs: list[str], hands: int, seed: int, 
 
 def play_dealer(game_name: str, specs: list[str], hands: int, seed: int, names: list[str] | None = None,
                 strategies: list[Strategy] | None = None, seeds: list[int] | None = None,
-                timeout: float = TIMEOUT) -> DealerOutcome:
+                timeout: float | None = None) -> DealerOutcome:
     """Play a match through the real TCP dealer on 127.0.0.1; every seat is an in-process acpcbot client.
 
-    ``timeout``: the most the match may take (only a hang should reach it: long matches pass more)."""
+    ``timeout``: the most the match may take; by default 0.3 s a hand, at least ``TIMEOUT``. It only catches a
+    hang: a 2,000-hand match took over 120 s on a busy 2-core machine (the tree of the day before as well)."""
+    if timeout is None:
+        timeout = max(TIMEOUT, 0.3 * hands)
     return asyncio.run(asyncio.wait_for(_play_dealer(game_name, specs, hands, seed, names, strategies, seeds,
                                                      timeout), timeout))
 
@@ -265,10 +268,7 @@ def score_line(stdout: str) -> dict[str, float]:
 def check_dealer_match(game_name: str, spec: str, hands: int, seed: int, caplog, opponent: str = "random") -> None:
     """``spec`` against ``opponent`` through the TCP dealer: both exit 0, no warning on either side, a SCORE line."""
     caplog.set_level(logging.WARNING)
-    # the time-out only catches a hang: a 2,000-hand match took over 120 s on a busy 2-core machine (the tree
-    # of the day before as well), so it scales with the hands
-    out = play_dealer(game_name, [spec, opponent], hands, seed, names=["p0", "p1"], seeds=[seed, seed + 1],
-                      timeout=max(TIMEOUT, 0.3 * hands))
+    out = play_dealer(game_name, [spec, opponent], hands, seed, names=["p0", "p1"], seeds=[seed, seed + 1])
     assert out.codes == [EXIT_OK, EXIT_OK]
     assert out.warnings() == []
     assert out.stdout.splitlines()[-1].startswith("SCORE:")
