@@ -180,15 +180,17 @@ class Subgame:
                 history.append((t, time.perf_counter() - start, pct))
                 if pct <= target_pct:
                     break
-                decay, share = 1.5, 0.75
-                if len(history) >= 2 and history[-2][2] > pct:
+                measured = len(history) >= 2 and history[-2][2] > pct
+                decay = 1.5
+                if measured:
                     (t1, _, e1), (t2, _, e2) = history[-2], history[-1]
                     decay = min(3.0, max(1.0, np.log(e1 / e2) / np.log(t2 / t1)))
-                    share = 1.0  # the decay as measured over the last stretch: aim at the prediction itself
                 predicted = t * (pct / target_pct) ** (1 / decay)
-                # a guessed decay aims short of its prediction; a check costs about an iteration
-                next_check = t + max(1, int(np.ceil(share * (predicted - t))) if share == 1.0
-                                     else max(2, t // 20, int(share * (predicted - t))))
+                # a measured decay aims at its prediction; a guessed one short of it (a check costs an iteration)
+                if measured:
+                    next_check = t + max(1, int(np.ceil(predicted - t)))
+                else:
+                    next_check = t + max(2, t // 20, int(0.75 * (predicted - t)))
         levels = self.cfr.average_levels()
         final = evaluate(self.workspace, levels, with_values=True, known=checked)  # a check's best responses stand
         strategy = by_node(self.workspace, levels)
