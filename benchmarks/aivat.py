@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run from anywhere without the benchmarks folder shadowing packages
 
-from acpcbot.solve import matchup  # noqa: E402
-from acpcbot.solve.aivat import Evaluator  # noqa: E402
+from acpcbot.measure import matchup  # noqa: E402
+from acpcbot.measure.aivat import Evaluator  # noqa: E402
 from dealer.arena import aivat  # noqa: E402
 from dealer.arena.analysis import load_logs  # noqa: E402
 from dealer.arena.recipes import build_plan, load_recipe, make_entries  # noqa: E402

@@ -67,7 +67,7 @@ def exact(game: str, spec: str) -> dict[str, float] | None:
     if game not in ("kuhn2p", "leduc"):
         return None
     from acpcbot.gamedef import load_game
-    from acpcbot.solve.lbr_exact import exact_lbr
+    from acpcbot.measure.lbr_exact import exact_lbr
     from acpcbot.strategies.lbr import LiveTarget
     from acpcbot.strategies.registry import create
 

@@ -17,9 +17,9 @@ from acpcbot.cards import parse_cards
 from acpcbot.engine import CALL, State
 from acpcbot.gamedef import load_game
 from acpcbot.holdings import holdings
+from acpcbot.measure.aivat import Evaluator
+from acpcbot.measure.rollout import matchup_equity
 from acpcbot.protocol import format_match_state
-from acpcbot.solve.aivat import Evaluator
-from acpcbot.solve.rollout import matchup_equity
 from acpcbot.strategies.registry import create
 from acpcbot.world import View
 from dealer.arena.aivat import evaluate_run

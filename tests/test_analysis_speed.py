@@ -21,9 +21,9 @@ from acpcbot import evaluator as ev
 from acpcbot.cards import parse_cards
 from acpcbot.gamedef import load_game
 from acpcbot.matchlog import read_match_log
+from acpcbot.measure.aivat import Evaluator
+from acpcbot.measure.matchup import holdem_matchup, holdem_matchups, holding_index
 from acpcbot.protocol import format_betting, format_cards
-from acpcbot.solve.aivat import Evaluator
-from acpcbot.solve.matchup import holdem_matchup, holdem_matchups, holding_index
 from dealer.arena.cli import main as cli_main
 from dealer.arena.handsteps import light_steps, run_steps
 from dealer.arena.memory import play_match

@@ -10,8 +10,8 @@ from playkit import slow
 
 from acpcbot.engine import CALL, FOLD, State
 from acpcbot.gamedef import load_game
+from acpcbot.measure.blind_br import BlindBestResponse, deal_chance
 from acpcbot.preflop import hand_class, preflop_equity
-from acpcbot.solve.blind_br import BlindBestResponse, deal_chance
 from acpcbot.strategies.probes import best_response_action, probe_action
 
 HUNL = load_game("hunl")

@@ -103,7 +103,7 @@ def test_the_atomic_writer_stands_on_the_standard_library_alone(graph):
 
 
 def test_the_world_and_protocol_import_nothing_from_strategies_or_above(graph):
-    above = ("acpcbot.strategies", "acpcbot.client", "acpcbot.cli", "acpcbot.solve")
+    above = ("acpcbot.strategies", "acpcbot.client", "acpcbot.cli", "acpcbot.solve", "acpcbot.measure")
     for module in ("acpcbot.world", "acpcbot.protocol", "acpcbot.matchlog"):
         assert [m for m in _reach(graph, module) if m.startswith(above)] == [], module
 
@@ -333,3 +333,12 @@ def test_no_package_import_cycle(graph):
                 above.setdefault(a, set()).add(b)
     cycles = sorted(p for p in above if p in _reach(above, p))
     assert cycles == []
+
+
+def test_measurement_stands_apart_from_the_solvers(graph):
+    # LBR, AIVAT and the equities they need may walk a solver's tree; no solver, blueprint or re-solver
+    # depends on how it will be measured
+    measure = [m for m in graph if m.startswith("acpcbot.measure.")]
+    assert "acpcbot.measure.lbr" in measure and "acpcbot.measure.aivat" in measure
+    for module in [m for m in graph if m.startswith("acpcbot.solve")]:
+        assert [m for m in _reach(graph, module) if m.startswith("acpcbot.measure")] == [], module

@@ -22,9 +22,9 @@ from acpcbot.cards import parse_cards
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.evaluator import pair_index
 from acpcbot.gamedef import load_game
+from acpcbot.measure.lbr import candidates, choose, valuate
+from acpcbot.measure.lbr_exact import exact_lbr
 from acpcbot.protocol import format_match_state
-from acpcbot.solve.lbr import candidates, choose, valuate
-from acpcbot.solve.lbr_exact import exact_lbr
 from acpcbot.strategies.base import RunMode
 from acpcbot.strategies.lbr import LiveTarget, ShadowTarget
 from acpcbot.strategies.patterns import rock_triple

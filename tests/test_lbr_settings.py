@@ -18,10 +18,10 @@ from acpcbot.cards import parse_cards
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from acpcbot.gamedef import load_game, parse_game
 from acpcbot.matchlog import read_match_log
+from acpcbot.measure.lbr import candidates
+from acpcbot.measure.lbr_actions import FRACTIONS_56, SETTINGS, parse_setting
+from acpcbot.measure.lbr_exact import best_response_nolimit, exact_lbr, exact_lbr_nolimit
 from acpcbot.protocol import format_match_state
-from acpcbot.solve.lbr import candidates
-from acpcbot.solve.lbr_actions import FRACTIONS_56, SETTINGS, parse_setting
-from acpcbot.solve.lbr_exact import best_response_nolimit, exact_lbr, exact_lbr_nolimit
 from acpcbot.strategies.lbr import LiveTarget
 from acpcbot.strategies.registry import create
 from acpcbot.world import View

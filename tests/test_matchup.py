@@ -1,4 +1,4 @@
-"""acpcbot.solve.matchup: two known hold'em hands' showdown shares equal the rank-array computations exactly."""
+"""acpcbot.measure.matchup: two known hold'em hands' showdown shares equal the rank-array computations exactly."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 from acpcbot.cards import parse_cards
 from acpcbot.gamedef import load_game
-from acpcbot.solve.matchup import holdem_matchup
-from acpcbot.solve.rollout import BoardSample, matchup_equity
+from acpcbot.measure.matchup import holdem_matchup
+from acpcbot.measure.rollout import BoardSample, matchup_equity
 
 HUNL = load_game("hunl")
 

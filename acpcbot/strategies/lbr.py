@@ -1,7 +1,7 @@
 """The ``lbr`` player: Local Best Response against a strategy that exposes its policy (heads-up).
 
 LBR tracks its opponent's range through the opponent's policy and plays
-the greedy best response of ``acpcbot.solve.lbr``.  What it knows of the
+the greedy best response of ``acpcbot.measure.lbr``.  What it knows of the
 opponent comes from a :class:`TargetModel`:
 
 - :class:`ShadowTarget` (the default, used when LBR runs as its own
@@ -20,7 +20,7 @@ opponent comes from a :class:`TargetModel`:
 The target's spec is given with ``;`` between its parameters (``,``
 separates LBR's own): ``lbr:target=adaptive:risk=0;lookahead=0``.
 ``actions=S2`` (or S1, S3, S4, cc1, cc2, full, or streets of letters)
-restricts LBR's actions street by street (``acpcbot.solve.lbr_actions``).
+restricts LBR's actions street by street (``acpcbot.measure.lbr_actions``).
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from ..engine import FOLD, Action, State
 from ..equity_vectors import EquityCache
 from ..gamedef import GameDef
 from ..holdings import blocked, holdings
+from ..measure.lbr import Valued, candidates, check_heads_up, choose, initial_range, narrow, valuate
+from ..measure.lbr_actions import check_setting, parse_setting, raises_allowed
 from ..protocol import MatchState, format_betting, format_match_state
-from ..solve.lbr import Valued, candidates, check_heads_up, choose, initial_range, narrow, valuate
-from ..solve.lbr_actions import check_setting, parse_setting, raises_allowed
 from ..world import MatchHistory, MatchInfo, View, World
 from .base import ActionPolicy, NoPolicy, Param, RunMode, Strategy
 from .registration import register, registered
@@ -266,7 +266,7 @@ class LBRStrategy(Strategy):
                          lambda v: v >= 50, "must be >= 50"),
         "actions": Param(str, "full", "LBR's actions street by street: full, DeepStack's S1|S2|S3|S4, cc1|cc2 (check/"
                                       "call the first one or two streets), or streets of letters F C P A B R split "
-                                      "by '/' (acpcbot.solve.lbr_actions)", check_setting,
+                                      "by '/' (acpcbot.measure.lbr_actions)", check_setting,
                          "expected full, S1, S2, S3, S4, cc1, cc2 or streets like C/C/FCPA/FCPA"),
     }
 

@@ -19,7 +19,7 @@ it has a closed form (module :func:`best_response_action`: ``jam``,
 ``call`` and ``betpot`` in no-limit, ``call`` in limit) that is played
 (exact: the preflop table, then enumeration); otherwise (``minraise`` in
 no-limit, ``jam``, ``minraise`` and ``betpot`` in limit) a search over the
-rest of the hand, ``acpcbot.solve.blind_br`` (exact from the flop on for
+rest of the hand, ``acpcbot.measure.blind_br`` (exact from the flop on for
 its action set: in no-limit fold, call, a pot-sized raise once a round and
 all-in; preflop over sampled boards).
 """
@@ -34,8 +34,8 @@ import numpy as np
 from ..engine import CALL, RAISE, Action, ActionType, State, raise_to
 from ..evaluator import equity
 from ..gamedef import GameDef
+from ..measure.blind_br import BlindBestResponse
 from ..preflop import hand_class, preflop_equity
-from ..solve.blind_br import BlindBestResponse
 from ..world import View
 from .base import INLINE_ENDS, Param, RunMode, Strategy
 from .common import holdem_only

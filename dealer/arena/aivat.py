@@ -9,7 +9,7 @@ order (``observe``, ``end_hand``), and is asked for its ``policy`` where the
 seat acted (never ``act``: a policy depends only on what the strategy has
 seen, see ``Strategy.policy``).  Logs hold every card, so the same replay
 works for matches played in memory, over TCP or merged from elsewhere.
-Each hand is then valued by ``acpcbot.solve.aivat.Evaluator``; a decision
+Each hand is then valued by ``acpcbot.measure.aivat.Evaluator``; a decision
 where the logged action has no probability under the replayed policy is
 counted as a mismatch (the replay did not reproduce the player, or its
 policy and play disagree) and reported beside the figures.  A strategy
@@ -34,10 +34,10 @@ import numpy as np
 from acpcbot.engine import State, Step
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import MatchLog
+from acpcbot.measure.aivat import PREFLOP_BOARDS, Evaluator
+from acpcbot.measure.matchup import preflop_ranks
 from acpcbot.notation.matchstate import state_head, state_line
 from acpcbot.protocol import CardsText, MatchState, format_betting
-from acpcbot.solve.aivat import PREFLOP_BOARDS, Evaluator
-from acpcbot.solve.matchup import preflop_ranks
 from acpcbot.strategies.base import ActionPolicy, Strategy
 from acpcbot.world import MatchInfo, World
 

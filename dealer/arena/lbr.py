@@ -9,7 +9,7 @@ process and LBR tracks a copy of it (exact for strategies whose policy
 depends only on what LBR sees); in memory LBR reads the strategy's real
 object (``lbr_seats``).  Strategies that do not expose their policy are
 refused.  ``--lbr-actions`` restricts LBR's actions street by street
-(DeepStack's settings S1-S4, ``acpcbot.solve.lbr_actions``); the figures,
+(DeepStack's settings S1-S4, ``acpcbot.measure.lbr_actions``); the figures,
 also by street, go to results.json's ``lbr`` and the run's lbr.json
 (``lbr_results``).
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from acpcbot.gamedef import GameDefError, load_game
-from acpcbot.solve.lbr_actions import SETTINGS, parse_setting
+from acpcbot.measure.lbr_actions import SETTINGS, parse_setting
 
 from .folders import RUNS_DIR, RunError, match_command
 from .lbr_results import LBR_NAME, attach, format_summary

@@ -27,9 +27,9 @@ from ..engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
 from ..gamedef import GameDef
 from ..holdings import blocked, holdings
 from ..protocol import format_match_state, parse_match_state
+from ..solve.policy import match_state_of_key, tree_infosets
+from ..solve.tree import ACTION_TYPES, PublicTree, build_tree
 from ..world import View
-from .policy import match_state_of_key, tree_infosets
-from .tree import ACTION_TYPES, PublicTree, build_tree
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def exact_lbr(game: GameDef, make_target: object, make_lbr: object) -> ExactLBR:
     ``make_target()`` returns a fresh target strategy (with a policy);
     ``make_lbr(target)`` a fresh ``LBRStrategy`` reading that target.
     """
-    from .best_response import best_response_value
+    from ..solve.best_response import best_response_value
 
     # the tree holds histories the target never plays; LBR's note that its range ran empty there is noise
     quiet = logging.getLogger("acpcbot.strategies.lbr")
