@@ -59,10 +59,10 @@ class DCFR:
         self.alpha, self.beta, self.gamma = alpha, beta, gamma
         self.iteration = 0
         self.version = [0, 0]  # strategy updates per player: tags the reach buffers
+        self.value_scale = [1.0, 1.0]  # per player: what its latest values (and so its regrets) are multiplied by
         self.regrets: LevelArrays = []
         self.strategy_sum: LevelArrays = []
         self.sigma: LevelArrays = []
-        self.scratch: LevelArrays = []  # one (edges, boards, holdings) temporary per level, reused every iteration
         prep = ws.prep
         groups = prep.tree.groups
         for g, lay in enumerate(ws.layouts):
@@ -70,31 +70,45 @@ class DCFR:
             self.regrets.append([np.zeros(s, DTYPE) for s in shapes])
             self.strategy_sum.append([np.zeros(s, DTYPE) for s in shapes])
             self.sigma.append([uniform_strategy(lv, s[1], s[2]) for lv, s in zip(lay.levels, shapes)])
-            self.scratch.append([np.zeros(s, DTYPE) for s in shapes])
         self.roots = tuple(prep.hands[p].weights.astype(DTYPE)[None, :] for p in (0, 1))
         #: safe re-solving's hook (acpcbot.solve.resolving): called as gadget(self, player, root values) after
         #: each player's update; it may replace ``self.roots`` (the opponent's reach into the subgame)
         self.gadget: Callable[[DCFR, int, np.ndarray], None] | None = None
 
     def step(self) -> None:
-        """One iteration: player 0 updates, then player 1."""
+        """One iteration: player 0 updates, then player 1.
+
+        Reach is computed scaled by the weight of the iteration whose average
+        it enters (t^gamma), so a level's summed strategy grows by its reach
+        rows as they stand (one pass, no per-parent weighting).  Values are
+        linear in the opponent's reach, so they come scaled too, and each
+        player's regrets are kept at the scale of its latest values: the
+        discount multiplies by the change of scale as well.
+        """
         self.iteration += 1
         t = self.iteration
         prev = float(t - 1)
-        keep_pos = DTYPE(prev ** self.alpha / (prev ** self.alpha + 1.0))
-        keep_neg = DTYPE(0.0 if prev == 0 and self.beta < 0 else prev ** self.beta / (prev ** self.beta + 1.0))
-        # the average weighs iteration t by t^gamma: the same as discounting the sum by (t-1 / t)^gamma each time
-        weight = DTYPE(float(t) ** self.gamma)
+        keep_pos = prev ** self.alpha / (prev ** self.alpha + 1.0)
+        keep_neg = 0.0 if prev == 0 and self.beta < 0 else prev ** self.beta / (prev ** self.beta + 1.0)
         ws = self.ws
         for p in (0, 1):
             o = 1 - p
-            forward(ws, self.sigma, o, self.roots[o], chance=True, tag=(id(self), o, self.version[o]))
+            # the opponent's reach enters its average at its next update: player 1's later in this iteration,
+            # player 0's in the next one
+            scale = float(t + 1 - o) ** self.gamma
+            forward(ws, self.sigma, o, self.roots[o] * DTYPE(scale), chance=True,
+                    tag=(id(self), o, self.version[o], scale))
             # The own reach (for the average) is the one the other half-iteration computed as the opponent's,
             # unless something else used the buffer since; its chance factor is the same at every iteration
             # of an information set, so it cancels in the average.
-            if ws.reach_tag[p] != (id(self), p, self.version[p]):
-                forward(ws, self.sigma, p, self.roots[p], chance=True, tag=(id(self), p, self.version[p]))
+            weight = float(t) ** self.gamma
+            if ws.reach_tag[p] != (id(self), p, self.version[p], weight):
+                forward(ws, self.sigma, p, self.roots[p] * DTYPE(weight), chance=True,
+                        tag=(id(self), p, self.version[p], weight))
             backward(ws, self.sigma, p, CURRENT)
+            rescale = scale / self.value_scale[p]
+            self.value_scale[p] = scale
+            up, down = DTYPE(keep_pos * rescale), DTYPE(keep_neg * rescale)
             for g, lay in enumerate(ws.layouts):
                 own = ws.reach_buf[p][g]
                 v = ws.value_buf[p][g]
@@ -102,28 +116,24 @@ class DCFR:
                     if lv.owner != p:
                         continue
                     sigma = self.sigma[g][k]
-                    ssum = self.strategy_sum[g][k]
                     regrets = self.regrets[g][k]
-                    # r * keep_neg + max(r, 0) * (keep_pos - keep_neg): both discounts in four plain passes
-                    gain = np.maximum(regrets, 0, out=self.scratch[g][k])
-                    gain *= keep_pos - keep_neg
-                    regrets *= keep_neg
-                    regrets += gain
+                    scratch = ws.scratch[p][g][:lv.num_edges]
+                    # r * up where r > 0, r * down elsewhere: the larger (smaller) of the two products when
+                    # up >= down (<): three passes, no comparison with 0
+                    np.multiply(regrets, down, out=scratch)
+                    regrets *= up
+                    (np.maximum if up >= down else np.minimum)(regrets, scratch, out=regrets)
                     regrets += v[lv.children]
-                    # per parent (a third of the edges): its reach times the weight, and its value
-                    held = own[lv.parents]
-                    held *= weight
                     here = v[lv.parents]
-                    for j, n in enumerate(lv.counts):
-                        rows = lv.slot_rows[j]
-                        np.multiply(held[:n], sigma[rows], out=gain[rows])
-                        ssum[rows] += gain[rows]
+                    for rows, n in zip(lv.slot_rows, lv.counts):
                         regrets[rows] -= here[:n]
+                    # the own reach at the level's children: its reach at the parents times the strategy, weighted
+                    self.strategy_sum[g][k] += own[lv.children]
                     # the new strategy overwrites the old one, which nothing needs any more
                     regret_matching(regrets, lv, out=sigma)
             self.version[p] += 1
             if self.gadget is not None:
-                self.gadget(self, p, ws.value_buf[p][0][0])
+                self.gadget(self, p, ws.value_buf[p][0][0] / DTYPE(scale))
 
     def average_levels(self) -> LevelArrays:
         """The average strategy per level."""
