@@ -81,9 +81,34 @@ class GroupLayout:
     fold_pay: tuple = ()
     showdown_pay: tuple = ()
 
+    #: per player: the local id whose reach row holds each node's reach for that player (see ``reach_sources``)
+    source: tuple = ()
+    #: per player: ``source`` at the group's folds, showdowns and (parent group's ids) the chance nodes above its roots
+    fold_source: tuple = ()
+    showdown_source: tuple = ()
+    chance_source: tuple = ()
+
     def __post_init__(self) -> None:
+        self.source = tuple(reach_sources(len(self.nodes), self.levels, x) for x in (0, 1))
+        self.fold_source = tuple(src[self.folds] for src in self.source)
+        self.showdown_source = tuple(src[self.showdowns] for src in self.source)
         self.fold_pay = tuple((s * self.fold_pay0).astype(np.float32)[:, None, None] for s in (1.0, -1.0))
         self.showdown_pay = tuple((s * self.showdown_pay0).astype(np.float32)[:, None, None] for s in (1.0, -1.0))
+
+
+def reach_sources(num_nodes: int, levels: list[Level], player: int) -> np.ndarray:
+    """Per local id: the node whose reach row holds ``player``'s reach there.
+
+    A player's reach changes only at its own actions: below the other's
+    the child's reach is its parent's, so the forward pass writes no row
+    for it and every reader looks it up here (its nearest ancestor that
+    is a root or the child of the player's own action).
+    """
+    src = np.arange(num_nodes, dtype=np.int64)
+    for lv in levels:
+        if lv.owner != player:
+            src[lv.children] = src[lv.edge_source]
+    return src
 
 
 def lay_out(tree: SubgameTree) -> list[GroupLayout]:
@@ -132,4 +157,6 @@ def lay_out(tree: SubgameTree) -> list[GroupLayout]:
                                    above, folds, pays[folds], shows, pays[shows]))
         if group.parent >= 0:
             layouts[group.parent].child_groups.append(g)
+            up = layouts[group.parent].source
+            layouts[-1].chance_source = tuple(up[x][above] for x in (0, 1))
     return layouts

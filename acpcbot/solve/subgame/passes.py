@@ -72,22 +72,22 @@ def forward(ws: Workspace, sigma: LevelArrays, player: int, root: np.ndarray, ch
         if lay.parent_group < 0:
             r[0] = root
         else:
-            parent = bufs[lay.parent_group][lay.parent_chance]  # (n, Bp, H)
+            parent = bufs[lay.parent_group][lay.chance_source[player]]  # (n, Bp, H)
             np.multiply(parent[:, groups[g].parent_board, :], ws.masks[player][g][None], out=r[:lay.num_roots])
             if chance:
                 r[:lay.num_roots] *= DTYPE(prep.chance_weight[g])
+        source = lay.source[player]
         for k, lv in enumerate(lay.levels):
+            # below the other player's actions the reach is the parent's: no row is written (``source``)
+            if lv.owner != player:
+                continue
             out = r[lv.children]
             # the parents gathered once (a third of the edges), then each action slot from its prefix of them:
             # np.take(..., out=out) measured a third slower than a gather
-            above = r[lv.parents]
-            if lv.owner == player:
-                s = sigma[g][k]
-                for rows, n in zip(lv.slot_rows, lv.counts):
-                    np.multiply(above[:n], s[rows], out=out[rows])
-            else:
-                for rows, n in zip(lv.slot_rows, lv.counts):
-                    out[rows] = above[:n]
+            above = r[source[lv.parents]]
+            s = sigma[g][k]
+            for rows, n in zip(lv.slot_rows, lv.counts):
+                np.multiply(above[:n], s[rows], out=out[rows])
 
 
 def _terminals(ws: Workspace, g: int, player: int, values: np.ndarray) -> None:
@@ -95,13 +95,13 @@ def _terminals(ws: Workspace, g: int, player: int, values: np.ndarray) -> None:
     lay = ws.layouts[g]
     opp = ws.reach_buf[1 - player][g]
     if len(lay.folds):
-        sums = prep.fold_sums[player](opp[lay.folds])
+        sums = prep.fold_sums[player](opp[lay.fold_source[1 - player]])
         sums *= lay.fold_pay[player]
         values[lay.folds] = sums
     if len(lay.showdowns):
         # (T, B, H) arrays, multiplied board by board as (B, T, H) views: BLAS takes the strided rows as they are,
         # so neither the opponent's reach nor the result is copied into a transposed layout
-        stacked = opp[lay.showdowns]
+        stacked = opp[lay.showdown_source[1 - player]]
         vals = ws.showdown_out[player][g]
         np.matmul(stacked.transpose(1, 0, 2), prep.showdown[g][player], out=vals.transpose(1, 0, 2))
         vals *= lay.showdown_pay[player]
