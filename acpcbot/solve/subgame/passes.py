@@ -35,18 +35,31 @@ class Workspace:
         self.prep = prep
         self.layouts: list[GroupLayout] = lay_out(prep.tree)
         groups = prep.tree.groups
-        self.reach_buf = [[np.zeros((len(lay.nodes), len(groups[g].boards), len(prep.hands[p].rows)), DTYPE)
-                           for g, lay in enumerate(self.layouts)] for p in (0, 1)]
-        self.value_buf = [[np.zeros_like(a) for a in bufs] for bufs in self.reach_buf]
+        shapes = [[(len(lay.nodes), len(groups[g].boards), len(prep.hands[p].rows)) for g, lay in enumerate(self.layouts)]
+                  for p in (0, 1)]
+        self.reach_buf = [[np.zeros(shape, DTYPE) for shape in row] for row in shapes]
+        # a player's values are read only in its own half of an iteration (or right after its pass): both
+        # players' value buffers of a group are views of one block
+        blocks = [np.zeros(max(int(np.prod(shapes[p][g])) for p in (0, 1)), DTYPE) for g in range(len(self.layouts))]
+        self.value_buf = [[blocks[g][:int(np.prod(shape))].reshape(shape) for g, shape in enumerate(row)]
+                          for row in shapes]
         self.reach_tag: list[object] = [None, None]
+        # one temporary for every pass, used a step at a time: the fold and showdown products' results, then a
+        # level's edges (``level_values``, the regret update)
+        rows = [max([len(lay.folds), len(lay.showdowns)] + [lv.num_edges for lv in lay.levels]) for lay in self.layouts]
+        temp = np.zeros(max(rows[g] * shapes[p][g][1] * shapes[p][g][2] for g in range(len(rows)) for p in (0, 1)), DTYPE)
+
+        def view(p: int, g: int, n: int) -> np.ndarray:
+            b, h = shapes[p][g][1:]
+            return temp[:n * b * h].reshape(n, b, h)
+
+        #: per player and group: the (folds, boards, own holdings) buffer the fold products write into
+        self.fold_out = [[view(p, g, len(lay.folds)) for g, lay in enumerate(self.layouts)] for p in (0, 1)]
         #: per player and group: the (showdowns, boards, own holdings) buffer the showdown products write into
-        self.showdown_out = [[np.zeros((len(lay.showdowns), len(groups[g].boards), len(prep.hands[p].rows)), DTYPE)
-                              for g, lay in enumerate(self.layouts)] for p in (0, 1)]
+        self.showdown_out = [[view(p, g, len(lay.showdowns)) for g, lay in enumerate(self.layouts)] for p in (0, 1)]
+        #: per player and group: a (most edges of a level, boards, holdings) temporary
+        self.scratch = [[view(p, g, rows[g]) for g in range(len(rows))] for p in (0, 1)]
         self.masks = prep.masks
-        #: per player and group: one (most edges of a level, boards, holdings) temporary, shared by every pass
-        self.scratch = [[np.zeros((max([lv.num_edges for lv in lay.levels], default=0), len(groups[g].boards),
-                                   len(prep.hands[p].rows)), DTYPE) for g, lay in enumerate(self.layouts)]
-                        for p in (0, 1)]
 
     def level_shapes(self, player: int) -> list[list[tuple[int, int, int] | None]]:
         """Per group and level: the (edges, boards, holdings) of the level's arrays when ``player`` owns it."""
@@ -95,7 +108,7 @@ def _terminals(ws: Workspace, g: int, player: int, values: np.ndarray) -> None:
     lay = ws.layouts[g]
     opp = ws.reach_buf[1 - player][g]
     if len(lay.folds):
-        sums = prep.fold_sums[player](opp[lay.fold_source[1 - player]])
+        sums = prep.fold_sums[player](opp[lay.fold_source[1 - player]], out=ws.fold_out[player][g])
         sums *= lay.fold_pay[player]
         values[lay.folds] = sums
     if len(lay.showdowns):

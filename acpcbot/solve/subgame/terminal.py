@@ -63,11 +63,16 @@ class FoldSums:
         self.same_own = np.flatnonzero(keep) if k == 2 else np.zeros(0, dtype=np.int64)
         self.same_opp = same[keep] if k == 2 else np.zeros(0, dtype=np.int64)
 
-    def __call__(self, reach: np.ndarray) -> np.ndarray:
-        """(..., Ho) opponent reach -> (..., Hi) the part of it that shares no card with each own holding."""
+    def __call__(self, reach: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """(..., Ho) opponent reach -> (..., Hi) the part of it that shares no card with each own holding.
+
+        ``out``: a contiguous (..., Hi) array the dense form writes into (the per-card form makes a new one).
+        """
         lead = reach.shape[:-1]
         flat = reach.reshape(-1, reach.shape[-1])
         if self.dense:
+            if out is not None:
+                return np.matmul(flat, self.matrix, out=out.reshape(flat.shape[0], -1)).reshape(out.shape)
             out = flat @ self.matrix
         else:
             # the per-card sums back per holding by two gathers: a thin (52 x own) product measured slower
