@@ -128,7 +128,7 @@ class DCFR:
                     for rows, n in zip(lv.slot_rows, lv.counts):
                         regrets[rows] -= here[:n]
                     # the own reach at the level's children: its reach at the parents times the strategy, weighted
-                    self.strategy_sum[g][k] += own[lv.children]
+                    self.strategy_sum[g][k] += own[lay.reach_children[k]]
                     # the new strategy overwrites the old one, which nothing needs any more
                     regret_matching(regrets, lv, out=sigma)
             self.version[p] += 1

@@ -81,34 +81,51 @@ class GroupLayout:
     fold_pay: tuple = ()
     showdown_pay: tuple = ()
 
-    #: per player: the local id whose reach row holds each node's reach for that player (see ``reach_sources``)
+    #: per player: the row of its reach buffer that holds each node's reach (by local id; see ``reach_rows``)
     source: tuple = ()
+    #: per player: how many reach rows it has (the roots, then the children of its own levels, level by level)
+    reach_count: tuple = ()
+    #: per level: the rows of its owner's reach buffer that hold the level's children, in edge order
+    reach_children: list = field(default_factory=list)
     #: per player: ``source`` at the group's folds, showdowns and (parent group's ids) the chance nodes above its roots
     fold_source: tuple = ()
     showdown_source: tuple = ()
     chance_source: tuple = ()
 
     def __post_init__(self) -> None:
-        self.source = tuple(reach_sources(len(self.nodes), self.levels, x) for x in (0, 1))
+        rows = [reach_rows(len(self.nodes), self.num_roots, self.levels, x) for x in (0, 1)]
+        self.source = tuple(r[0] for r in rows)
+        self.reach_count = tuple(r[1] for r in rows)
+        self.reach_children = [rows[lv.owner][2][k] for k, lv in enumerate(self.levels)]
         self.fold_source = tuple(src[self.folds] for src in self.source)
         self.showdown_source = tuple(src[self.showdowns] for src in self.source)
         self.fold_pay = tuple((s * self.fold_pay0).astype(np.float32)[:, None, None] for s in (1.0, -1.0))
         self.showdown_pay = tuple((s * self.showdown_pay0).astype(np.float32)[:, None, None] for s in (1.0, -1.0))
 
 
-def reach_sources(num_nodes: int, levels: list[Level], player: int) -> np.ndarray:
-    """Per local id: the node whose reach row holds ``player``'s reach there.
+def reach_rows(num_nodes: int, num_roots: int, levels: list[Level], player: int) -> tuple[np.ndarray, int, list]:
+    """Where ``player``'s reach is kept: (row of each local id, rows in all, per level its children's rows).
 
-    A player's reach changes only at its own actions: below the other's
-    the child's reach is its parent's, so the forward pass writes no row
-    for it and every reader looks it up here (its nearest ancestor that
-    is a root or the child of the player's own action).
+    A player's reach changes only at its own actions: below the other's a
+    node's reach is its parent's, so it gets no row of its own and reads
+    its nearest ancestor's (a root or the child of the player's own
+    action).  The rows are the roots, then the children of the player's
+    levels, each level's a contiguous run in edge order (about half the
+    nodes: half the memory of a row per node).
     """
     src = np.arange(num_nodes, dtype=np.int64)
+    src[num_roots:] = -1
+    count = num_roots
+    blocks: list = []
     for lv in levels:
         if lv.owner != player:
             src[lv.children] = src[lv.edge_source]
-    return src
+            blocks.append(None)
+            continue
+        src[lv.children] = np.arange(count, count + lv.num_edges)
+        blocks.append(slice(count, count + lv.num_edges))
+        count += lv.num_edges
+    return src, count, blocks
 
 
 def lay_out(tree: SubgameTree) -> list[GroupLayout]:

@@ -37,7 +37,8 @@ class Workspace:
         groups = prep.tree.groups
         shapes = [[(len(lay.nodes), len(groups[g].boards), len(prep.hands[p].rows)) for g, lay in enumerate(self.layouts)]
                   for p in (0, 1)]
-        self.reach_buf = [[np.zeros(shape, DTYPE) for shape in row] for row in shapes]
+        self.reach_buf = [[np.zeros((lay.reach_count[p],) + shapes[p][g][1:], DTYPE) for g, lay in enumerate(self.layouts)]
+                          for p in (0, 1)]
         # a player's values are read only in its own half of an iteration (or right after its pass): both
         # players' value buffers of a group are views of one block
         blocks = [np.zeros(max(int(np.prod(shapes[p][g])) for p in (0, 1)), DTYPE) for g in range(len(self.layouts))]
@@ -94,7 +95,7 @@ def forward(ws: Workspace, sigma: LevelArrays, player: int, root: np.ndarray, ch
             # below the other player's actions the reach is the parent's: no row is written (``source``)
             if lv.owner != player:
                 continue
-            out = r[lv.children]
+            out = r[lay.reach_children[k]]
             # the parents gathered once (a third of the edges), then each action slot from its prefix of them:
             # np.take(..., out=out) measured a third slower than a gather
             above = r[source[lv.parents]]
