@@ -1,7 +1,8 @@
 """The two sweeps of every CFR iteration and best response: reach down the tree, values up it, level by level.
 
 Arrays are (nodes of a board group, its boards, a player's holdings), one
-buffer per group and player, reused by every pass.  Reach goes down: a
+buffer per group and player, reused by every pass (a player's reach has
+rows only where it changes: ``layout.reach_rows``).  Reach goes down: a
 level's children are its parents' reach, times the strategy where the
 player whose reach it is acts; a chance node's child copies it to every
 board that extends the parent's and zeroes the holdings the new cards block
