@@ -235,7 +235,8 @@ def test_the_deviation_is_the_floor_while_cold_and_below_the_bar():
 def test_a_copy_fed_only_policies_keeps_the_players_record():
     from acpcbot.strategies.adaptive import COLD_HANDS
     hands = COLD_HANDS + 40
-    seat = Shadowed(HULHE, "adaptive", 21)  # a fresh copy fed the match as AIVAT's replay feeds it
+    # the table floor: the record's arithmetic is the same on the re-solved one, at a second of CPU a river hand
+    seat = Shadowed(HULHE, "adaptive:resolve=0", 21)  # a fresh copy fed the match as AIVAT's replay feeds it
     result = play_memory("hulhe", ["adaptive", "maniac"], hands, 3, names=["me", "them"], time_per_hand=1e6,
                          strategies=[seat, create("maniac", HULHE, 22)])
     assert all(c.fallbacks == 0 for c in result.clients)
@@ -262,8 +263,9 @@ def test_a_cold_floor_is_the_blueprints_own_policy(line):
     # round adaptive left the raise out and renormalised the blueprint's row over fold and call
     from playkit import started
     view = View.parse(line, HULHE)
-    ours = started("adaptive", HULHE).policy(view)
-    theirs = started("blueprint:resolve=0", HULHE).policy(view)  # the shipped policy adaptive stands on
+    ours = started("adaptive:resolve=0", HULHE).policy(view)
+    # the shipped table adaptive stands on with resolve=0 (re-solved on the river by default: test_adaptive_floor)
+    theirs = started("blueprint:resolve=0", HULHE).policy(view)
     assert ours.actions == theirs.actions
     live = np.asarray(theirs.probs).sum(axis=1) > 0
     assert np.allclose(np.asarray(ours.probs)[live], np.asarray(theirs.probs)[live])
