@@ -141,23 +141,26 @@ def _value(first: np.ndarray, second: dict) -> float:
 
 def _play_toy(p: float, hands: int, model: str, seed: int = 7) -> tuple[np.ndarray, dict]:
     """Hands played as act plays them (each decision from the conditional rows, no member drawn); each hand's
-    gain estimate with the model's values as controls (``model``: none, good, or bad), and the leaves' counts."""
+    gain estimate with the model's values as controls (``model``: none, good, or bad), and the leaves' counts.
+
+    The hands are drawn together (``conditional`` takes one row per hand), the estimate asked hand by hand."""
     rng = np.random.default_rng(seed)
-    one = np.ones(1)
+    one = np.ones(hands)
+    first = conditional(p, one, one, np.repeat(FLOOR1, hands, 0), np.repeat(DEV1, hands, 0))
+    i = (rng.random(hands) >= first[:, 0]).astype(int)
+    deal = np.where(rng.random(hands) < CHANCE["x"], "x", "y")
+    floor2 = np.where((deal == "x")[:, None], FLOOR2["x"], FLOOR2["y"])
+    dev2 = np.where((deal == "x")[:, None], DEV2["x"], DEV2["y"])
+    second = conditional(p, FLOOR1[0, i], DEV1[0, i], floor2, dev2)
+    j = (rng.random(hands) >= second[:, 0]).astype(int)
     gains, leaves = [], {}
-    for _ in range(hands):
-        row = conditional(p, one, one, FLOOR1, DEV1)[0]
-        i = int(rng.random() >= row[0])
-        c = "x" if rng.random() < CHANCE["x"] else "y"
-        f, d = FLOOR1[0, i] * one, DEV1[0, i] * one
-        row = conditional(p, f, d, FLOOR2[c], DEV2[c])[0]
-        j = int(rng.random() >= row[0])
-        leaf = ("ab"[i], c, "cd"[j])
-        leaves[leaf] = leaves.get(leaf, 0) + 1
+    for h in range(hands):
+        a, c, b = "ab"[i[h]], str(deal[h]), "cd"[j[h]]
+        leaves[(a, c, b)] = leaves.get((a, c, b), 0) + 1
         v1 = {"none": None, "good": GOOD1, "bad": np.array([40.0, -25.0])}[model]
-        v2 = {"none": None, "good": GOOD2[c]["ab"[i]], "bad": np.array([-9.0, 17.0])}[model]
-        steps = [(FLOOR1[0], DEV1[0], v1, i), (FLOOR2[c][0], DEV2[c][0], v2, j)]
-        gains.append(gain_estimate(PAYOFF[leaf], steps, p))
+        v2 = {"none": None, "good": GOOD2[c][a], "bad": np.array([-9.0, 17.0])}[model]
+        steps = [(FLOOR1[0], DEV1[0], v1, int(i[h])), (FLOOR2[c][0], DEV2[c][0], v2, int(j[h]))]
+        gains.append(gain_estimate(PAYOFF[(a, c, b)], steps, p))
     return np.array(gains), leaves
 
 

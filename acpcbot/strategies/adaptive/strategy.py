@@ -22,7 +22,8 @@ the cards have told us most) and never bluffed, a rock's raise narrows its
 range to strong hands (so we fold), a card-blind maniac's raise narrows
 nothing (so we call it down).
 
-In heads-up limit hold'em it stands on the shipped blueprint: each hand is played by the blueprint or the model's
+Heads-up, where the game has a blueprint (hulhe; hunl once its policy is there), it stands on it (adaptive.floor:
+re-solved where the game's spec re-solves, hulhe's river): each hand is played by the floor or the model's
 deviation, weighed by the deviation's importance-sampled results, not the model's own estimate (adaptive.portfolio).
 
 An answer is always ready: :meth:`AdaptiveStrategy.quick_action` (on the
@@ -351,11 +352,10 @@ class AdaptiveStrategy(Strategy):
         return choice.action
 
     def quick_action(self, view: View) -> Action:
-        """A sound answer within a millisecond: on the blueprint floor the table's most likely action (never a
-        re-solve); else it raises
-        from QUICK_RAISE_EQUITY against the ranges now (adaptive.ranges.quick_equity; the raise is
-        adaptive.search.quick_raise: pot-sized in no-limit), calls when the equity beats the pot odds, else checks
-        or folds.  The tracker is brought up to ``view`` as ``act`` would (the client asks just before ``act``)."""
+        """A sound answer within a millisecond: on the blueprint floor the table's most likely action (a table read,
+        never a re-solve); else it raises from QUICK_RAISE_EQUITY against the ranges now (adaptive.ranges.quick_equity;
+        the raise is adaptive.search.quick_raise: pot-sized in no-limit), calls when the equity beats the pot odds,
+        else checks or folds.  The tracker is brought up to ``view`` as ``act`` would (the client asks just before ``act``)."""
         state = view.state
         if self.floor is not None and len(view.opponents) == 1:
             return self.floor.quick_action(state)
