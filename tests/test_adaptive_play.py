@@ -23,7 +23,7 @@ HUNL = load_game("hunl")
 
 @pytest.mark.parametrize("game_name,specs", [
     ("hunl", ["adaptive", "random"]),
-    ("hulhe", ["random", "adaptive"]),
+    ("hulhe", ["random", "adaptive:resolve=0"]),  # re-solving in play: test_adaptive_floor
     ("3pl", ["adaptive", "maniac", "call"]),
     ("3pnl", ["random", "adaptive", "station"]),
     ("6pnl", ["adaptive", "random", "call", "maniac", "rock", "adaptive"]),
@@ -33,9 +33,9 @@ def test_every_reply_is_legal_in_every_holdem_game(game_name, specs):
     assert abs(sum(sum(r) for r in results)) < 1e-6
 
 
-@pytest.mark.parametrize("game_name", ["hunl", "hulhe"])
-def test_plays_random_through_the_dealer(game_name, caplog):
-    check_dealer_match(game_name, "adaptive", 200, 41, caplog)
+@pytest.mark.parametrize("game_name,spec", [("hunl", "adaptive"), ("hulhe", "adaptive:resolve=0")])
+def test_plays_random_through_the_dealer(game_name, spec, caplog):
+    check_dealer_match(game_name, spec, 200, 41, caplog)
 
 
 @pytest.mark.slow

@@ -141,23 +141,26 @@ def _value(first: np.ndarray, second: dict) -> float:
 
 def _play_toy(p: float, hands: int, model: str, seed: int = 7) -> tuple[np.ndarray, dict]:
     """Hands played as act plays them (each decision from the conditional rows, no member drawn); each hand's
-    gain estimate with the model's values as controls (``model``: none, good, or bad), and the leaves' counts."""
+    gain estimate with the model's values as controls (``model``: none, good, or bad), and the leaves' counts.
+
+    The hands are drawn together (``conditional`` takes one row per hand), the estimate asked hand by hand."""
     rng = np.random.default_rng(seed)
-    one = np.ones(1)
+    one = np.ones(hands)
+    first = conditional(p, one, one, np.repeat(FLOOR1, hands, 0), np.repeat(DEV1, hands, 0))
+    i = (rng.random(hands) >= first[:, 0]).astype(int)
+    deal = np.where(rng.random(hands) < CHANCE["x"], "x", "y")
+    floor2 = np.where((deal == "x")[:, None], FLOOR2["x"], FLOOR2["y"])
+    dev2 = np.where((deal == "x")[:, None], DEV2["x"], DEV2["y"])
+    second = conditional(p, FLOOR1[0, i], DEV1[0, i], floor2, dev2)
+    j = (rng.random(hands) >= second[:, 0]).astype(int)
     gains, leaves = [], {}
-    for _ in range(hands):
-        row = conditional(p, one, one, FLOOR1, DEV1)[0]
-        i = int(rng.random() >= row[0])
-        c = "x" if rng.random() < CHANCE["x"] else "y"
-        f, d = FLOOR1[0, i] * one, DEV1[0, i] * one
-        row = conditional(p, f, d, FLOOR2[c], DEV2[c])[0]
-        j = int(rng.random() >= row[0])
-        leaf = ("ab"[i], c, "cd"[j])
-        leaves[leaf] = leaves.get(leaf, 0) + 1
+    for h in range(hands):
+        a, c, b = "ab"[i[h]], str(deal[h]), "cd"[j[h]]
+        leaves[(a, c, b)] = leaves.get((a, c, b), 0) + 1
         v1 = {"none": None, "good": GOOD1, "bad": np.array([40.0, -25.0])}[model]
-        v2 = {"none": None, "good": GOOD2[c]["ab"[i]], "bad": np.array([-9.0, 17.0])}[model]
-        steps = [(FLOOR1[0], DEV1[0], v1, i), (FLOOR2[c][0], DEV2[c][0], v2, j)]
-        gains.append(gain_estimate(PAYOFF[leaf], steps, p))
+        v2 = {"none": None, "good": GOOD2[c][a], "bad": np.array([-9.0, 17.0])}[model]
+        steps = [(FLOOR1[0], DEV1[0], v1, int(i[h])), (FLOOR2[c][0], DEV2[c][0], v2, int(j[h]))]
+        gains.append(gain_estimate(PAYOFF[(a, c, b)], steps, p))
     return np.array(gains), leaves
 
 
@@ -235,7 +238,8 @@ def test_the_deviation_is_the_floor_while_cold_and_below_the_bar():
 def test_a_copy_fed_only_policies_keeps_the_players_record():
     from acpcbot.strategies.adaptive import COLD_HANDS
     hands = COLD_HANDS + 40
-    seat = Shadowed(HULHE, "adaptive", 21)  # a fresh copy fed the match as AIVAT's replay feeds it
+    # the table floor: the record's arithmetic is the same on the re-solved one, at a second of CPU a river hand
+    seat = Shadowed(HULHE, "adaptive:resolve=0", 21)  # a fresh copy fed the match as AIVAT's replay feeds it
     result = play_memory("hulhe", ["adaptive", "maniac"], hands, 3, names=["me", "them"], time_per_hand=1e6,
                          strategies=[seat, create("maniac", HULHE, 22)])
     assert all(c.fallbacks == 0 for c in result.clients)
@@ -262,8 +266,9 @@ def test_a_cold_floor_is_the_blueprints_own_policy(line):
     # round adaptive left the raise out and renormalised the blueprint's row over fold and call
     from playkit import started
     view = View.parse(line, HULHE)
-    ours = started("adaptive", HULHE).policy(view)
-    theirs = started("blueprint:resolve=0", HULHE).policy(view)  # the shipped policy adaptive stands on
+    ours = started("adaptive:resolve=0", HULHE).policy(view)
+    # the shipped table adaptive stands on with resolve=0 (re-solved on the river by default: test_adaptive_floor)
+    theirs = started("blueprint:resolve=0", HULHE).policy(view)
     assert ours.actions == theirs.actions
     live = np.asarray(theirs.probs).sum(axis=1) > 0
     assert np.allclose(np.asarray(ours.probs)[live], np.asarray(theirs.probs)[live])

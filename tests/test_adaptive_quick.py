@@ -49,7 +49,7 @@ def test_on_the_limit_floor_the_quick_answer_is_the_blueprints_most_likely_actio
     player = started("adaptive", HULHE)
     assert player.floor is not None
     view = View.parse(line, HULHE)
-    probs = player.floor.probabilities(view.state)
+    probs = player.floor.table.probabilities(view.state)  # the plain table: a quick answer never re-solves
     action = player.quick_action(view)
     assert view.is_legal(action)
     legal = [a for a in (FOLD, CALL, RAISE) if view.is_legal(a)]
@@ -68,14 +68,14 @@ def test_the_limit_floor_quick_answer_differs_from_the_equity_rule():
 # ------------------------------------------------------------------ cold: exactly the blueprint
 
 def test_a_cold_model_plays_exactly_the_blueprints_rows_and_deviates_only_past_the_bar():
-    player = started("adaptive", HULHE, seed=4)
+    player = started("adaptive:resolve=0", HULHE, seed=4)  # the table floor (the re-solved one: test_adaptive_floor)
     # before COLD_HANDS hands against this opponent: the policy is the blueprint's rows, every holding
     seen = []
     for line in ("MATCHSTATE:1:0::|9h8h", "MATCHSTATE:0:0:r:7c2d|", "MATCHSTATE:0:0:rc/cr:KhJs|/Ks8d2c"):
         view = View.parse(line, HULHE)
         policy = player.policy(view)
         # the blueprint's rows over the actions considered (adaptive.floor_rows), each holding
-        floor = player.floor.probabilities_all(view.state)[:, [int(a.type) for a in policy.actions]]
+        floor = player.floor.table.probabilities_all(view.state)[:, [int(a.type) for a in policy.actions]]
         live = floor.sum(axis=1) > 0
         assert np.allclose(policy.probs[live], floor[live] / floor[live].sum(axis=1, keepdims=True)), line
         seen.append(policy)
@@ -98,7 +98,7 @@ def test_a_cold_model_plays_exactly_the_blueprints_rows_and_deviates_only_past_t
             search = player._search(view, hand, opp, np.arange(1326))
             actions, values = search.action_values()
             mass = search.mass.sum()
-        floor = player.floor_rows(view, actions, one=False)
+        actions, values, floor = player.floor_rows(view, actions, values, one=False)
         policy = player.policy(view)
         hands = player.opponent_stats(view, opp).hands
         bar = DEVIATION_BB * player.big_blind * (COLD_HANDS / hands) ** 0.5

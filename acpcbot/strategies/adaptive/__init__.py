@@ -8,8 +8,9 @@ before the flop; ``search`` is the heads-up best response to the model;
 ``policy`` is the model's policy for the search; ``portfolio`` weighs the
 blueprint against the model's deviation by results; ``multiway`` is the
 look-ahead against two or more opponents; ``floor`` is the blueprint it
-stands on in heads-up limit hold'em.  Importing this package registers
-the strategy; its names are read from here as from the one module it was.
+stands on heads-up (the game's spec, re-solved where the spec re-solves).
+Importing this package registers the strategy; its names are read from
+here as from the one module it was.
 """
 
 from .portfolio import COLD_HANDS, DEVIATION_BB

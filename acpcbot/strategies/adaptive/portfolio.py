@@ -1,4 +1,4 @@
-"""How far adaptive leans on its model in heads-up limit hold'em: judged by results, not by the model.
+"""How far adaptive leans on its model on a blueprint floor (heads-up): judged by results, not by the model.
 
 adaptive has two members: the blueprint (the floor) and the model's
 deviation (its best response where the model's gain passes the bar, the
@@ -119,9 +119,9 @@ def history(state: State) -> tuple[Action, ...]:
 
 @dataclass(frozen=True)
 class Rows:
-    """Both members' rows at one decision (one per holding, or our holding's alone) over the action ``types``."""
+    """Both members' rows at one decision (one per holding, or our holding's alone) over ``actions``."""
 
-    types: tuple[int, ...]
+    actions: tuple[Action, ...]
     floor: np.ndarray
     deviation: np.ndarray
     #: the model's value of each action per row (big blinds over the hand; None: none), the estimate's control
@@ -129,10 +129,9 @@ class Rows:
 
     def played(self, action: Action) -> tuple[np.ndarray, np.ndarray] | None:
         """Each member's probability of ``action`` per row (None: neither has it among its actions)."""
-        kind = int(action[0])
-        if kind not in self.types:
+        if action not in self.actions:
             return None
-        i = self.types.index(kind)
+        i = self.actions.index(action)
         return self.floor[:, i], self.deviation[:, i]
 
 
@@ -202,14 +201,14 @@ class Portfolio:
         when the view has no cards); the rows, and our holding's ``values`` (the model's, big blinds, rows as
         ``floor``), are kept for the later decisions and the hand's estimate."""
         p = self.weight(key)
-        types = tuple(int(a[0]) for a in actions)
+        acts = tuple(actions)
         here = history(view.state)
         every = len(floor) > 1
         if every:
-            self._every[(view.hand_id, view.position, here)] = Rows(types, floor, deviation)
+            self._every[(view.hand_id, view.position, here)] = Rows(acts, floor, deviation)
         if ours is not None:
             self._ours[(view.hand_id, view.position, pair_key(view), here)] = \
-                Rows(types, floor[ours:ours + 1].copy(), deviation[ours:ours + 1].copy(),
+                Rows(acts, floor[ours:ours + 1].copy(), deviation[ours:ours + 1].copy(),
                      np.nan_to_num(values[ours:ours + 1], nan=0.0) if values is not None else None)
         f, d = self._prefix(view, every, len(floor))
         return conditional(p, f, d, floor, deviation)
@@ -241,11 +240,10 @@ class Portfolio:
                 if step.player != me:
                     continue
                 kept = self._ours.get((view.hand_id, me, ours, history(step.before)))
-                kind = int(step.action[0])
-                if kept is None or kind not in kept.types:
+                if kept is None or step.action not in kept.actions:
                     return None
                 steps.append((kept.floor[0], kept.deviation[0], kept.values[0] if kept.values is not None else None,
-                              kept.types.index(kind)))
+                              kept.actions.index(step.action)))
         finally:
             self._ours.clear()
             self._every.clear()

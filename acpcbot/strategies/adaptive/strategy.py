@@ -22,7 +22,8 @@ the cards have told us most) and never bluffed, a rock's raise narrows its
 range to strong hands (so we fold), a card-blind maniac's raise narrows
 nothing (so we call it down).
 
-In heads-up limit hold'em it stands on the shipped blueprint: each hand is played by the blueprint or the model's
+Heads-up, where the game has a blueprint (hulhe; hunl once its policy is there), it stands on it (adaptive.floor:
+re-solved where the game's spec re-solves, hulhe's river): each hand is played by the floor or the model's
 deviation, weighed by the deviation's importance-sampled results, not the model's own estimate (adaptive.portfolio).
 
 An answer is always ready: :meth:`AdaptiveStrategy.quick_action` (on the
@@ -38,13 +39,14 @@ copies of what it tracks: asking never changes later play.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
-from ...engine import CALL, FOLD, RAISE, Action, ActionType, State
+from ...engine import CALL, Action, ActionType, State
 from ...evaluator import NUM_PAIRS, pair_ranks
 from ...gamedef import GameDef
 from ...world import MatchInfo, View
@@ -53,7 +55,7 @@ from ..common import holdem_only
 from ..persist import ModelFile, ModelFileError, ModelSaver, folder_exists, opponent_key
 from ..probes import KINDS as PROBE_KINDS, ProbePolicy
 from ..registration import register
-from .floor import shipped_blueprint, stands_on_blueprint
+from .floor import BlueprintFloor, merge, shipped_floor, stands_on_blueprint
 from .multiway import multiway_values
 from .policy import ModelPolicy
 from .portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows  # noqa: F401
@@ -74,9 +76,6 @@ from .ranges import (
 from .runouts import Runouts, runout_boards, signed_sums, warm_uniform
 from .search import NUM_BINS, OpponentPolicy, Search, our_raises, quick_raise
 from .stats import OpponentStats, SavedStatsError, info_class, raise_size_class, size_info_class, spot_of
-
-if TYPE_CHECKING:
-    from ...solve.blueprint import Blueprint
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
@@ -124,14 +123,21 @@ class AdaptiveStrategy(Strategy):
     model: str
     runouts: int
     blueprint: bool
+    resolve: bool
+    floor_policy: str
     opponent: str
     params: ClassVar[dict[str, Param]] = {
         "model": Param(str, "", "JSON file keeping the opponent statistics across matches (empty: none)",
                        folder_exists, "its folder must exist"),
         "runouts": Param(int, RUNOUTS, "runouts sampled to play the later streets out (more: slower, finer)",
                          lambda v: 1 <= v <= 200, "must be in 1..200"),
-        "blueprint": Param(parse_bool, True, "in heads-up limit hold'em stand on the shipped blueprint, deviating as "
-                                             "far as its measured results justify (0: the model's best response only)"),
+        "blueprint": Param(parse_bool, True, "heads-up, stand on the game's blueprint (hulhe; hunl once its policy is "
+                                             "there), deviating as far as its measured results justify (0: the "
+                                             "model's best response only)"),
+        "resolve": Param(parse_bool, True, "on the floor, re-solve where the blueprint does (hulhe: the river, as "
+                                           "blueprint does); 0: the blueprint's table alone"),
+        "floor_policy": Param(str, "", "the blueprint policy file to stand on (default: the game's shipped one)",
+                              lambda v: v == "" or os.path.isfile(v), "must be an existing file"),
         "opponent": Param(str, "", "the opponent's exact policy when known (probe:kind=K): the best response to it "
                                    "instead of the model (for measurement; empty: the model)",
                           lambda v: v == "" or v.startswith("probe:kind=") and v.split("=", 1)[1] in PROBE_KINDS,
@@ -156,8 +162,10 @@ class AdaptiveStrategy(Strategy):
                                 SAVE_EVERY)
         #: the latest decision (for inspection and tests)
         self.last: Choice | None = None
-        #: the blueprint adaptive stands on (heads-up limit hold'em), set at the start of the match
-        self.floor: Blueprint | None = None
+        #: the blueprint adaptive stands on (heads-up, where the game has one; adaptive.floor)
+        self.floor: BlueprintFloor | None = None
+        if stands_on_blueprint(self.game, self.blueprint, self.opponent, self.floor_policy):
+            self.floor = shipped_floor(self.game, self.floor_policy, self.resolve)
         self.portfolio = Portfolio()  # on the floor: how far to lean on the model, by its deviation's results
         #: how long a decision's search has been taking (seconds, a running mean)
         self._search_s = 0.01
@@ -174,13 +182,13 @@ class AdaptiveStrategy(Strategy):
 
     @classmethod
     def deterministic_for(cls, game: GameDef, params: dict[str, Any]) -> bool:
-        """Heads-up off the blueprint (no-limit; limit with blueprint=0 or a known opponent) its rows are one-hot
-        and ``act`` plays them; on the blueprint floor of heads-up limit they mix (the blueprint's rows)."""
+        """Heads-up off a blueprint floor (blueprint=0, a known opponent, or a game without a blueprint there) its
+        rows are one-hot and ``act`` plays them; on the floor they mix (the blueprint's rows)."""
         if game.num_players != 2:
             return False  # multiway: no policy, and the look-ahead breaks near-ties at random
         blueprint = params.get("blueprint", cls.params["blueprint"].default)
         opponent = params.get("opponent", cls.params["opponent"].default)
-        return not stands_on_blueprint(game, blueprint, opponent)
+        return not stands_on_blueprint(game, blueprint, opponent, params.get("floor_policy") or "")
 
     # ------------------------------------------------------------- the match
 
@@ -191,8 +199,6 @@ class AdaptiveStrategy(Strategy):
         # not inside a timed decision
         played, allin = preflop_runouts()
         warm_uniform(played, allin, preflop_bins())
-        self.floor = shipped_blueprint(self.game) if stands_on_blueprint(self.game, self.blueprint, self.opponent) \
-            else None
 
     def end_hand(self, view: View) -> None:
         """Account for the hand's last actions and learn from the cards shown."""
@@ -328,7 +334,8 @@ class AdaptiveStrategy(Strategy):
 
         When less time is left before ``deadline`` (``time.monotonic()``;
         0 or less: none) than twice what a search has been taking, it plays
-        :meth:`quick_action` instead of starting one.
+        :meth:`quick_action` instead of starting one.  On a re-solving floor
+        the re-solve runs within the deadline too (cut short: the table's row).
         """
         hand = self.sync(view)
         opponents = [p for p in view.opponents]
@@ -337,7 +344,7 @@ class AdaptiveStrategy(Strategy):
             return self.quick_action(view)
         start = time.monotonic()
         if len(opponents) == 1:
-            choice = self.decide_headsup(view, hand, opponents[0])
+            choice = self.decide_headsup(view, hand, opponents[0], deadline if deadline > 0 else None)
         else:
             choice = self.decide_multiway(view, hand, opponents)
         self._search_s = 0.8 * self._search_s + 0.2 * (time.monotonic() - start)
@@ -345,17 +352,13 @@ class AdaptiveStrategy(Strategy):
         return choice.action
 
     def quick_action(self, view: View) -> Action:
-        """A sound answer within a millisecond: on the blueprint floor its most likely action; else it raises
-        from QUICK_RAISE_EQUITY against the ranges now (adaptive.ranges.quick_equity; the raise is
-        adaptive.search.quick_raise: pot-sized in no-limit), calls when the equity beats the pot odds, else checks
-        or folds.  The tracker is brought up to ``view`` as ``act`` would (the client asks just before ``act``)."""
+        """A sound answer within a millisecond: on the blueprint floor the table's most likely action (a table read,
+        never a re-solve); else it raises from QUICK_RAISE_EQUITY against the ranges now (adaptive.ranges.quick_equity;
+        the raise is adaptive.search.quick_raise: pot-sized in no-limit), calls when the equity beats the pot odds,
+        else checks or folds.  The tracker is brought up to ``view`` as ``act`` would (the client asks just before ``act``)."""
         state = view.state
         if self.floor is not None and len(view.opponents) == 1:
-            probs = self.floor.probabilities(state)
-            legal = state.legal_actions()
-            kinds = [k for k in (_F, _C, _R) if k in legal]
-            best = max(kinds, key=lambda k: probs[int(k)])  # the first of equals: fold, call, raise
-            return FOLD if best == _F else CALL if best == _C else RAISE
+            return self.floor.quick_action(state)
         hand = self.sync(view)
         eq = quick_equity(tuple(view.hole), tuple(view.board_cards), [hand.ranges[p] for p in view.opponents])
         if eq >= QUICK_RAISE_EQUITY:
@@ -409,17 +412,18 @@ class AdaptiveStrategy(Strategy):
                 search = self._search(view, hand, opponents[0], ALL_PAIRS)
                 actions, values = search.action_values()
                 mass = search.mass.sum()
-            actions, probs = self._rows(view, opponents[0], actions, values, mass, one=False)
+            actions, _, probs = self._rows(view, opponents[0], actions, values, mass, one=False)
         finally:
             self.hand, self.stats = saved_hand, saved_stats
         return ActionPolicy(tuple(actions), probs, self.game)
 
     # ------------------------------------------------------------- heads-up
 
-    def decide_headsup(self, view: View, hand: HandTracker, opp: int) -> Choice:
+    def decide_headsup(self, view: View, hand: HandTracker, opp: int, deadline: float | None = None) -> Choice:
         """The best response, for our holding, to the opponent's modelled policy over the rest of the hand.
 
-        On the blueprint (heads-up limit): the portfolio's row (adaptive.portfolio: blueprint or deviation by results).
+        On a blueprint floor: the portfolio's row (adaptive.portfolio: floor or deviation by results), the floor's
+        re-solve within ``deadline`` (``time.monotonic()``; None: no clock).
         """
         row = pair_of(view.hole)
         if view.state.round == 0:
@@ -431,7 +435,7 @@ class AdaptiveStrategy(Strategy):
             actions, values = search.action_values()
             mass = search.mass.sum()
             equity = 0.5 + 0.5 * float(signed_sums(search.mass)[search.our_bins[0]] / mass) if mass > 0 else 0.5
-        actions, rows = self._rows(view, opp, actions, values, mass, one=True)
+        actions, values, rows = self._rows(view, opp, actions, values, mass, one=True, deadline=deadline)
         row = rows[0]
         best = int(np.argmax(row)) if row.max() >= 1.0 else int(np.searchsorted(np.cumsum(row), self.rng.random()))
         return Choice(actions[min(best, len(actions) - 1)], {a: float(v) for a, v in zip(actions, values[0])},
@@ -466,31 +470,32 @@ class AdaptiveStrategy(Strategy):
         self._preflop[key] = (held, table)
         return table
 
-    def floor_rows(self, view: View, actions: list[Action], one: bool) -> np.ndarray | None:
-        """The blueprint's probabilities over ``actions`` for our holding (``one``) or every pair; None off it."""
+    def floor_rows(self, view: View, actions: list[Action], values: np.ndarray, one: bool,
+                   deadline: float | None = None) -> tuple[list[Action], np.ndarray, np.ndarray] | None:
+        """The floor's rows for our holding (``one``: re-solved within ``deadline``) or every pair, beside the search's
+        ``actions`` and ``values`` (adaptive.floor.merge: the actions of both, the values and the floor's rows over
+        them); None off a floor."""
         if self.floor is None:
             return None
-        probs = self.floor.probabilities(view.state)[None, :] if one else self.floor.probabilities_all(view.state)
-        columns = [int(a.type) for a in actions]
-        out = probs[:, columns]
-        total = out.sum(axis=1, keepdims=True)
-        return np.divide(out, total, out=np.full(out.shape, 1.0 / len(actions)), where=total > 0)
+        state = view.state
+        probs = self.floor.row(state, deadline)[None, :] if one else self.floor.rows(state)
+        return merge(state, actions, values, self.floor.actions(state), probs)
 
-    def _rows(self, view: View, opp: int, actions: list[Action], values: np.ndarray, mass: float,
-              one: bool) -> tuple[list[Action], np.ndarray]:
-        """Our actions and probabilities per row (our holding's alone if ``one``): the best response (one-hot); on
-        the floor the portfolio's mixture of the blueprint's row and the deviation
-        (adaptive.portfolio.deviation_rows)."""
-        if self.floor is None:
+    def _rows(self, view: View, opp: int, actions: list[Action], values: np.ndarray, mass: float, one: bool,
+              deadline: float | None = None) -> tuple[list[Action], np.ndarray, np.ndarray]:
+        """Our actions, their values and probabilities per row (our holding's alone if ``one``): the best response
+        (one-hot); on the floor, over the floor's actions too, the portfolio's mixture of the floor's row and the
+        deviation (adaptive.portfolio.deviation_rows)."""
+        merged = self.floor_rows(view, actions, values, one, deadline)
+        if merged is None:
             best = np.zeros(values.shape)
             best[np.arange(len(values)), np.argmax(values, axis=1)] = 1.0
-            return actions, best
-        floor = self.floor_rows(view, actions, one)
-        assert floor is not None  # a floor gives rows for every action list
+            return actions, values, best
+        actions, values, floor = merged
         deviation = deviation_rows(values, floor, mass, self.opponent_stats(view, opp).hands, self.big_blind)
         ours = 0 if one else pair_of(view.hole) if len(view.hole) == 2 else None
         model = values / (mass * self.big_blind) if mass > 0 else None  # the estimate's control variates
-        return actions, self.portfolio.mix(self.key(view, opp), view, actions, floor, deviation, ours, model)
+        return actions, values, self.portfolio.mix(self.key(view, opp), view, actions, floor, deviation, ours, model)
 
     def _search(self, view: View, hand: HandTracker, opp: int, ours: np.ndarray) -> Search:
         """The search of one heads-up decision for our rows ``ours`` (pair indices)."""
