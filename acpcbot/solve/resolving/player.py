@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -49,6 +49,19 @@ BlueprintRows = Callable[[State], np.ndarray]
 TableActions = Callable[[State], tuple[Action, ...]]
 #: root state -> the subgame's betting abstraction (no-limit; the opponent's real sizes are added to it)
 SizesFor = Callable[[State], BetSizes]
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where a decision's re-solve is rooted: the solutions' key, the bare root, the actions before it, the board,
+    the player it is solved for and the subgame's sizes (None in limit games)."""
+
+    key: tuple
+    root: State
+    before: int
+    board: tuple[int, ...]
+    player: int
+    sizes: BetSizes | None
 
 
 def bare(state: State) -> State:
@@ -108,32 +121,43 @@ class Resolver:
         """
         if not self.active(state):
             return None
+        spot = self.spot(state)
+        if spot.key in self.solutions:
+            self.solutions.move_to_end(spot.key)
+            result = self.solutions[spot.key]
+        else:
+            limit = self._limit(state, deadline) if cap else None
+            t0 = time.perf_counter()
+            result = self._solve(state, spot, limit)
+            if self.clock is not None and cap:
+                self.clock.charge(time.perf_counter() - t0)
+            if result is None and not cap:
+                return None
+            self.solutions[spot.key] = result
+            while len(self.solutions) > KEEP:
+                self.solutions.popitem(last=False)
+        if result is None:
+            return None
+        return self._read(result, state, spot.before)
+
+    def spot(self, state: State) -> Spot:
+        """The subgame a decision in ``state`` is read from (what a solve is kept by, its root, board and sizes)."""
         root, before = round_start(state, self.start_round)
         player = state.current_player
         need = self.game.board_cards_through(self.start_round)
         board = tuple(int(c) for c in state.board[:need])
         key: tuple = (tuple(tuple(tuple(a) for a in r) for r in root.actions), board, player)
-        extra: tuple[int, ...] = ()
+        sizes = None
         if self.sizes is not None:
             extra = self._extra(state, root, before, player)
             key += (extra,)
-        if key in self.solutions:
-            self.solutions.move_to_end(key)
-            result = self.solutions[key]
-        else:
-            limit = self._limit(state, deadline) if cap else None
-            t0 = time.perf_counter()
-            result = self._solve(state, root, before, board, player, limit, extra)
-            if self.clock is not None and cap:
-                self.clock.charge(time.perf_counter() - t0)
-            if result is None and not cap:
-                return None
-            self.solutions[key] = result
-            while len(self.solutions) > KEEP:
-                self.solutions.popitem(last=False)
-        if result is None:
-            return None
-        return self._read(result, state, before)
+            sizes = replace(self.sizes(root), extra_to=extra, extra_player=1 - player)
+        return Spot(key, bare(root), before, board, player, sizes)
+
+    def ranges(self, state: State, spot: Spot) -> tuple[np.ndarray, np.ndarray]:
+        """Both players' blueprint reach at the spot's root (over ``holdings(game)``)."""
+        read = None if self.actions is None else self._read_action
+        return policy_ranges(state, self.blueprint, before=spot.before, read=read)
 
     def _limit(self, state: State, deadline: float | None) -> float:
         limit = self.budget.limit(deadline)
@@ -153,16 +177,14 @@ class Resolver:
                     out.add(int(step.action.size))
         return tuple(sorted(out))
 
-    def _solve(self, state: State, root: State, before: int, board: tuple[int, ...], player: int,
-               limit: float | None, extra: tuple[int, ...] = ()) -> SubgameResult | None:
-        read = None if self.actions is None else self._read_action
-        ranges = policy_ranges(state, self.blueprint, before=before, read=read)
+    def _solve(self, state: State, spot: Spot, limit: float | None) -> SubgameResult | None:
+        ranges = self.ranges(state, spot)
+        player = spot.player
         if ranges[player].sum() <= 0 or ranges[1 - player].sum() <= 0:
             return None  # a history the blueprint never plays: nothing to re-solve from
         iterations = self.budget.iterations
-        sizes = None if self.sizes is None else replace(self.sizes(root), extra_to=extra, extra_player=1 - player)
-        result, alternative = resolve(self.game, bare(root), board, ranges, player, self._node_rows, sizes,
-                                      iterations=iterations, time_limit=limit)
+        result, alternative = resolve(self.game, spot.root, spot.board, ranges, player, self.node_rows,
+                                      spot.sizes, iterations=iterations, time_limit=limit)
         self.solves += 1
         if result.iterations < iterations:
             self.cut_short += 1
@@ -178,7 +200,8 @@ class Resolver:
         assert self.actions is not None
         return action_weights(before, action, self.actions(before))
 
-    def _node_rows(self, _i: int, node, state: State, board: tuple[int, ...]) -> np.ndarray:
+    def node_rows(self, _i: int, node, state: State, board: tuple[int, ...]) -> np.ndarray:
+        """The blueprint's rows at a subgame node in the node's action order (``gadget.RowFn``)."""
         s = state.copy().deal_board(board[len(state.board):])  # the subgame's states are bare (``bare``)
         if self.actions is None:
             return self.blueprint(s)[:, [int(a.type) for a in node.actions]]
