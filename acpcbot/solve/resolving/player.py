@@ -105,6 +105,8 @@ class Resolver:
         self.cut_short = 0
         #: decisions whose history the solved tree did not have (played from the blueprint)
         self.missed = 0
+        #: solves whose tree has the opponent's off-ladder sizes in it (nested solving)
+        self.nested = 0
         #: per finished solve, chips a hand of the subgame: how much less the opponent's best response wins
         #: than against the blueprint (weighted by its blueprint reach), and the part of holdings where it wins more
         self.margins: list[tuple[float, float]] = []
@@ -186,6 +188,8 @@ class Resolver:
         result, alternative = resolve(self.game, spot.root, spot.board, ranges, player, self.node_rows,
                                       spot.sizes, iterations=iterations, time_limit=limit)
         self.solves += 1
+        if spot.sizes is not None and spot.sizes.extra_to:
+            self.nested += 1
         if result.iterations < iterations:
             self.cut_short += 1
             return None
