@@ -19,9 +19,11 @@ wall and CPU) over every decision, ``by_street`` (wall) and
 (the no-limit match clock: hands, seconds used), ``safety_chips`` (per
 finished solve: how much less the opponent's best response wins in the
 subgame than against the blueprint, chips a hand), ``resolves`` (for the
-first ``--measure`` solves: the subgame's nodes, and the exploitability in
-% of the root pot of the blueprint's and of the re-solved strategy pair in
-the re-solve's own tree and ranges), and the peer ``blueprint_decision_ms``:
+first ``--measure`` finished solves: the subgame's nodes and root pot, and
+what the opponent's best response wins in % of that pot, its blueprint
+reach weighing its holdings, against the blueprint's strategy and against
+the re-solved one: the re-solve's exploitability gain), and the peer
+``blueprint_decision_ms``:
 the table's lookup on the same decisions in the same run.  Times on a
 shared 2-core machine are noisy: ``load`` gives ``os.getloadavg()`` at the
 start and end.
@@ -49,9 +51,6 @@ from acpcbot.cards import deck  # noqa: E402
 from acpcbot.engine import State  # noqa: E402
 from acpcbot.gamedef import load_game  # noqa: E402
 from acpcbot.notation.matchstate import format_match_state  # noqa: E402
-from acpcbot.solve.resolving.gadget import by_level, gadget_ranges, load_strategy  # noqa: E402
-from acpcbot.solve.subgame import Subgame  # noqa: E402
-from acpcbot.solve.subgame.best_response import evaluate  # noqa: E402
 from acpcbot.strategies import builtin  # noqa: E402,F401  (registers the strategies)
 from acpcbot.strategies.registry import create  # noqa: E402
 from acpcbot.world import View  # noqa: E402
@@ -79,22 +78,15 @@ def safety(margins: list[tuple[float, float]]) -> dict[str, float]:
             "solves_gaining": int((gains > 0).sum()), "excess_max": round(float(excess.max()), 4)}
 
 
-def exploitability(resolver, state: State) -> dict | None:
-    """The blueprint's and the re-solve's exploitability (% of the root pot) in the re-solve's tree and ranges."""
-    spot = resolver.spot(state)
-    result = resolver.solutions.get(spot.key)
-    if result is None:
+def resolve_facts(resolver, state: State) -> dict | None:
+    """The last solve's size and what the opponent's best response wins against the blueprint and the re-solve."""
+    result = resolver.solutions.get(resolver.spot(state).key)
+    if result is None or not resolver.values:
         return None
-    ranges = gadget_ranges(resolver.game, resolver.ranges(state, spot), 1 - spot.player, spot.board)
-    sub = Subgame(resolver.game, spot.root, spot.board, ranges, spot.sizes)
-    ws = sub.workspace
-    blueprint = evaluate(ws, by_level(ws, load_strategy(sub, spot.root, resolver.node_rows)), with_values=False)
-    resolved = evaluate(ws, by_level(ws, result.strategy), with_values=False)
-    pot = sub.root_pot
-    return {"nodes": len(sub.tree.nodes), "decisions": sub.tree.num_decisions, "pot": pot,
-            "blueprint_pct": round(100 * blueprint.exploitability / pot, 2),
-            "resolved_pct": round(100 * resolved.exploitability / pot, 2),
-            "solve_s": round(result.seconds, 3)}
+    pot, bp, rs = resolver.values[-1]
+    return {"nodes": len(result.subgame.tree.nodes), "decisions": result.subgame.tree.num_decisions, "pot": pot,
+            "br_vs_blueprint_pct": round(100 * bp / pot, 2), "br_vs_resolved_pct": round(100 * rs / pot, 2),
+            "iterations": result.iterations, "solve_s": round(result.seconds, 3)}
 
 
 def main() -> None:
@@ -153,7 +145,7 @@ def main() -> None:
                 street[view.state.round].append(dt)
                 spent += dt
                 if resolver.solves > solves and len(measured) < args.measure:
-                    m = exploitability(resolver, view.state)
+                    m = resolve_facts(resolver, view.state)
                     if m is not None:
                         measured.append(m)
             else:

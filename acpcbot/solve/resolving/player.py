@@ -110,6 +110,9 @@ class Resolver:
         #: per finished solve, chips a hand of the subgame: how much less the opponent's best response wins
         #: than against the blueprint (weighted by its blueprint reach), and the part of holdings where it wins more
         self.margins: list[tuple[float, float]] = []
+        #: per finished solve: the root pot, and the opponent's best-response value (chips a hand, its blueprint
+        #: reach weighing its holdings) against the blueprint and against the re-solve
+        self.values: list[tuple[float, float, float]] = []
 
     def active(self, state: State) -> bool:
         """Whether decisions in ``state`` are re-solved."""
@@ -198,6 +201,8 @@ class Resolver:
         diff = alternative - result.evaluation.best_cfv[1 - player]
         self.margins.append((float(reach @ diff) / prep.normaliser,
                              float(reach @ np.maximum(-diff, 0)) / prep.normaliser))
+        self.values.append((result.subgame.root_pot, float(reach @ alternative) / prep.normaliser,
+                            float(reach @ result.evaluation.best_cfv[1 - player]) / prep.normaliser))
         return result
 
     def _read_action(self, before: State, action: Action) -> list[tuple[int, float]]:
