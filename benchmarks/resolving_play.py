@@ -15,7 +15,8 @@ around the strategy's ``act`` (what the client calls), with
 wall and CPU) over every decision, ``by_street`` (wall) and
 ``hand_s`` (mean and max of its time a hand), ``solves``, ``cut_short``,
 ``missed`` (decisions whose history the solved tree lacked), ``nested``
-(solves with the opponent's off-ladder sizes in the tree), ``clock``
+(solves with the opponent's off-ladder sizes in the tree), ``skipped``
+(solves the match clock did not start: too slow for what is left), ``clock``
 (the no-limit match clock: hands, seconds used), ``safety_chips`` (per
 finished solve: how much less the opponent's best response wins in the
 subgame than against the blueprint, chips a hand), ``resolves`` (for the
@@ -163,6 +164,7 @@ def main() -> None:
         "hand_s": {"mean": round(float(np.mean(hand_s)), 3), "max": round(float(np.max(hand_s)), 3)},
         "solves": resolver.solves, "cut_short": resolver.cut_short, "missed": resolver.missed,
         "nested": resolver.nested,
+        "skipped": getattr(resolver, "skipped", 0),
         "clock": None if clock is None else {"hands": clock.hands, "used_s": round(clock.used, 2)},
         "safety_chips": safety(resolver.margins), "resolves": measured,
         "blueprint_decision_ms": stats(peer), "load": [round(x, 2) for x in load0 + os.getloadavg()],

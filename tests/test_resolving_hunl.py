@@ -149,6 +149,18 @@ def test_a_resolve_cut_short_at_its_deadline_plays_the_blueprints_rows(tiny):
     assert broke.rows(state, None) is None and broke.cut_short == 1
 
 
+def test_a_solve_the_measured_pace_says_cannot_finish_is_not_started(tiny):
+    _, table = tiny
+    r = resolver(table)
+    state = state_of(1, f"{RIVER}r555")
+    r.pace = 1.0  # a second an iteration and node: 20 iterations of any tree pass the 6 s a decision
+    assert r.rows(state, None) is None and r.skipped == 1 and r.solves == 0 and r.clock.used == 0.0
+    assert r.rows(state, None, cap=False) is None  # the hand stays on the blueprint: one strategy a hand
+    fresh = resolver(table)
+    assert fresh.rows(state, None) is not None and fresh.skipped == 0 and fresh.pace is not None
+    assert fresh.clock.used > 0.0
+
+
 def test_the_strategy_plays_and_reports_the_resolved_rows(tiny):
     from acpcbot.strategies import builtin  # noqa: F401, PLC0415 - registers the strategies
     from acpcbot.strategies.registry import create  # noqa: PLC0415

@@ -64,7 +64,8 @@ HUNL = BlueprintSpec(
     about="It plays blueprint: an approximate equilibrium of an abstraction of heads-up no-limit hold'em "
           "(169 preflop classes, then 64 flop, 48 turn and 10 river buckets; bets of fractions of the pot, the "
           "opponent's other sizes read by pseudo-harmonic translation), computed offline with external-sampling "
-          "Monte Carlo CFR (python -m acpcbot.solve hunl) and sampled at each decision for its cards.  Its strategy "
-          "is the same throughout a match: it models no opponent.  More CPU time, RAM or disk would not change its "
-          "play during a match (a decision is a table lookup).",
+          "Monte Carlo CFR (python -m acpcbot.solve hunl) and sampled at each decision for its cards; on the river it "
+          "re-solves the subgame over the real cards (safe re-solving: both ranges the blueprint's reach, the "
+          "opponent's real bet sizes in the tree, at most 6 s a decision and 2 s a hand on average).  It models no "
+          "opponent.  More CPU time would let it re-solve more iterations or from the turn.",
 )

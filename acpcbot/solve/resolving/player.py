@@ -11,7 +11,10 @@ the opponent is in the subgame's tree; no translation is needed.
 Solutions are kept per (betting before the root, board, player, the
 opponent's off-ladder sizes), a few at a time.  A solve the clock cuts
 short is not used: the caller plays the blueprint (``rows`` returns None),
-and so does every later decision of that subgame.
+and so does every later decision of that subgame.  With a match clock, a
+solve whose measured pace (seconds per iteration and decision node of the
+last solves) says it cannot finish in the seconds it may take is not
+started at all (``skipped``): its time stays in the bank for one that can.
 
 No-limit games (docs/resolving-hunl.md) add three things: the rows are
 over the table's own actions at the state (``actions``), the subgame's
@@ -35,7 +38,7 @@ import numpy as np
 from ...engine import Action, ActionType, State
 from ...gamedef import GameDef
 from ..subgame import BetSizes, SubgameResult
-from ..subgame.tree import DECISION
+from ..subgame.tree import DECISION, build_tree
 from .clock import Budget, MatchClock
 from .columns import action_weights, find, to_columns
 from .gadget import resolve
@@ -107,6 +110,10 @@ class Resolver:
         self.missed = 0
         #: solves whose tree has the opponent's off-ladder sizes in it (nested solving)
         self.nested = 0
+        #: with a match clock: solves not started because the measured pace says they would not finish in time
+        self.skipped = 0
+        #: seconds a solve took per iteration and decision node (the last solves', with a match clock)
+        self.pace: float | None = None
         #: per finished solve, chips a hand of the subgame: how much less the opponent's best response wins
         #: than against the blueprint (weighted by its blueprint reach), and the part of holdings where it wins more
         self.margins: list[tuple[float, float]] = []
@@ -132,10 +139,14 @@ class Resolver:
             result = self.solutions[spot.key]
         else:
             limit = self._limit(state, deadline) if cap else None
-            t0 = time.perf_counter()
-            result = self._solve(state, spot, limit)
-            if self.clock is not None and cap:
-                self.clock.charge(time.perf_counter() - t0)
+            if limit is not None and self.clock is not None and self._too_long(spot, limit):
+                self.skipped += 1  # it would be cut short: keep the seconds for a solve that can finish
+                result = None
+            else:
+                t0 = time.perf_counter()
+                result = self._solve(state, spot, limit)
+                if self.clock is not None and cap:
+                    self.clock.charge(time.perf_counter() - t0)
             if result is None and not cap:
                 return None
             self.solutions[spot.key] = result
@@ -164,6 +175,13 @@ class Resolver:
         read = None if self.actions is None else self._read_action
         return policy_ranges(state, self.blueprint, before=spot.before, read=read)
 
+    def _too_long(self, spot: Spot, limit: float) -> bool:
+        """Whether the pace measured so far says a solve of ``spot`` would not finish within ``limit`` seconds."""
+        if self.pace is None:
+            return False
+        decisions = build_tree(self.game, spot.root, spot.board, spot.sizes).num_decisions
+        return self.pace * self.budget.iterations * decisions > limit
+
     def _limit(self, state: State, deadline: float | None) -> float:
         limit = self.budget.limit(deadline)
         if self.clock is not None:
@@ -188,8 +206,12 @@ class Resolver:
         if ranges[player].sum() <= 0 or ranges[1 - player].sum() <= 0:
             return None  # a history the blueprint never plays: nothing to re-solve from
         iterations = self.budget.iterations
+        t0 = time.perf_counter()
         result, alternative = resolve(self.game, spot.root, spot.board, ranges, player, self.node_rows,
                                       spot.sizes, iterations=iterations, time_limit=limit)
+        if self.clock is not None:  # the whole solve's seconds, setup included, per iteration and decision node
+            pace = (time.perf_counter() - t0) / (max(1, result.iterations) * max(1, result.tree.num_decisions))
+            self.pace = pace if self.pace is None else 0.5 * (self.pace + pace)
         self.solves += 1
         if spot.sizes is not None and spot.sizes.extra_to:
             self.nested += 1
