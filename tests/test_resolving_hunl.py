@@ -227,6 +227,10 @@ def test_the_match_clock_banks_two_seconds_a_hand_and_caps_a_decision_at_six():
     clock.charge(7.0)
     assert clock.allowance(1) == 0.0            # overdrawn: nothing until hands pay it back
     assert clock.allowance(2) == 0.0 and clock.allowance(3) == 2.0  # 6 + 4 x 2 - 12
+    seen = MatchClock(per_hand=2.0, reserve=0.0)
+    for hand in (7, 7, 8, 9):                    # hands that never reach a solve still pay into the bank
+        seen.see(hand)
+    assert seen.allowance(9) == 6.0 and seen.allowance(10) == 6.0 and seen.hands == 4
     with pytest.raises(ValueError):
         MatchClock(per_hand=0.0)
     with pytest.raises(ValueError):

@@ -61,11 +61,15 @@ class MatchClock:
             raise ValueError(f"a match clock needs positive seconds, got {self.per_hand} s a hand, "
                              f"{self.per_decision} s a decision, {self.reserve} s reserve")
 
-    def allowance(self, hand_id: int) -> float:
-        """Seconds the next solve of hand ``hand_id`` may take."""
+    def see(self, hand_id: int) -> None:
+        """Count hand ``hand_id`` in (once, however many decisions it has): it adds ``per_hand`` to the bank."""
         if hand_id != self._last:
             self._last = hand_id
             self.hands += 1
+
+    def allowance(self, hand_id: int) -> float:
+        """Seconds the next solve of hand ``hand_id`` may take."""
+        self.see(hand_id)
         bank = self.reserve + self.per_hand * self.hands - self.used
         return max(0.0, min(self.per_decision, bank))
 

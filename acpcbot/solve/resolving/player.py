@@ -122,7 +122,9 @@ class Resolver:
         self.values: list[tuple[float, float, float]] = []
 
     def active(self, state: State) -> bool:
-        """Whether decisions in ``state`` are re-solved."""
+        """Whether decisions in ``state`` are re-solved (asked at every decision: it counts the hand on the clock)."""
+        if self.clock is not None:
+            self.clock.see(state.hand_id)
         return state.round >= self.start_round and not state.finished
 
     def rows(self, state: State, deadline: float | None = None, cap: bool = True) -> np.ndarray | None:
