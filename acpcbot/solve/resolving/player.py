@@ -55,7 +55,7 @@ SizesFor = Callable[[State], BetSizes]
 
 
 @dataclass(frozen=True)
-class Spot:
+class ResolveSpot:
     """Where a decision's re-solve is rooted: the solutions' key, the bare root, the actions before it, the board,
     the player it is solved for and the subgame's sizes (None in limit games)."""
 
@@ -158,7 +158,7 @@ class Resolver:
             return None
         return self._read(result, state, spot.before)
 
-    def spot(self, state: State) -> Spot:
+    def spot(self, state: State) -> ResolveSpot:
         """The subgame a decision in ``state`` is read from (what a solve is kept by, its root, board and sizes)."""
         root, before = round_start(state, self.start_round)
         player = state.current_player
@@ -170,14 +170,14 @@ class Resolver:
             extra = self._extra(state, root, before, player)
             key += (extra,)
             sizes = replace(self.sizes(root), extra_to=extra, extra_player=1 - player)
-        return Spot(key, bare(root), before, board, player, sizes)
+        return ResolveSpot(key, bare(root), before, board, player, sizes)
 
-    def ranges(self, state: State, spot: Spot) -> tuple[np.ndarray, np.ndarray]:
+    def ranges(self, state: State, spot: ResolveSpot) -> tuple[np.ndarray, np.ndarray]:
         """Both players' blueprint reach at the spot's root (over ``holdings(game)``)."""
         read = None if self.actions is None else self._read_action
         return policy_ranges(state, self.blueprint, before=spot.before, read=read)
 
-    def _too_long(self, spot: Spot, limit: float) -> bool:
+    def _too_long(self, spot: ResolveSpot, limit: float) -> bool:
         """Whether the pace measured so far says a solve of ``spot`` would not finish within ``limit`` seconds."""
         if self.pace is None:
             return False
@@ -202,7 +202,7 @@ class Resolver:
                     out.add(int(step.action.size))
         return tuple(sorted(out))
 
-    def _solve(self, state: State, spot: Spot, limit: float | None) -> SubgameResult | None:
+    def _solve(self, state: State, spot: ResolveSpot, limit: float | None) -> SubgameResult | None:
         ranges = self.ranges(state, spot)
         player = spot.player
         if ranges[player].sum() <= 0 or ranges[1 - player].sum() <= 0:
