@@ -93,7 +93,7 @@ def resolve_facts(resolver, state: State) -> dict | None:
 def main() -> None:
     """Play the hands and print the JSON."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=("hulhe", "hunl"), default="hulhe")
+    ap.add_argument("--game", choices=("hulhe", "hunl"), default="hulhe", metavar="hulhe|hunl")
     ap.add_argument("--policy", default="", help="the blueprint's policy file (default: the shipped one)")
     ap.add_argument("--hands", type=int, default=300)
     ap.add_argument("--opponent", default="call", help="a strategy spec (call, random, blueprint: the shipped "
@@ -102,7 +102,7 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=200)
     ap.add_argument("--seconds", type=float, default=2.5)
     ap.add_argument("--deadline", type=float, default=7.0, help="seconds the strategy has to answer a decision")
-    ap.add_argument("--measure", type=int, default=0, help="solves whose exploitability is measured")
+    ap.add_argument("--measure", type=int, default=0, help="finished solves whose best-response values are reported")
     args = ap.parse_args()
     load0 = os.getloadavg()
     game = load_game(args.game)
