@@ -48,7 +48,7 @@ def test_the_registry_gives_each_game_its_blueprint():
     assert spec_for(HUNL_GAME) is HUNL
     for name in ("leduc", "kuhn2p", "3pl", "leducnl", "3pnl"):
         assert spec_for(load_game(name)) is None
-    assert HUNL.resolver is None and HULHE.resolver is not None      # the hook hunl's re-solving will fill
+    assert HUNL.resolver is not None and HULHE.resolver is not None  # both re-solve in play
 
 
 # ------------------------------------------------------------- card abstraction

@@ -14,7 +14,7 @@ from acpcbot.gamedef import load_game
 from acpcbot.holdings import holding_index
 from acpcbot.solve.resolving.clock import Budget
 from acpcbot.solve.resolving.gadget import resolve
-from acpcbot.solve.resolving.player import Resolver, round_start
+from acpcbot.solve.resolving.player import Resolver, bare, round_start
 from acpcbot.solve.resolving.ranges import policy_ranges
 from acpcbot.strategies import builtin  # noqa: F401  (registers every built-in strategy)
 from acpcbot.strategies.blueprint import load_blueprint, shipped_reason
@@ -37,10 +37,8 @@ def blueprint():
     return load_blueprint(HULHE)
 
 
-def node_rows(_i: int, node, state: State, board: tuple[int, ...]) -> np.ndarray:
-    s = state.copy()
-    s.board = list(board)
-    return blueprint().probabilities_all(s)[:, [int(a.type) for a in node.actions]]
+def node_rows(i: int, node, state: State, board: tuple[int, ...]) -> np.ndarray:
+    return Resolver(HULHE, blueprint().probabilities_all).node_rows(i, node, state, board)
 
 
 def test_ranges_are_the_blueprints_reach_along_the_history() -> None:
@@ -59,7 +57,7 @@ def test_a_river_resolve_is_no_more_exploitable_than_the_blueprint_per_holding()
     state = view(RIVER).state
     root, before = round_start(state, 3)
     ranges = policy_ranges(state, blueprint().probabilities_all, before)
-    result, alternative = resolve(HULHE, root, tuple(state.board), ranges, 0, node_rows, iterations=200)
+    result, alternative = resolve(HULHE, bare(root), tuple(state.board), ranges, 0, node_rows, iterations=200)
     best = result.evaluation.best_cfv[1]  # the opponent's best response to the re-solved strategy, per holding
     sub = result.subgame
     reach = ranges[1][sub.prep.hands[1].rows]  # the blueprint's, not the gadget's floored weights

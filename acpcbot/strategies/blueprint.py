@@ -11,15 +11,16 @@ for the game can be played with ``blueprint:policy=FILE,buckets=FILE``.
 An equilibrium approximation: it does not adapt, and a player that cannot
 read its opponent loses little against it.
 
-Where the game's spec has a re-solver (hulhe) it re-solves the river over
-the real cards by default (safe re-solving, ``acpcbot.solve.resolving``;
-docs/resolving-play.md): both ranges are the blueprint's reach along the
-real history, and the opponent enters the subgame through the Resolve
-gadget with its best-response values against the blueprint, so the
-re-solved play is no more exploitable than the blueprint's.
-``blueprint:resolve=0`` plays the shipped policy alone; a re-solve the
-clock cuts short plays the blueprint's own row.  A spec without one
-(hunl today) plays the table alone whatever ``resolve`` says.
+Where the game's spec has a re-solver (hulhe, hunl) it re-solves the river
+over the real cards by default (safe re-solving, ``acpcbot.solve.resolving``;
+docs/resolving-play.md, docs/resolving-hunl.md): both ranges are the
+blueprint's reach along the real history, and the opponent enters the
+subgame through the Resolve gadget with its best-response values against
+the blueprint, so the re-solved play is no more exploitable than the
+blueprint's; in no-limit the opponent's real bet sizes enter the re-solved
+tree.  ``blueprint:resolve=0`` plays the shipped policy alone; a re-solve
+the clock cuts short plays the blueprint's own row.  A spec without one
+plays the table alone whatever ``resolve`` says.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class BlueprintStrategy(Strategy):
                                            "policy alone"),
         "resolve_iterations": Param(int, 200, "DCFR iterations of a re-solve (they, not the clock, decide it)",
                                     lambda n: n >= 1, "must be >= 1"),
-        "resolve_from": Param(str, "river", "the street re-solving starts on (turn: ~160 s of CPU a solve today)",
+        "resolve_from": Param(str, "river", "the street re-solving starts on (turn: minutes of CPU a solve today)",
                               choices=("river", "turn")),
         "resolve_seconds": Param(float, 2.5, "the most seconds a re-solve may take (past it: the blueprint's row)",
                                  lambda x: x > 0, "must be > 0"),

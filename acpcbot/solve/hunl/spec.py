@@ -1,16 +1,15 @@
 """The heads-up no-limit hold'em blueprint's spec for the registry: MCCFR over pot-fraction sizes and EMD buckets.
 
-Re-solving for no-limit is not here yet: ``resolver`` is None, so
-``blueprint`` plays the table alone in hunl.  The hook: a function
-``(game, table, iterations, seconds, start_round) -> re-solver`` with the
-interface of ``acpcbot.solve.resolving.player.Resolver`` (``active``,
-``rows``) set as ``resolver`` below; the ``blueprint`` strategy then
-re-solves hunl as it does hulhe.
+The re-solver (``resolver``): ``acpcbot.solve.resolving.player.Resolver``
+over the table's rows and actions, the subgame's betting the policy's own
+ladder of pot fractions (``LadderSizes``) plus the opponent's real sizes,
+and a ``MatchClock`` (2 s a hand on average, 6 s a solve at most); see
+docs/resolving-hunl.md.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..blueprint_files import DEFAULT_BUCKETS
 from ..blueprint_spec import BlueprintSpec, PathArg
@@ -31,6 +30,18 @@ def _train(argv: list[str]) -> int:
     return main(argv)
 
 
+def _resolver(game: GameDef, table: HunlBlueprint, iterations: int, seconds: float, start_round: int) -> Any:
+    from ..resolving.clock import Budget, MatchClock  # noqa: PLC0415 - the solver loads only when re-solving
+    from ..resolving.player import Resolver  # noqa: PLC0415
+    from ..subgame.abstraction import LadderSizes  # noqa: PLC0415
+    abstraction = table.tree.abstraction
+    assert abstraction is not None  # a no-limit policy's tree has its sizes
+    ladder = LadderSizes(bet_fractions=(), raise_fractions=(), min_raise=False, ladder=abstraction.sizes,
+                         caps=abstraction.max_raises)
+    return Resolver(game, table.probabilities_all, Budget(iterations, seconds), start_round=start_round,
+                    actions=table.actions, sizes=lambda _root: ladder, clock=MatchClock())
+
+
 HUNL = BlueprintSpec(
     name="hunl",
     game="hunl",
@@ -49,11 +60,12 @@ HUNL = BlueprintSpec(
     build="python -m acpcbot.solve hunl --minutes 120 --checkpoint hunl.ckpt.npz",
     load=_load,
     train=_train,
-    resolver=None,
+    resolver=_resolver,
     about="It plays blueprint: an approximate equilibrium of an abstraction of heads-up no-limit hold'em "
           "(169 preflop classes, then 64 flop, 48 turn and 10 river buckets; bets of fractions of the pot, the "
           "opponent's other sizes read by pseudo-harmonic translation), computed offline with external-sampling "
-          "Monte Carlo CFR (python -m acpcbot.solve hunl) and sampled at each decision for its cards.  Its strategy "
-          "is the same throughout a match: it models no opponent.  More CPU time, RAM or disk would not change its "
-          "play during a match (a decision is a table lookup).",
+          "Monte Carlo CFR (python -m acpcbot.solve hunl) and sampled at each decision for its cards; on the river it "
+          "re-solves the subgame over the real cards (safe re-solving: both ranges the blueprint's reach, the "
+          "opponent's real bet sizes in the tree, at most 6 s a decision and 2 s a hand on average).  It models no "
+          "opponent.  More CPU time would let it re-solve more iterations or from the turn.",
 )

@@ -34,3 +34,45 @@ class Budget:
         if deadline is None:
             return self.seconds
         return max(0.0, min(self.seconds, deadline - time.monotonic() - MARGIN))
+
+
+@dataclass
+class MatchClock:
+    """The seconds re-solving may spend over a match: ``per_hand`` on average, at most ``per_decision`` a solve.
+
+    A bank: it starts at ``reserve`` and grows by ``per_hand`` with every
+    new hand seen; each solve may take what is in it (at most
+    ``per_decision``) and its wall time is taken out.  Streets before the
+    re-solving round cost nothing (table reads), so the time of the hands
+    that fold early pays for the rivers (or turns) of the others; a solve
+    the bank cannot pay is cut short and the blueprint's row plays, so the
+    match average never passes ``per_hand`` (plus the reserve).
+    """
+
+    per_hand: float = 2.0
+    per_decision: float = 6.0
+    reserve: float = 6.0
+    hands: int = 0
+    used: float = 0.0
+    _last: int | None = None
+
+    def __post_init__(self) -> None:
+        if not (self.per_hand > 0 and self.per_decision > 0 and self.reserve >= 0):
+            raise ValueError(f"a match clock needs positive seconds, got {self.per_hand} s a hand, "
+                             f"{self.per_decision} s a decision, {self.reserve} s reserve")
+
+    def see(self, hand_id: int) -> None:
+        """Count hand ``hand_id`` in (once, however many decisions it has): it adds ``per_hand`` to the bank."""
+        if hand_id != self._last:
+            self._last = hand_id
+            self.hands += 1
+
+    def allowance(self, hand_id: int) -> float:
+        """Seconds the next solve of hand ``hand_id`` may take."""
+        self.see(hand_id)
+        bank = self.reserve + self.per_hand * self.hands - self.used
+        return max(0.0, min(self.per_decision, bank))
+
+    def charge(self, seconds: float) -> None:
+        """Take a solve's wall time out of the bank."""
+        self.used += max(0.0, seconds)

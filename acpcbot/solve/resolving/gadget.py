@@ -24,6 +24,7 @@ only holds where w(h) > 0.
 
 from __future__ import annotations
 
+import time
 from typing import Callable, Sequence
 
 import numpy as np
@@ -158,10 +159,13 @@ def resolve(game: GameDef, state: State, board: Sequence[int], ranges: Sequence[
     (for the alternatives).  Only ``player``'s part of the result's
     strategy is safe to play.
     """
+    start = time.perf_counter()
     opponent = 1 - player
     subgame = Subgame(game, state, board, gadget_ranges(game, ranges, opponent, board), sizes)
     blueprint = load_strategy(subgame, state, rows)
     alternative = alternative_values(subgame, blueprint, opponent)
     ResolveGadget(subgame, opponent, alternative)
+    if time_limit is not None:  # building the tree and the alternatives count against the cap too
+        time_limit = max(0.0, time_limit - (time.perf_counter() - start))
     result = subgame.solve(target_pct=None, time_limit=time_limit, max_iterations=iterations)
     return result, alternative

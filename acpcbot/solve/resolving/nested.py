@@ -13,6 +13,12 @@ through the Resolve gadget for the player to act, the blueprint's (translated)
 best-response values as the opponent's alternatives.  The whole-game
 exploitability of both, in the fine game, is exact (the subgame solver's
 best response from the root).
+
+``resolve_in_play`` checks the player's own code path the same way: a
+``TreeTable`` makes a whole-tree strategy a blueprint table, and the
+no-limit ``Resolver`` (the one HUNL plays with) answers every round-2
+decision from it, its ladder the coarse sizes, the opponent's real fine
+sizes added as they are bet.
 """
 
 from __future__ import annotations
@@ -21,13 +27,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...engine import ActionType, State
+from ...engine import CALL, ActionType, State
 from ...gamedef import GameDef
 from ...holdings import blocked
+from ..hunl.policy import real_action
 from ..subgame import BetSizes, Subgame
 from ..subgame.best_response import evaluate
 from ..subgame.tree import CHANCE, DECISION
+from .clock import Budget
+from .columns import nearest
 from .gadget import by_level, node_states, resolve
+from .player import Resolver
 
 
 @dataclass
@@ -158,3 +168,96 @@ def _subtree_size(nodes, root: int) -> int:
         count += 1
         stack.extend(nodes[i].children)
     return count
+
+
+class TreeTable:
+    """A strategy over a whole no-limit tree as a blueprint table: actions and every holding's rows at a state.
+
+    What the player sees in play (``HunlBlueprint``'s interface), over a
+    small game: a state's betting is walked down the tree (an action the
+    node lacks read as the nearest in chips, ``columns.nearest``), the
+    node's actions become the state's real ones of the same pot fraction
+    (``hunl.policy.real_action``) and its rows are the strategy's there on
+    the state's board; a state the walk cannot place is check/call.  The
+    no-limit ``Resolver`` then re-solves it as it re-solves HUNL.
+    """
+
+    def __init__(self, whole: Whole, sigma: list) -> None:
+        self.whole = whole
+        self.sigma = sigma
+        self.game = whole.subgame.game
+
+    def node(self, state: State) -> int | None:
+        """The tree's decision node ``state``'s betting reads as (None: the tree ends before it)."""
+        nodes = self.whole.subgame.tree.nodes
+        n = 0
+        for action in (a for r in state.actions for a in r):
+            while nodes[n].kind == CHANCE:
+                n = nodes[n].children[0]
+            if nodes[n].kind != DECISION:
+                return None
+            n = nodes[n].children[nearest(nodes[n].actions, action)]
+        while nodes[n].kind == CHANCE:
+            n = nodes[n].children[0]
+        return n if nodes[n].kind == DECISION else None
+
+    def _columns(self, state: State) -> tuple[tuple, int | None, list[int]]:
+        i = self.node(state)
+        if i is None:
+            return (CALL,), None, []
+        acts = [real_action(state, self.whole.states[i], a) for a in self.whole.subgame.tree.nodes[i].actions]
+        distinct = sorted(set(acts), key=lambda a: (int(a[0]), int(a[1])))
+        return tuple(distinct), i, [distinct.index(a) for a in acts]
+
+    def actions(self, state: State) -> tuple:
+        """The real actions the rows at ``state`` are over."""
+        return self._columns(state)[0]
+
+    def probabilities_all(self, state: State) -> np.ndarray:
+        """(holdings, actions) rows at ``state`` on its board (uniform where the board blocks the holding)."""
+        actions, i, cols = self._columns(state)
+        out = np.zeros((self.game.deck_size, len(actions)))
+        if i is None:
+            out[:, 0] = 1.0
+            return out
+        sub = self.whole.subgame
+        need = self.game.board_cards_through(state.round)
+        b = sub.board_index(sub.tree.nodes[i].group, state.board[:need])
+        rows = np.asarray(self.sigma[i][:, b, :].T, dtype=np.float64)
+        for j, c in enumerate(cols):
+            out[:, c] += rows[:, j]
+        total = out.sum(axis=1, keepdims=True)
+        return np.divide(out, total, out=np.full(out.shape, 1.0 / len(actions)), where=total > 0)
+
+
+def resolve_in_play(whole: Whole, sigma: list, ladder: BetSizes, iterations: int = 30,
+                    players: tuple[int, ...] = (0, 1)) -> tuple[list, Resolver]:
+    """``sigma`` with every round-2 decision of ``players`` answered by the no-limit ``Resolver`` as in play.
+
+    The table is ``sigma`` (``TreeTable``); the re-solves' betting is
+    ``ladder`` plus the opponent's real sizes (every fine size ``ladder``
+    lacks that was bet before the decision: a new solve each), the ranges
+    the table's reach through round 1.  Returns the strategy and the
+    resolver (its counts).
+    """
+    tree = whole.subgame.tree
+    game = whole.subgame.game
+    table = TreeTable(whole, sigma)
+    resolver = Resolver(game, table.probabilities_all, Budget(iterations, 1e9), start_round=game.num_rounds - 1,
+                        actions=table.actions, sizes=lambda _root: ladder)
+    out = [None if s is None else s.copy() for s in sigma]
+    asks = []
+    for i, node in enumerate(tree.nodes):
+        state = whole.states[i]
+        if node.kind != DECISION or node.player not in players or state.round < game.num_rounds - 1:
+            continue
+        for b, board in enumerate(tree.groups[node.group].boards.tolist()):
+            dealt = state.copy().deal_board(board)
+            asks.append((repr(resolver.spot(dealt).key), i, b, dealt))
+    for _, i, b, dealt in sorted(asks, key=lambda t: t[0]):  # one spot's decisions together: one solve each
+        rows = resolver.rows(dealt, None, cap=False)
+        if rows is not None:
+            into = out[i]
+            assert into is not None  # a decision node's strategy
+            into[:, b, :] = rows.T
+    return out, resolver

@@ -1,4 +1,4 @@
-"""Re-solving decisions of a two-player limit game from a blueprint's policy (issue 29's hold'em player).
+"""Re-solving decisions of a two-player game from a blueprint's policy (issue 29's hold'em, issue 30's no-limit).
 
 From ``start_round`` on (the river by default, see docs/resolving-play.md
 for why not the turn), the first decision of the hand there builds the
@@ -8,24 +8,39 @@ and re-solves it safely for the player to act (``gadget.resolve``).  Every
 later decision of the hand reads the same solution at its node and board,
 so the hand is played by one strategy.  In limit games every action of
 the opponent is in the subgame's tree; no translation is needed.
-Solutions are kept per (betting before the root, board, player), a few at
-a time.  A solve the clock cuts short is not used: the caller plays the
-blueprint (``rows`` returns None), and so does every later decision of
-that subgame.
+Solutions are kept per (betting before the root, board, player, the
+opponent's off-ladder sizes), a few at a time.  A solve the clock cuts
+short is not used: the caller plays the blueprint (``rows`` returns None),
+and so does every later decision of that subgame.  With a match clock, a
+solve whose measured pace (seconds per iteration and decision node of the
+last solves) says it cannot finish in the seconds it may take is not
+started at all (``skipped``): its time stays in the bank for one that can.
+
+No-limit games (docs/resolving-hunl.md) add three things: the rows are
+over the table's own actions at the state (``actions``), the subgame's
+betting is ``sizes(root)`` plus, for the opponent, ``extra``: the raise-to
+totals the opponent really bet this round that the ladder lacks (nested
+solving: a new one means a new solve, with it in the tree), and a real
+action is read on the table's columns by translation for the ranges
+(``columns.action_weights``).  A ``MatchClock`` spreads the seconds over
+the match.
 """
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
 
-from ...engine import State
+from ...engine import Action, ActionType, State
 from ...gamedef import GameDef
-from ..subgame import SubgameResult
-from ..subgame.tree import DECISION
-from .clock import Budget
+from ..subgame import BetSizes, SubgameResult
+from ..subgame.tree import DECISION, build_tree
+from .clock import Budget, MatchClock
+from .columns import action_weights, find, to_columns
 from .gadget import resolve
 from .ranges import policy_ranges
 
@@ -33,6 +48,32 @@ from .ranges import policy_ranges
 KEEP = 4
 
 BlueprintRows = Callable[[State], np.ndarray]
+#: the actions a table's rows are over at a state (no-limit)
+TableActions = Callable[[State], tuple[Action, ...]]
+#: root state -> the subgame's betting abstraction (no-limit; the opponent's real sizes are added to it)
+SizesFor = Callable[[State], BetSizes]
+
+
+@dataclass(frozen=True)
+class ResolveSpot:
+    """Where a decision's re-solve is rooted: the solutions' key, the bare root, the actions before it, the board,
+    the player it is solved for and the subgame's sizes (None in limit games)."""
+
+    key: tuple
+    root: State
+    before: int
+    board: tuple[int, ...]
+    player: int
+    sizes: BetSizes | None
+
+
+def bare(state: State) -> State:
+    """A state with ``state``'s betting and no cards (the cards enter through the engine's deal operations)."""
+    out = State(state.game, state.hand_id)
+    for acts in state.actions:
+        for action in acts:
+            out.apply_unchecked(action)
+    return out
 
 
 def round_start(state: State, round_: int) -> tuple[State, int]:
@@ -45,25 +86,45 @@ def round_start(state: State, round_: int) -> tuple[State, int]:
 
 
 class Resolver:
-    """Re-solved (holdings, 3) fold/call/raise rows for the player to act, from ``start_round`` on."""
+    """Re-solved rows for the player to act, from ``start_round`` on: (holdings, 3) fold/call/raise in limit games,
+    (holdings, len(actions(state))) over the table's actions in no-limit ones."""
 
     def __init__(self, game: GameDef, blueprint: BlueprintRows, budget: Budget | None = None,
-                 start_round: int | None = None) -> None:
-        if game.num_players != 2 or not game.is_limit:
-            raise ValueError("re-solving plays two-player limit games")
+                 start_round: int | None = None, *, actions: TableActions | None = None,
+                 sizes: SizesFor | None = None, clock: MatchClock | None = None) -> None:
+        if game.num_players != 2:
+            raise ValueError("re-solving plays two-player games")
+        if not game.is_limit and (actions is None or sizes is None):
+            raise ValueError("re-solving a no-limit game needs the table's actions and the subgame's bet sizes")
         self.game = game
         self.blueprint = blueprint
+        self.actions = actions if not game.is_limit else None
+        self.sizes = sizes if not game.is_limit else None
+        self.clock = clock
         self.budget = budget or Budget()
         self.start_round = game.num_rounds - 1 if start_round is None else start_round
         self.solutions: OrderedDict[tuple, SubgameResult | None] = OrderedDict()
         self.solves = 0
         self.cut_short = 0
+        #: decisions whose history the solved tree did not have (played from the blueprint)
+        self.missed = 0
+        #: solves whose tree has the opponent's off-ladder sizes in it (nested solving)
+        self.nested = 0
+        #: with a match clock: solves not started because the measured pace says they would not finish in time
+        self.skipped = 0
+        #: seconds a solve took per iteration and decision node (the last solves', with a match clock)
+        self.pace: float | None = None
         #: per finished solve, chips a hand of the subgame: how much less the opponent's best response wins
         #: than against the blueprint (weighted by its blueprint reach), and the part of holdings where it wins more
         self.margins: list[tuple[float, float]] = []
+        #: per finished solve: the root pot, and the opponent's best-response value (chips a hand, its blueprint
+        #: reach weighing its holdings) against the blueprint and against the re-solve
+        self.values: list[tuple[float, float, float]] = []
 
     def active(self, state: State) -> bool:
-        """Whether decisions in ``state`` are re-solved."""
+        """Whether decisions in ``state`` are re-solved (asked at every decision: it counts the hand on the clock)."""
+        if self.clock is not None:
+            self.clock.see(state.hand_id)
         return state.round >= self.start_round and not state.finished
 
     def rows(self, state: State, deadline: float | None = None, cap: bool = True) -> np.ndarray | None:
@@ -74,34 +135,88 @@ class Resolver:
         """
         if not self.active(state):
             return None
-        root, before = round_start(state, self.start_round)
-        player = state.current_player
-        need = self.game.board_cards_through(self.start_round)
-        board = tuple(int(c) for c in state.board[:need])
-        key = (tuple(tuple(tuple(a) for a in r) for r in root.actions), board, player)
-        if key in self.solutions:
-            self.solutions.move_to_end(key)
-            result = self.solutions[key]
+        spot = self.spot(state)
+        if spot.key in self.solutions:
+            self.solutions.move_to_end(spot.key)
+            result = self.solutions[spot.key]
         else:
-            result = self._solve(state, root, before, board, player, self.budget.limit(deadline) if cap else None)
+            limit = self._limit(state, deadline) if cap else None
+            if limit is not None and self.clock is not None and self._too_long(spot, limit):
+                self.skipped += 1  # it would be cut short: keep the seconds for a solve that can finish
+                result = None
+            else:
+                t0 = time.perf_counter()
+                result = self._solve(state, spot, limit)
+                if self.clock is not None and cap:
+                    self.clock.charge(time.perf_counter() - t0)
             if result is None and not cap:
                 return None
-            self.solutions[key] = result
+            self.solutions[spot.key] = result
             while len(self.solutions) > KEEP:
                 self.solutions.popitem(last=False)
         if result is None:
             return None
-        return self._read(result, state, before)
+        return self._read(result, state, spot.before)
 
-    def _solve(self, state: State, root: State, before: int, board: tuple[int, ...], player: int,
-               limit: float | None) -> SubgameResult | None:
-        ranges = policy_ranges(state, self.blueprint, before=before)
+    def spot(self, state: State) -> ResolveSpot:
+        """The subgame a decision in ``state`` is read from (what a solve is kept by, its root, board and sizes)."""
+        root, before = round_start(state, self.start_round)
+        player = state.current_player
+        need = self.game.board_cards_through(self.start_round)
+        board = tuple(int(c) for c in state.board[:need])
+        key: tuple = (tuple(tuple(tuple(a) for a in r) for r in root.actions), board, player)
+        sizes = None
+        if self.sizes is not None:
+            extra = self._extra(state, root, before, player)
+            key += (extra,)
+            sizes = replace(self.sizes(root), extra_to=extra, extra_player=1 - player)
+        return ResolveSpot(key, bare(root), before, board, player, sizes)
+
+    def ranges(self, state: State, spot: ResolveSpot) -> tuple[np.ndarray, np.ndarray]:
+        """Both players' blueprint reach at the spot's root (over ``holdings(game)``)."""
+        read = None if self.actions is None else self._read_action
+        return policy_ranges(state, self.blueprint, before=spot.before, read=read)
+
+    def _too_long(self, spot: ResolveSpot, limit: float) -> bool:
+        """Whether the pace measured so far says a solve of ``spot`` would not finish within ``limit`` seconds."""
+        if self.pace is None:
+            return False
+        decisions = build_tree(self.game, spot.root, spot.board, spot.sizes).num_decisions
+        return self.pace * self.budget.iterations * decisions > limit
+
+    def _limit(self, state: State, deadline: float | None) -> float:
+        limit = self.budget.limit(deadline)
+        if self.clock is not None:
+            limit = min(limit, self.clock.allowance(state.hand_id))
+        return limit
+
+    def _extra(self, state: State, root: State, before: int, player: int) -> tuple[int, ...]:
+        """The raise-to totals the opponent bet this round that the ladder did not offer where it bet them."""
+        assert self.sizes is not None
+        ladder = self.sizes(root)
+        street = tuple(root.spent)
+        out = set()
+        for step in state.steps(before):
+            if step.player != player and step.action.type == ActionType.RAISE:
+                if int(step.action.size) not in ladder.raise_sizes(step.before, street):
+                    out.add(int(step.action.size))
+        return tuple(sorted(out))
+
+    def _solve(self, state: State, spot: ResolveSpot, limit: float | None) -> SubgameResult | None:
+        ranges = self.ranges(state, spot)
+        player = spot.player
         if ranges[player].sum() <= 0 or ranges[1 - player].sum() <= 0:
             return None  # a history the blueprint never plays: nothing to re-solve from
         iterations = self.budget.iterations
-        result, alternative = resolve(self.game, root, board, ranges, player, self._node_rows,
-                                      iterations=iterations, time_limit=limit)
+        t0 = time.perf_counter()
+        result, alternative = resolve(self.game, spot.root, spot.board, ranges, player, self.node_rows,
+                                      spot.sizes, iterations=iterations, time_limit=limit)
+        if self.clock is not None:  # the whole solve's seconds, setup included, per iteration and decision node
+            pace = (time.perf_counter() - t0) / (max(1, result.iterations) * max(1, result.tree.num_decisions))
+            self.pace = pace if self.pace is None else 0.5 * (self.pace + pace)
         self.solves += 1
+        if spot.sizes is not None and spot.sizes.extra_to:
+            self.nested += 1
         if result.iterations < iterations:
             self.cut_short += 1
             return None
@@ -110,14 +225,22 @@ class Resolver:
         diff = alternative - result.evaluation.best_cfv[1 - player]
         self.margins.append((float(reach @ diff) / prep.normaliser,
                              float(reach @ np.maximum(-diff, 0)) / prep.normaliser))
+        self.values.append((result.subgame.root_pot, float(reach @ alternative) / prep.normaliser,
+                            float(reach @ result.evaluation.best_cfv[1 - player]) / prep.normaliser))
         return result
 
-    def _node_rows(self, _i: int, node, state: State, board: tuple[int, ...]) -> np.ndarray:
-        s = state.copy()
-        s.board = list(board)
-        return self.blueprint(s)[:, [int(a.type) for a in node.actions]]
+    def _read_action(self, before: State, action: Action) -> list[tuple[int, float]]:
+        assert self.actions is not None
+        return action_weights(before, action, self.actions(before))
 
-    def _read(self, result: SubgameResult, state: State, before: int) -> np.ndarray:
+    def node_rows(self, _i: int, node, state: State, board: tuple[int, ...]) -> np.ndarray:
+        """The blueprint's rows at a subgame node in the node's action order (``gadget.RowFn``)."""
+        s = state.copy().deal_board(board[len(state.board):])  # the subgame's states are bare (``bare``)
+        if self.actions is None:
+            return self.blueprint(s)[:, [int(a.type) for a in node.actions]]
+        return self.blueprint(s) @ to_columns(self.actions(s), node.actions)
+
+    def _read(self, result: SubgameResult, state: State, before: int) -> np.ndarray | None:
         sub = result.subgame
         nodes = sub.tree.nodes
         node = 0
@@ -126,8 +249,15 @@ class Resolver:
             while n.kind != DECISION:  # a chance node: its one child
                 node = n.children[0]
                 n = nodes[node]
-            kinds = [int(a.type) for a in n.actions]
-            node = n.children[kinds.index(int(step.action.type))]
+            if self.actions is None:
+                kinds = [int(a.type) for a in n.actions]
+                node = n.children[kinds.index(int(step.action.type))]
+                continue
+            i = find(n.actions, step.action)
+            if i < 0:  # not in the tree (our own size the ladder lacks): the blueprint plays
+                self.missed += 1
+                return None
+            node = n.children[i]
         while nodes[node].kind != DECISION:
             node = nodes[node].children[0]
         n = nodes[node]
@@ -138,5 +268,8 @@ class Resolver:
         out[live] = 0.0
         rows = result.strategy[node]
         assert rows is not None  # a decision node's average strategy
-        out[np.ix_(live, np.array([int(a.type) for a in n.actions]))] = rows[:, b, :].T
+        if self.actions is None:
+            out[np.ix_(live, np.array([int(a.type) for a in n.actions]))] = rows[:, b, :].T
+        else:
+            out[live] = rows[:, b, :].T.astype(np.float64) @ to_columns(n.actions, self.actions(state))
         return out / out.sum(axis=1, keepdims=True)  # the solver's float32 rows, summing to 1 in float64

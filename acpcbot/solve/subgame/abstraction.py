@@ -45,6 +45,8 @@ class BetSizes:
     min_raise: bool = True
     extra_to: tuple[int, ...] = ()
     max_raises: int | None = None
+    #: the position ``extra_to`` is offered to (None: both); re-solving gives the opponent its real sizes only
+    extra_player: int | None = None
 
     def __post_init__(self) -> None:
         for name in ("bet_fractions", "raise_fractions", "raise_multiples"):
@@ -76,13 +78,53 @@ class BetSizes:
             wanted += [base + round_half_up(m * (facing - base)) for m in self.raise_multiples]
         if self.min_raise:
             wanted.append(lo)
-        wanted += [int(s) for s in self.extra_to]
+        if self.extra_player is None or self.extra_player == p:
+            wanted += [int(s) for s in self.extra_to]
         out = set()
         for size in wanted:
             # a size at or past the stack is the all-in (rule 4 of SOLVER_SPOTS.md)
             out.add(hi if size >= hi else max(size, lo))
         if self.allin:
             out.add(hi)
+        return sorted(out)
+
+
+@dataclass(frozen=True)
+class LadderSizes(BetSizes):
+    """A blueprint's ladder of pot fractions: per street and raise depth, plus all-in and ``extra_to``.
+
+    ``ladder[round][depth]`` are the fractions of a raise at that depth
+    (the last list serves deeper raises) while ``caps[round]`` raises were
+    made before; past the cap only all-in (and the extras) remain.  A
+    fraction ``f`` raises to ``facing + round(f * (pot + to call))`` with
+    Python's rounding, clamped into the legal range, the way the HUNL
+    blueprint's own tree makes its raises (``hunl.actions.raise_target``),
+    so a re-solved tree offers the blueprint's sizes to the chip.
+    """
+
+    ladder: tuple[tuple[tuple[float, ...], ...], ...] = ()
+    caps: tuple[int, ...] = ()
+
+    def fractions(self, round_: int, depth: int) -> tuple[float, ...]:
+        """The ladder's fractions at ``depth`` raises into ``round_`` (none past its cap)."""
+        if round_ >= len(self.ladder) or depth >= self.caps[min(round_, len(self.caps) - 1)]:
+            return ()
+        lists = self.ladder[round_]
+        return lists[min(depth, len(lists) - 1)] if lists else ()
+
+    def raise_sizes(self, state: State, street_start: tuple[int, ...]) -> list[int]:
+        """Raise-to totals offered to the player to act: the ladder's, all-in, the extras; ascending, distinct."""
+        bounds = state.raise_bounds()
+        if bounds is None:
+            return []
+        lo, hi = bounds
+        p = state.current_player
+        wanted = [state.max_spent + int(round(f * (state.pot + state.to_call())))
+                  for f in self.fractions(state.round, state.num_raises)]
+        if self.extra_player is None or self.extra_player == p:
+            wanted += [int(s) for s in self.extra_to]
+        out = {min(max(size, lo), hi) for size in wanted}
+        out.add(hi)
         return sorted(out)
 
 
