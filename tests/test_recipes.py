@@ -140,3 +140,21 @@ def test_shipped_recipes_load(recipe):
     from pathlib import Path
     p = load_recipe(Path(__file__).resolve().parents[1] / "matches" / f"{recipe}.toml")
     assert p.jobs and p.hands >= 1
+
+
+def test_a_blueprint_with_its_own_policy_file_passes_the_check_where_no_policy_is_shipped(monkeypatch, tmp_path):
+    # the arena checks a recipe's strategies before any match: a policy file given as a parameter makes a
+    # game with a blueprint spec playable even when the shipped files are missing
+    from acpcbot.gamedef import load_game
+    from acpcbot.strategies import blueprint
+    from dealer.arena.recipes import RecipeError, check_strategy
+
+    monkeypatch.setattr(blueprint, "shipped_reason", lambda game: "the shipped blueprint is missing")
+    hunl = load_game("hunl")
+    with pytest.raises(RecipeError, match="missing"):
+        check_strategy("blueprint", hunl, "hero")
+    mine = tmp_path / "mine.npz"
+    mine.write_bytes(b"")  # the check reads parameters, not the file (the player checks it against the game)
+    check_strategy(f"blueprint:policy={mine}", hunl, "hero")
+    with pytest.raises(RecipeError, match="blueprint only"):
+        check_strategy(f"blueprint:policy={mine}", load_game("leduc"), "hero")

@@ -187,6 +187,14 @@ class Strategy:
         """Why this strategy cannot play ``game``, or None when it can."""
         return None
 
+    @classmethod
+    def unsupported_reason_for(cls, game: GameDef, params: dict[str, Any]) -> str | None:
+        """Why this strategy with ``params`` (as given in a spec) cannot play ``game``; None when it can.
+
+        Checks made before a match starts go through this: a parameter can make a game playable (a
+        blueprint's own policy file), which the class alone cannot know."""
+        return cls.unsupported_reason(game)
+
     def start_match(self, match: MatchInfo) -> None:
         """Called once before the first state; ``match`` describes the match (game, seat name, seed, opponents)."""
 

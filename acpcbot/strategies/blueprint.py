@@ -133,12 +133,19 @@ class BlueprintStrategy(Strategy):
         """A game with a registered blueprint whose shipped files are there, trained for this very game."""
         return shipped_reason(game)
 
+    @classmethod
+    def unsupported_reason_for(cls, game: GameDef, params: dict[str, Any]) -> str | None:
+        """With a policy or bucket file of the user's, the files decide which game they fit (checked on load)."""
+        if params.get("policy") or params.get("buckets"):
+            return _any_blueprint_game(game)
+        return cls.unsupported_reason(game)
+
     def act(self, view: View, deadline: float) -> Action:
         """Sample our cards' row: the re-solved one where the resolver plays, the blueprint's elsewhere or past the
-        clock."""
+        clock (a deadline of 0 or less: no clock, as a direct call without a client gives)."""
         state = view.state
         if self.resolving is not None:
-            row = self.resolving.probabilities(state, deadline=deadline)
+            row = self.resolving.probabilities(state, deadline=deadline if deadline > 0 else None)
         else:
             row = self.table.probabilities(state)
         actions = self.table.actions(state)

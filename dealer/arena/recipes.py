@@ -202,10 +202,10 @@ def check_strategy(spec: str, game: GameDef, where: str) -> None:
     from acpcbot.strategies.registry import resolve
 
     try:
-        cls, _ = resolve(spec)
+        cls, params = resolve(spec)
     except ValueError as exc:
         raise RecipeError(f"{where}: {exc}") from None
-    reason = cls.unsupported_reason(game)
+    reason = cls.unsupported_reason_for(game, params)
     if reason:
         raise RecipeError(f"{where}: strategy {spec!r} cannot play {game.name}: {reason}")
 
