@@ -46,6 +46,24 @@ def test_batched_matchups_are_the_single_ones(board):
     assert got.tolist() == want
 
 
+@pytest.mark.parametrize("board", [3, 4])
+def test_batched_matchups_with_flush_draws_are_the_single_ones(board):
+    # completions that may make a flush are ranked one by one, the others counted by rank class: deals drawn
+    # mostly from one or two suits reach every case (no flush possible, one suit needing every completion card,
+    # a card of one of two suits, a flush made already)
+    rng = np.random.default_rng(31 + board)
+    deals = []
+    for _ in range(40):
+        weight = np.ones(52)
+        for suit in rng.choice(4, size=int(rng.integers(1, 3)), replace=False):
+            weight[suit::4] *= rng.uniform(2, 30)
+        deals.append(np.argsort(-(rng.random(52) ** (1 / weight)))[:4 + board])
+    deals = np.array(deals + [parse_cards("AhKh2c3d" + "QhJh9h7s"[:2 * board]),  # a flush made on the flop
+                              parse_cards("AhKh2c3c" + "QhJc9s7d"[:2 * board])])  # two suits, three cards each
+    got = holdem_matchups(deals[:, :2], deals[:, 2:4], deals[:, 4:])
+    assert got.tolist() == [holdem_matchup(d[:2], d[2:4], d[4:]) for d in deals]
+
+
 def test_batched_matchup_golden_values():
     # the flush beats the straight on every completion; the same two hands split
     got = holdem_matchups(np.array([parse_cards("AhKh"), parse_cards("AhKd")]),

@@ -11,6 +11,7 @@ policy depends only on what LBR sees.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -141,7 +142,10 @@ def test_a_target_that_observes_is_asked_again_at_its_decision(shadow):
 
 # ------------------------------------------------------------------ lower bound, exactly
 
+@functools.lru_cache(maxsize=None)
 def _exact(game_name: str, spec: str):
+    """The exact LBR and best-response values of one policy (seeded: the same each call, so computed once a file;
+    three tests read Leduc's uniform policy)."""
     game = load_game(game_name)
 
     def make_lbr(target):

@@ -247,8 +247,8 @@ class Evaluator:
             allin0 = payoff0
             if showdown and last_round < last:
                 chance = chance + self._chance(max_spent, last_round, last, eq)
-                m = float(self._matched(max_spent))
-                allin0 = eq(last_round) * 2 * m - m
+                # the hands of a line put in the same chips: the first one's pot values them all
+                allin0 = finals[which[0]].heads_up_value(0, eq(last_round))
             action = 0.0
             out.aivat[idx] = payoff0 - chance - action
             out.allin[idx] = allin0
@@ -319,8 +319,8 @@ class Evaluator:
         if final.is_showdown and last_round < game.num_rounds - 1:
             # the board ran out with nobody left to act: the rest of it is chance too
             chance += self._chance(final.max_spent, last_round, game.num_rounds - 1, eq)
-            m = float(self._matched(final.max_spent))
-            allin0 = eq(last_round) * 2 * m - m
+            # the pot both matched, valued at the equity when the last action was taken (the engine's arithmetic)
+            allin0 = final.heads_up_value(0, eq(last_round))
         v0 = payoff[0] - chance - action
         return HandValues(payoff=(payoff[0], payoff[1]), aivat=(v0, -v0), allin=(allin0, -allin0),
                           chance=(chance, -chance), action=(action, -action), mismatches=mismatches)

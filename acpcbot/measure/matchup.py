@@ -26,6 +26,7 @@ instead of two rank lookups.
 from __future__ import annotations
 
 from functools import lru_cache
+from math import comb
 from pathlib import Path
 from typing import Sequence
 
@@ -36,12 +37,10 @@ from ..equity_vectors import PREFLOP_BOARDS  # preflop boards drawn by default (
 from ..evaluator.pairs import combinations
 from ..evaluator.ranking import ranks_from_keys
 from ..evaluator.tables import (
-    FLUSH_FLAGS,
     KEY_A,
     KEY_B,
     LOW,
     SUIT_BASE,
-    SUIT_SHIFT,
     cache_dir,
     dense_table,
     table_stamp,
@@ -75,15 +74,19 @@ def _shares(a0: np.ndarray, b0: np.ndarray, a1: np.ndarray, b1: np.ndarray) -> f
     return float(((r0 < r1).sum() + 0.5 * (r0 == r1).sum()) / len(r0))
 
 
-#: a holding's rank on a sample board it shares a card with: +CLASH as the first hand, -CLASH as the second, so
-#: that ``second - first`` is below ``-WORST_RANK`` (the evaluator's worst rank) exactly when either clashes (int16 never overflows)
+#: a holding's rank on a sample board it shares a card with: above every rank (int16 differences never overflow)
 _CLASH = 16000
 #: hands per numpy block preflop (a block's rows stay in the processor's cache)
 _BLOCK = 32
 #: set bits of each byte
 _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
-#: completions per numpy block from the flop on
-_COMPLETIONS = 400_000
+
+
+def _bit_count(rows: np.ndarray) -> np.ndarray:
+    """Set bits of each row of a 2-D uint8 array."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(rows).sum(axis=1, dtype=np.int64)
+    return _POPCOUNT[rows].sum(axis=1, dtype=np.int64)  # pragma: no cover - numpy < 2.0
 
 
 def holding_index(c0: np.ndarray, c1: np.ndarray) -> np.ndarray:
@@ -99,8 +102,8 @@ class PreflopRanks:
     Rows are built when first needed; once all 1,326 are, the table is kept
     in acpcbot's cache folder (26 MB for 10,000 boards) and later processes
     load it, checking a few rows against a fresh build.  ``first`` holds
-    ``+_CLASH`` and ``second`` ``-_CLASH`` on the boards sharing a card with
-    the holding.
+    ``_CLASH`` on the boards sharing a card with the holding, and ``clash``
+    those boards as bits.
     """
 
     def __init__(self, seed: int, size: int, directory: Path | None = None) -> None:
@@ -111,10 +114,10 @@ class PreflopRanks:
         self.first = np.zeros((1326, size), dtype=np.int16)
         self.built = np.zeros(1326, dtype=bool)
         self._load()
-        self.second = np.where(self.first == _CLASH, np.int16(-_CLASH), self.first) if self.built.all() else \
-            np.zeros((1326, size), dtype=np.int16)
         #: per holding, the boards it shares a card with, one bit each (``np.packbits``)
         self.clash = np.packbits(self.first == _CLASH, axis=1)
+        #: per holding, how many boards it shares a card with
+        self.clashes = _bit_count(self.clash)
 
     def _rows(self, holdings: np.ndarray) -> np.ndarray:
         """The ``first`` rows of ``holdings``, computed."""
@@ -154,13 +157,14 @@ class PreflopRanks:
 
     def ensure(self, holdings: np.ndarray) -> None:
         """Build the rows of ``holdings`` (indices) not built yet."""
-        missing = np.unique(holdings[~self.built[holdings]])
-        if not missing.size:
-            return
+        absent = ~self.built[holdings]
+        if not absent.any():
+            return  # (np.unique's first call, even on nothing, costs a tenth of a second of imports)
+        missing = np.unique(holdings[absent])
         rows = self._rows(missing)
         self.first[missing] = rows
-        self.second[missing] = np.where(rows == _CLASH, np.int16(-_CLASH), rows)
         self.clash[missing] = np.packbits(rows == _CLASH, axis=1)
+        self.clashes[missing] = _bit_count(self.clash[missing])
         self.built[missing] = True
         if self.built.all():
             self._save()
@@ -170,25 +174,6 @@ class PreflopRanks:
 def preflop_ranks(seed: int, size: int) -> PreflopRanks:
     """The process's :class:`PreflopRanks` of one sample (rows accumulate over its calls)."""
     return PreflopRanks(seed, size)
-
-
-def _count(mask: np.ndarray) -> np.ndarray:
-    """True entries per row of a 2-D boolean array (summed as bytes: several times faster than ``sum``)."""
-    return mask.view(np.uint8).sum(axis=1, dtype=np.int64)
-
-
-def _shares_batch(r0: np.ndarray, r1: np.ndarray) -> np.ndarray:
-    """Per row, the first hand's share over the completions (ties split), as ``_shares`` computes it."""
-    wins = _count(r0 < r1)
-    ties = _count(r0 == r1)
-    return (wins + 0.5 * ties) / r0.shape[1]
-
-
-def _rest(dead: np.ndarray, count: int) -> np.ndarray:
-    """Per row, the ``count`` cards of the deck not in that row of ``dead`` (ascending)."""
-    mask = np.zeros((len(dead), 52), dtype=bool)
-    np.put_along_axis(mask, dead, True, axis=1)
-    return np.argsort(mask, axis=1, kind="stable")[:, :count]
 
 
 def holdem_matchups(first: np.ndarray, second: np.ndarray, boards: np.ndarray, *, seed: int = 1,
@@ -212,16 +197,26 @@ def holdem_matchups(first: np.ndarray, second: np.ndarray, boards: np.ndarray, *
         i0 = holding_index(h0[:, 0], h0[:, 1])
         i1 = holding_index(h1[:, 0], h1[:, 1])
         table.ensure(np.concatenate([i0, i1]))
-        # the boards sharing no card with either hand: the sample less the union of the two clash sets
-        free = table.size - _POPCOUNT[table.clash[i0] | table.clash[i1]].sum(axis=1, dtype=np.int64)
+        # the boards clashing with the second hand, with both, and those sharing no card with either
+        clash1 = table.clashes[i1]
+        both = _bit_count(table.clash[i0] & table.clash[i1])
+        free = table.size - (table.clashes[i0] + clash1 - both)
         d = np.empty((_BLOCK, table.size), dtype=np.int16)
+        # hands of one first holding side by side: its row is read from memory once, not once a hand
+        order = np.argsort(i0, kind="stable")
+        s0, s1 = i0[order], i1[order]
+        sums = np.empty(n, dtype=np.int64)
         for s in range(0, n, _BLOCK):
-            rows = d[:len(i0[s:s + _BLOCK])]
-            # second - first: > 0 a win, 0 a tie, < 0 a loss or (below -WORST_RANK) a board clashing with either
-            # hand; the sum of the signs is wins - losses - clashes = 2 wins + ties - size
-            np.subtract(table.second[i1[s:s + _BLOCK]], table.first[i0[s:s + _BLOCK]], out=rows)
+            rows = d[:len(s0[s:s + _BLOCK])]
+            # second - first: > 0 a win, 0 a tie, < 0 a loss; a board clashing with the first hand only counts
+            # -1 (CLASH is above every rank), with the second only +1, with both 0
+            np.subtract(table.first[s1[s:s + _BLOCK]], table.first[s0[s:s + _BLOCK]], out=rows)
             np.sign(rows, out=rows)
-            out[s:s + _BLOCK] = rows.sum(axis=1, dtype=np.int64) + table.size
+            sums[s:s + _BLOCK] = rows.sum(axis=1, dtype=np.int32)  # |sum| <= size: int32 never overflows
+        # counting every clash -1: the sum of the signs is wins - losses - clashes = 2 wins + ties - size
+        out[order] = sums
+        out -= 2 * clash1 - both
+        out += table.size
         with np.errstate(invalid="ignore", divide="ignore"):
             # (2 wins + ties) / 2 is wins + 0.5 ties exactly: the same float as counting them apart
             share = out * 0.5 / free
@@ -230,68 +225,118 @@ def holdem_matchups(first: np.ndarray, second: np.ndarray, boards: np.ndarray, *
     return _completion_shares(h0, h1, board)
 
 
-#: a card's rank weight (key A's low part) and its suit counter (key A's high part), apart: the rank sums fit
-#: 32 bits and the suit counters 16, half and a quarter of the int64 keys' memory traffic
-_RANK_KEY = (KEY_A & LOW).astype(np.int32)
-_SUIT_KEY = (KEY_A >> SUIT_SHIFT).astype(np.uint16)
-_SUIT_START = SUIT_BASE >> SUIT_SHIFT
-_SUIT_FLAGS = FLUSH_FLAGS >> SUIT_SHIFT
+def _sign_sums(h0: np.ndarray, h1: np.ndarray, board: np.ndarray, rest: np.ndarray,
+               combos: np.ndarray) -> np.ndarray:
+    """Per row, the sum over the completions ``rest[row, combos]`` of sign(second's rank - first's rank)."""
+    n = len(board)
+    base_a = KEY_A[board].sum(axis=1) + SUIT_BASE
+    base_b = KEY_B[board].sum(axis=1)
+    run_a = np.zeros((n, len(combos)), dtype=np.int64)
+    run_b = np.zeros((n, len(combos)), dtype=np.int64)
+    for j in range(combos.shape[1]):
+        cards = np.take(rest, combos[:, j], axis=1)
+        run_a += KEY_A[cards]
+        run_b += KEY_B[cards]
+    run_a += base_a[:, None]
+    run_b += base_b[:, None]
+    r = [ranks_from_keys((run_a + KEY_A[h].sum(axis=1)[:, None]).ravel(),
+                         (run_b + KEY_B[h].sum(axis=1)[:, None]).ravel(), 7) for h in (h0, h1)]
+    diff = np.subtract(r[1], r[0], out=r[0])  # treys ranks: lower is better
+    return np.sign(diff, out=diff).reshape(n, -1).sum(axis=1, dtype=np.int64)
+
+
+@lru_cache(maxsize=2)
+def _rank_classes(need: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rank multisets of ``need`` (1 or 2) completion cards: their rank-weight sums; for two cards the
+    flat index of each (low, high) pair in a 13 x 13 grid, and which classes are pairs of one rank."""
+    ranks = np.arange(13)
+    if need == 1:
+        return ranks, ranks, np.zeros(13, dtype=bool), KEY_A[4 * ranks] & LOW
+    lo, hi = (x.ravel() for x in np.meshgrid(ranks, ranks, indexing="ij"))
+    keep = lo <= hi
+    lo, hi = lo[keep], hi[keep]
+    return lo, lo * 13 + hi, lo == hi, (KEY_A[4 * lo] & LOW) + (KEY_A[4 * hi] & LOW)
+
+
+def _class_counts(counts: np.ndarray, need: int) -> np.ndarray:
+    """Per row, the completions of each rank class (:func:`_rank_classes`) given the cards left of each rank."""
+    if need == 1:
+        return counts
+    lo, grid, same, _ = _rank_classes(need)
+    n = len(counts)
+    out = np.take((counts[:, :, None] * counts[:, None, :]).reshape(n, 169), grid, axis=1)
+    out[:, same] -= counts
+    out[:, same] //= 2
+    return out
 
 
 def _completion_shares(h0: np.ndarray, h1: np.ndarray, board: np.ndarray) -> np.ndarray:
-    """The first hands' shares over every completion of flops, turns or rivers (the rows of ``board``)."""
+    """The first hands' shares over every completion of flops, turns or rivers (the rows of ``board``).
+
+    A completion that makes nobody a flush ranks both hands by their rank
+    multisets alone, so such completions are counted by the ranks of their
+    cards (91 classes of two cards, 13 of one) and each class is ranked
+    once.  The completions that may make a flush are enumerated and ranked
+    one by one: of the suits in which a player holds ``5 - need`` cards or
+    more, those bringing the flush's missing cards (all of a suit when one
+    suit needs all the completion's cards, at least one of them otherwise),
+    and every completion where a player has a flush already.  The counts are
+    the integers an enumeration of every completion gives, so the shares are
+    the same floats.
+    """
     n, k = board.shape
-    out = np.empty(n, dtype=np.float64)
     need = 5 - k
     dead = np.concatenate([h0, h1, board], axis=1)
     left = 52 - dead.shape[1]
-    combos = _pairs(left, need)
-    width = len(combos)
+    width = comb(left, need)
+    if need == 0:
+        rest = np.empty((n, 0), dtype=np.int64)
+        return (_sign_sums(h0, h1, board, rest, _pairs(0, 0)) + width) * 0.5 / width
+    suits = np.arange(4)
+    board_suits = ((board[:, :, None] & 3) == suits).sum(axis=1)
+    held = [board_suits + ((h[:, :, None] & 3) == suits).sum(axis=1) for h in (h0, h1)]
+    # per suit, the cards of it a completion must bring to make someone a flush
+    needed = 5 - np.maximum(held[0], held[1])
+    relevant = needed <= need
+    # 0: no flush possible; 1: one suit, whose flush needs every completion card; 2: flushes need a card of the
+    # relevant suits; 3: a player has a flush already, every completion is enumerated
+    kind = np.where(~relevant.any(axis=1), 0,
+                    np.where((needed <= 0).any(axis=1), 3,
+                             np.where((relevant.sum(axis=1) == 1) & (needed.min(axis=1) == need), 1, 2)))
+    alive = np.ones((n, 52), dtype=bool)
+    np.put_along_axis(alive, dead, False, axis=1)
+    first = alive & relevant[:, np.arange(52) & 3]  # the relevant suits' cards, enumerated first
+    order = np.where(alive, np.where(first, 0, 1), 2).astype(np.int8)
+    rest = np.argsort(order, axis=1, kind="stable")[:, :left]
+    k_first = first.sum(axis=1)
+    all_counts = alive.reshape(n, 13, 4).sum(axis=2, dtype=np.int16)
+    first_counts = first.reshape(n, 13, 4).sum(axis=2, dtype=np.int16)
+    counts = _class_counts(np.where((kind == 2)[:, None], all_counts - first_counts, all_counts), need)
+    counts -= np.where((kind == 1)[:, None], _class_counts(first_counts, need), 0).astype(np.int16)
+    counts[kind == 3] = 0
+    weight = _rank_classes(need)[3]
     rank_table = dense_table(7)
-    board_rank = _RANK_KEY[board].sum(axis=1, dtype=np.int32)
-    board_suit = (_SUIT_KEY[board].sum(axis=1) + _SUIT_START).astype(np.uint16)
-    board_b = KEY_B[board].sum(axis=1)
-    hands = [(_RANK_KEY[h].sum(axis=1, dtype=np.int32), _SUIT_KEY[h].sum(axis=1).astype(np.uint16),
-              KEY_B[h].sum(axis=1)) for h in (h0, h1)]
-    block = max(1, _COMPLETIONS // width)
-    for s in range(0, n, block):
-        sl = slice(s, s + block)
-        if need:
-            rest = _rest(dead[sl], left)
-            rest_rank, rest_suit, rest_b = _RANK_KEY[rest], _SUIT_KEY[rest], KEY_B[rest]
-            # np.take keeps rows contiguous (fancy indexing of columns may lay the result out by columns, and
-            # every later ravel would copy it)
-            run_rank = np.take(rest_rank, combos[:, 0], axis=1)
-            run_suit = np.take(rest_suit, combos[:, 0], axis=1)
-            for j in range(1, need):
-                run_rank += np.take(rest_rank, combos[:, j], axis=1)
-                run_suit += np.take(rest_suit, combos[:, j], axis=1)
-            run_rank += board_rank[sl, None]
-            run_suit += board_suit[sl, None]
+    base = (KEY_A[board] & LOW).sum(axis=1)
+    r0 = np.take(rank_table, (base + (KEY_A[h0] & LOW).sum(axis=1))[:, None] + weight, mode="clip")
+    r1 = np.take(rank_table, (base + (KEY_A[h1] & LOW).sum(axis=1))[:, None] + weight, mode="clip")
+    signs = np.sign(np.subtract(r1, r0, out=r1), out=r1)  # treys ranks: lower is better
+    total = np.multiply(counts, signs, out=signs).sum(axis=1, dtype=np.int64)
+    # the completions that may flush, enumerated: hands grouped by kind and number of cards enumerated first
+    every = _pairs(left, need)
+    group = kind * 64 + np.where(kind == 3, 0, k_first)
+    for key in np.unique(group[kind > 0]):
+        which = np.flatnonzero(group == key)
+        g_kind, g_k = divmod(int(key), 64)
+        if g_kind == 1:
+            combos = _pairs(g_k, need)
+        elif g_kind == 2:
+            combos = every[:width - comb(left - g_k, need)]  # lexicographic: those with a first card among them
         else:
-            run_rank, run_suit = board_rank[sl, None], board_suit[sl, None]
-
-        def ranks(rank: np.ndarray, suit: np.ndarray, key_b: np.ndarray) -> np.ndarray:
-            # the rank sum's table entry; key B (the suits' rank bits) only for the few hands with a flush
-            total = run_rank + rank[sl, None]
-            got = np.take(rank_table, total, mode="clip")
-            f = np.flatnonzero((run_suit + suit[sl, None]) & _SUIT_FLAGS)
-            if f.size:
-                row, col = np.divmod(f, width)
-                a = total.ravel()[f].astype(np.int64) + \
-                    ((run_suit.ravel()[f] + suit[sl][row]).astype(np.int64) << SUIT_SHIFT)
-                b = board_b[sl][row] + key_b[sl][row]
-                for j in range(need):
-                    b = b + rest_b[row, combos[col, j]]
-                got.ravel()[f] = ranks_from_keys(a, b, 7)
-            return got
-
-        first = ranks(*hands[0])
-        diff = np.subtract(ranks(*hands[1]), first, out=first)  # treys ranks: lower is better
-        # the signs sum to wins - losses = 2 wins + ties - width; (2 wins + ties) / 2 is wins + 0.5 ties exactly
-        wins2_ties = np.sign(diff, out=diff).sum(axis=1, dtype=np.int64) + width
-        out[sl] = wins2_ties * 0.5 / width
-    return out
+            combos = every
+        if len(combos):
+            total[which] += _sign_sums(h0[which], h1[which], board[which], rest[which], combos)
+    # the signs sum to wins - losses = 2 wins + ties - width; (2 wins + ties) / 2 is wins + 0.5 ties exactly
+    return (total + width) * 0.5 / width
 
 
 def holdem_matchup(first: Sequence[int], second: Sequence[int], board: Sequence[int] = (), *,

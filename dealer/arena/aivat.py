@@ -116,7 +116,9 @@ class RunAIVAT:
 #: parallel evaluation (one worker per core) from this many hands on, over two or more matches
 PARALLEL_HANDS = 1_500
 #: one match's equities computed on every core from this many hands on
-PARALLEL_EQUITY_HANDS = 4_000
+#: (a second process costs more CPU than it saves below that: a 20,000-hand match's equities take about
+#: half a second of one core)
+PARALLEL_EQUITY_HANDS = 100_000
 
 
 @dataclass

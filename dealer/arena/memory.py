@@ -182,23 +182,33 @@ class _HoldingProgress(MatchProgress):
 
 def _logged_hands(config: MatchConfig, dealt: Sequence[State]) -> list[LoggedHand]:
     """The finished hands of ``dealt`` as ``matchlog.read_match_log`` returns them: the board shown up to the
-    hand's last round, the values as written."""
+    hand's last round, the values as written.
+
+    The states themselves are handed over (the match is over: nobody plays them again), their boards cut to
+    what the log shows; hands with the same payoffs share their values' texts, and hands of one rotation
+    their names (both as the log spells them).
+    """
     game = config.game
+    n = game.num_players
+    through = [game.board_cards_through(r) for r in range(game.num_rounds)]
+    names = [names_by_position(config, h) for h in range(n)]  # the seats rotate with the hand number
+    fixed = config.fixed_seats
     out = []
-    texts: dict[tuple[float, ...], str] = {}  # a match's payoffs repeat: each written once
+    texts: dict[tuple[float, ...], list[str]] = {}  # a match's payoffs repeat: each written once
     for state in dealt:
         if not state.finished:
             break
-        final = state.copy()
-        final.hole = [tuple(h) for h in state.hole]
-        final.board = list(state.board[:game.board_cards_through(state.round)])
+        shown = through[state.round]
+        if len(state.board) > shown:
+            state.board = state.board[:shown]
         payoffs = tuple(state.payoffs())
         text = texts.get(payoffs)
         if text is None:
-            text = format_values(payoffs)
+            text = format_values(payoffs).split("|")
             if 0.0 not in payoffs:  # 0.0 and -0.0 are one key but two texts: never remembered
                 texts[payoffs] = text
-        out.append(LoggedHand(state.hand_id, final, text.split("|"), names_by_position(config, state.hand_id)))
+        h = state.hand_id
+        out.append(LoggedHand(h, state, text, names[0] if fixed else names[h % n]))
     return out
 
 
