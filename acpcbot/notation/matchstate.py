@@ -138,8 +138,7 @@ def _build(pos_text: str, hand_text: str, betting: str, cards: str, game: GameDe
     if state is None:
         state = replay_betting(betting, game, State(game, hand_id))
     hole, board = _cards_of(cards, game, state.round, hand_id)
-    state.hole = list(hole)
-    state.board = list(board)
+    state.observe(hole, board)  # the line's cards, checked by the engine, replace those of an earlier line
     if not hole[position]:
         raise ProtocolError(f"hand {hand_id}: position {position} is not shown its own hole cards")
     return MatchState(position, hand_id, state, betting)
