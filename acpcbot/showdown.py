@@ -205,24 +205,47 @@ class CardsAndPayoffs:
         self.board.extend(map(int, cards))
         return self
 
+    def _deals_plainly(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
+        """Whether :meth:`deal` may take ``hole`` and ``board`` as they are: the usual case, checked on sets (a reader
+        deals every hand's first line): ints of the deck, none twice, counts the game's, the state holding none."""
+        r = _RULES.get(id(self.game))
+        if r is None or r[0] is not self.game:
+            _rules_of(self.game)
+            return False
+        if len(hole) != r[2] or len(board) > r[4] or self.board:
+            return False
+        every = list(board)
+        k = r[3]
+        for h in hole:
+            if h:
+                if len(h) != k:
+                    return False
+                every += h
+        seen = set(every)
+        return len(seen) == len(every) and seen <= r[1] and sum(every).__class__ is int and not any(self.hole)
+
+    def _observes_plainly(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
+        """Whether :meth:`observe` may take ``hole`` and ``board`` as they are (see :meth:`_deals_plainly`)."""
+        r = _RULES.get(id(self.game))
+        if r is None or r[0] is not self.game:
+            _rules_of(self.game)
+            return False
+        if len(hole) != r[2] or len(board) != r[5][self.round]:
+            return False
+        every = list(board)
+        k = r[3]
+        for h in hole:
+            if h:
+                if len(h) != k:
+                    return False
+                every += h
+        seen = set(every)
+        return len(seen) == len(every) and seen <= r[1] and sum(every).__class__ is int
+
     def verify_deal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> None:
         """Raise DealError unless a state holding no card may be dealt ``hole`` (``()`` where unknown) and ``board``."""
-        r = _RULES.get(id(self.game))
-        if r is not None and r[0] is self.game and len(hole) == r[2] and len(board) <= r[4] and not self.board:
-            # the usual case on sets, as a reader checks every hand's first line
-            every = list(board)
-            k = r[3]
-            for h in hole:
-                if h:
-                    if len(h) != k:
-                        break
-                    every += h
-            else:
-                seen = set(every)
-                if len(seen) == len(every) and seen <= r[1] and sum(every).__class__ is int and not any(self.hole):
-                    return
-        elif r is None or r[0] is not self.game:
-            _rules_of(self.game)
+        if self._deals_plainly(hole, board):
+            return
         n = self.game.num_players
         if any(self.hole) or self.board:
             raise DealError("dealing a hand's cards: the state holds cards already")
@@ -250,9 +273,13 @@ class CardsAndPayoffs:
     def deal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> Self:
         """Deal every card known at once into a state holding none: hole cards per position (``()`` where
         unknown) and the board so far, as a parsed line or a deck gives them; DealError when the rules refuse them."""
-        self.verify_deal(hole, board)
-        self.hole = [tuple(map(int, h)) for h in hole]
-        self.board = list(map(int, board))
+        if self._deals_plainly(hole, board):
+            self.hole = [h if h.__class__ is tuple else tuple(h) for h in hole]
+            self.board = list(board)
+        else:
+            self.verify_deal(hole, board)
+            self.hole = [tuple(map(int, h)) for h in hole]  # numpy's ints, say: made ints
+            self.board = list(map(int, board))
         return self
 
     def verify_reveal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> None:
@@ -304,21 +331,8 @@ class CardsAndPayoffs:
         state: a holding per position of the game's count of cards or none, the board of the state's round, cards of
         the game's deck, none twice.  Unlike :meth:`verify_reveal`, the cards the state knows now do not count."""
         g = self.game
-        r = _RULES.get(id(g))
-        if r is not None and r[0] is g and len(hole) == r[2] and len(board) == r[5][self.round]:
-            every = list(board)  # the usual case on sets
-            k = r[3]
-            for h in hole:
-                if h:
-                    if len(h) != k:
-                        break
-                    every += h
-            else:
-                seen = set(every)
-                if len(seen) == len(every) and seen <= r[1] and sum(every).__class__ is int:
-                    return
-        elif r is None or r[0] is not g:
-            _rules_of(g)
+        if self._observes_plainly(hole, board):
+            return
         n = g.num_players
         if len(hole) != n:
             raise DealError(f"observing a hand's cards: {len(hole)} holdings for a {n}-player game")
@@ -353,15 +367,18 @@ class CardsAndPayoffs:
         """
         global _observed
         last = _observed
-        if not (last[0] is hole and last[1] is board and last[2] is self.game and last[3] == self.round):
-            self.verify_observe(hole, board)
+        if last[0] is hole and last[1] is board and last[2] is self.game and last[3] == self.round:
+            new = list(hole)  # checked already: tuples of ints all the way down
+            cards = list(board)
+        elif self._observes_plainly(hole, board):
+            new = [h if h.__class__ is tuple else tuple(h) for h in hole]
+            cards = list(board)
             if hole.__class__ is tuple and board.__class__ is tuple and all(h.__class__ is tuple for h in hole):
                 _observed = (hole, board, self.game, self.round)
-        new = [h if h.__class__ is tuple else tuple(h) for h in hole]
-        cards = list(board)
-        if sum(map(sum, new)).__class__ is not int or sum(cards).__class__ is not int:  # numpy's ints: made ints
-            new = [tuple(map(int, h)) for h in new]
-            cards = list(map(int, cards))
+        else:
+            self.verify_observe(hole, board)
+            new = [tuple(map(int, h)) for h in hole]  # numpy's ints, say: made ints
+            cards = list(map(int, board))
         if self._payoffs is not None and new != self.hole:
             self._payoffs = None  # a finished hand's result cached for other cards
         self.hole = new

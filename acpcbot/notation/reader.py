@@ -233,7 +233,7 @@ class HandReader:
                 else:
                     got = self.cards.get((cards, state.round))
                     if got is None:
-                        hole, board = parse_cards_field(cards, game, state.round, f"hand {last.hand_id}")
+                        hole, board = parse_cards_field(cards, game, state.round, "", check=False)  # observe checks
                         got = self.cards[(cards, state.round)] = (tuple(hole), tuple(board))
                     if not got[0][last.position]:
                         return None
