@@ -7,6 +7,11 @@ holding, the rest of the board rolled out, with a ``valid`` mask beside it
 with the hand or the board, have equity 0 and valid False).
 
 - :func:`equity_vector`: one hand, one board, every holding.
+- :func:`holdem_equity_on_runs`: the same over a caller's own runouts.
+- :func:`range_equity`, :func:`valid_mean`: a vector's mean against a
+  range, and against a uniform holding (over its valid holdings).
+- :func:`showdown_strength`: the integer form on complete boards (2 x
+  holdings beaten + ties), the card abstraction's river feature.
 - :func:`equity_on_boards`: one hold'em hand on many complete boards, a
   share per board against a uniform holding (a blind best response's
   chance nodes).
@@ -32,7 +37,7 @@ from __future__ import annotations
 import itertools
 import math
 from functools import lru_cache
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -95,6 +100,15 @@ def equity_vector(game: GameDef, hole: Sequence[int], board: Sequence[int], samp
 
 
 def _holdem_vector(hole: tuple[int, ...], board: tuple[int, ...], runs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return holdem_equity_on_runs(hole, board, runs)
+
+
+def holdem_equity_on_runs(hole: Sequence[int], board: Sequence[int], runs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(equity, valid) of a hold'em ``hole`` against every hole pair over the given completions ``runs`` (N, need)
+    of ``board`` (N may be 1 and need 0: a complete board): a caller with its own sample of runouts (the adaptive
+    player's) gets this module's numbers and convention."""
+    hole = tuple(int(c) for c in hole)
+    board = tuple(int(c) for c in board)
     full = np.hstack([np.broadcast_to(np.array(board, dtype=np.int64), (len(runs), len(board))), runs])
     opp = pair_ranks(full)  # (N, 1326), 0 where the pair holds a board card
     mine = rank_batch(np.hstack([np.broadcast_to(np.array(hole, dtype=np.int64), (len(full), 2)), full]),
@@ -157,6 +171,29 @@ def equity_on_boards(hole: Sequence[int], boards: np.ndarray) -> np.ndarray:
     ties = ((opp == mine) & live).sum(axis=1)
     return (wins + 0.5 * ties) / np.maximum(live.sum(axis=1), 1)
 
+
+
+def range_equity(eq: np.ndarray, valid: np.ndarray, weights: np.ndarray) -> float:
+    """The equity against a range: the ``weights``-weighted mean of an equity vector over its valid holdings (0.5
+    for a range holding none of them)."""
+    w = np.where(valid, weights, 0.0)
+    total = w.sum()
+    if total <= 0:
+        return 0.5
+    return float(np.dot(w, eq) / total)
+
+
+def valid_mean(eq: np.ndarray, valid: np.ndarray) -> float:
+    """The mean of an equity vector over its valid holdings (the equity against a uniform holding): the sum over
+    every holding (invalid ones are 0) over their number, the arithmetic ``np.nanmean`` does on the NaN form."""
+    return float(np.sum(np.where(valid, eq, 0.0)) / np.sum(valid))
+
+
+def showdown_strength(ranks: np.ndarray, mine: Any) -> Any:
+    """The integer form of a hand's equity on complete boards: 2 x the holdings it beats + those it ties (itself
+    included), over the last axis of ``ranks`` (treys ranks of every holding, lower is better, 0 where a holding
+    is dead); ``mine``: the hand's rank (per board, broadcast against ``ranks``)."""
+    return 2 * np.count_nonzero(ranks > mine, axis=-1) + np.count_nonzero(ranks == mine, axis=-1)
 
 
 def _suit_map(hole: Sequence[int]) -> list[int]:

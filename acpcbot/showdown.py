@@ -6,7 +6,10 @@ each with a ``can_`` twin (a yes/no answer) and a ``verify_`` twin (raises
 :class:`DealError` saying what is wrong), as pokerkit does:
 :meth:`~CardsAndPayoffs.deal_hole`, :meth:`~CardsAndPayoffs.deal_board`,
 :meth:`~CardsAndPayoffs.deal` (every card known at once, as a parsed line
-gives them) and :meth:`~CardsAndPayoffs.show` (cards shown at the end).
+gives them), :meth:`~CardsAndPayoffs.reveal` (a later line's cards joining
+those known), :meth:`~CardsAndPayoffs.observe` (a line's cards replacing
+those known, as a reader of a seat's lines takes them) and
+:meth:`~CardsAndPayoffs.show` (cards shown at the end).
 
 One terminal-value function answers what a hand pays: :meth:`payoffs`
 (from the state's own cards, or given showdown values), its form for
@@ -18,7 +21,8 @@ of re-deriving the arithmetic.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
@@ -31,6 +35,44 @@ if TYPE_CHECKING:
 
 class DealError(ValueError):
     """Cards the rules do not let a hand be dealt or shown (a card dealt twice, not in the deck, too many...)."""
+
+
+#: the cards of a deck of so many ranks and suits, by (ranks, suits)
+_DECKS: dict[tuple[int, int], frozenset[int]] = {}
+
+
+def deck_of(game: GameDef) -> frozenset[int]:
+    """The cards of ``game``'s deck."""
+    key = (game.num_ranks, game.num_suits)
+    cards = _DECKS.get(key)
+    if cards is None:
+        low_rank, low_suit = 13 - game.num_ranks, 4 - game.num_suits
+        cards = _DECKS[key] = frozenset(c for c in range(52) if (c >> 2) >= low_rank and (c & 3) >= low_suit)
+    return cards
+
+
+#: the last cards :meth:`CardsAndPayoffs.observe` verified, with the game and round they were verified for: tuples
+#: all the way down (so they cannot change, and are kept alive here so that no other object takes their identity).
+#: A reader passes the same parsed tuples for every line of a hand that repeats its cards field: checked once.
+_observed: tuple[Any, ...] = (None, None, None, -1)
+#: per game (by id, the game kept in the entry so that the id stays its own): (game, deck, players, hole cards,
+#: board cards, board cards through each round): what the dealing checks' usual case looks up in one step
+_RULES: dict[int, tuple[Any, frozenset[int], int, int, int, tuple[int, ...]]] = {}
+
+
+def _rules_of(game: GameDef) -> None:
+    if len(_RULES) >= 256:
+        _RULES.clear()  # games made on the fly (tests, tools): keep the table small
+    through = tuple(game.board_cards_through(r) for r in range(game.num_rounds))
+    _RULES[id(game)] = (game, deck_of(game), game.num_players, game.num_hole_cards, game.total_board_cards, through)
+
+
+#: what an operation is doing, for its error message: the text, or a function making it (only when it is needed)
+What = str | Callable[[], str]
+
+
+def _said(what: What) -> str:
+    return what if isinstance(what, str) else what()
 
 
 def _text(cards: Sequence[int]) -> str:
@@ -58,39 +100,58 @@ class CardsAndPayoffs:
 
     # ----------------------------------------------------------------- dealing
 
-    def _card_problem(self, cards: Sequence[int], what: str, skip: int = -1) -> str | None:
-        """Why ``cards`` cannot join the cards this state knows (``skip``: a position whose cards are left out)."""
+    def _card_problem(self, cards: Sequence[int], what: What, skip: int = -1, fresh: bool = False) -> str | None:
+        """Why ``cards`` cannot join the cards this state knows (``skip``: a position whose cards are left out;
+        ``fresh``: the cards replace every card the state knows, so none of those counts)."""
         g = self.game
+        # the usual case on sets (a reader checks the cards of every line): cards of the deck, none twice, none
+        # known; ints all (the sum of ints is an int, numpy's ints or a float make it another class)
+        try:
+            seen = set(cards)
+        except TypeError:
+            seen = set()
+        if len(seen) == len(cards) and deck_of(g).issuperset(seen) and sum(cards).__class__ is int:
+            if fresh:
+                return None
+            if skip < 0:
+                if seen.isdisjoint(chain(self.board, *self.hole)):
+                    return None
+            elif seen.isdisjoint(self.board) and all(p == skip or seen.isdisjoint(h) for p, h in enumerate(self.hole)):
+                return None
+        # something is wrong (or the cards are numpy ints): card by card, for the reason
         low_rank, low_suit = 13 - g.num_ranks, 4 - g.num_suits
-        known = {c for p, h in enumerate(self.hole) if p != skip for c in h}
-        known.update(self.board)
-        seen: set[int] = set()
+        known: set[int] = set()
+        if not fresh:
+            known.update(c for p, h in enumerate(self.hole) if p != skip for c in h)
+            known.update(self.board)
+        seen = set()
         for c in cards:
             if not isinstance(c, (int, np.integer)) or not 0 <= c < 52 or c >> 2 < low_rank or c & 3 < low_suit:
                 name = _text([c]) if isinstance(c, (int, np.integer)) and 0 <= c < 52 else repr(c)
-                return f"{what}: card {name} is not in the deck of {g.name or 'this game'}"
+                return f"{_said(what)}: card {name} is not in the deck of {g.name or 'this game'}"
             if c in seen:
-                return f"{what}: card {_text([c])} is given twice"
+                return f"{_said(what)}: card {_text([c])} is given twice"
             if c in known:
-                return f"{what}: card {_text([c])} is dealt already"
+                return f"{_said(what)}: card {_text([c])} is dealt already"
             seen.add(c)
         return None
 
-    def _hole_problem(self, position: int, cards: Sequence[int], what: str) -> str | None:
+    def _hole_problem(self, position: int, cards: Sequence[int], what: What) -> str | None:
         n = self.game.num_players
         if position.__class__ is not int or not 0 <= position < n:
-            return f"{what}: no position {position!r} in a {n}-player game"
+            return f"{_said(what)}: no position {position!r} in a {n}-player game"
         k = self.game.num_hole_cards
         if len(cards) != k:
-            return f"{what}: {len(cards)} cards ({_text(cards)}) for position {position}, the game deals {k}"
+            return f"{_said(what)}: {len(cards)} cards ({_text(cards)}) for position {position}, the game deals {k}"
         return None
 
     def verify_deal_hole(self, position: int, cards: Sequence[int]) -> None:
         """Raise DealError unless ``position``, holding no cards yet, may be dealt ``cards``."""
-        what = f"dealing {_text(cards)} to position {position}"
+        def what() -> str:
+            return f"dealing {_text(cards)} to position {position}"
         why = self._hole_problem(position, cards, what)
         if why is None and self.hole[position]:
-            why = f"{what}: it holds {_text(self.hole[position])} already"
+            why = f"{what()}: it holds {_text(self.hole[position])} already"
         why = why or self._card_problem(cards, what)
         if why is not None:
             raise DealError(why)
@@ -111,10 +172,21 @@ class CardsAndPayoffs:
 
     def verify_deal_board(self, cards: Sequence[int]) -> None:
         """Raise DealError unless ``cards`` may be the next board cards (never more than the game deals)."""
-        what = f"dealing {_text(cards)} to the board"
+        r = _RULES.get(id(self.game))
+        if r is not None and r[0] is self.game:  # the usual case on sets, as a reader checks every round's cards
+            board = self.board
+            seen = set(cards)
+            if len(board) + len(cards) <= r[4] and len(seen) == len(cards) and seen <= r[1] \
+                    and seen.isdisjoint(board) and seen.isdisjoint(chain.from_iterable(self.hole)) \
+                    and sum(cards).__class__ is int:
+                return
+        else:
+            _rules_of(self.game)
+        def what() -> str:
+            return f"dealing {_text(cards)} to the board"
         total = self.game.total_board_cards
         if len(self.board) + len(cards) > total:
-            raise DealError(f"{what}: the board holds {len(self.board)} of the game's {total} cards")
+            raise DealError(f"{what()}: the board holds {len(self.board)} of the game's {total} cards")
         why = self._card_problem(cards, what)
         if why is not None:
             raise DealError(why)
@@ -133,8 +205,47 @@ class CardsAndPayoffs:
         self.board.extend(map(int, cards))
         return self
 
+    def _deals_plainly(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
+        """Whether :meth:`deal` may take ``hole`` and ``board`` as they are: the usual case, checked on sets (a reader
+        deals every hand's first line): ints of the deck, none twice, counts the game's, the state holding none."""
+        r = _RULES.get(id(self.game))
+        if r is None or r[0] is not self.game:
+            _rules_of(self.game)
+            return False
+        if len(hole) != r[2] or len(board) > r[4] or self.board:
+            return False
+        every = list(board)
+        k = r[3]
+        for h in hole:
+            if h:
+                if len(h) != k:
+                    return False
+                every += h
+        seen = set(every)
+        return len(seen) == len(every) and seen <= r[1] and sum(every).__class__ is int and not any(self.hole)
+
+    def _observes_plainly(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
+        """Whether :meth:`observe` may take ``hole`` and ``board`` as they are (see :meth:`_deals_plainly`)."""
+        r = _RULES.get(id(self.game))
+        if r is None or r[0] is not self.game:
+            _rules_of(self.game)
+            return False
+        if len(hole) != r[2] or len(board) != r[5][self.round]:
+            return False
+        every = list(board)
+        k = r[3]
+        for h in hole:
+            if h:
+                if len(h) != k:
+                    return False
+                every += h
+        seen = set(every)
+        return len(seen) == len(every) and seen <= r[1] and sum(every).__class__ is int
+
     def verify_deal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> None:
         """Raise DealError unless a state holding no card may be dealt ``hole`` (``()`` where unknown) and ``board``."""
+        if self._deals_plainly(hole, board):
+            return
         n = self.game.num_players
         if any(self.hole) or self.board:
             raise DealError("dealing a hand's cards: the state holds cards already")
@@ -162,9 +273,13 @@ class CardsAndPayoffs:
     def deal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> Self:
         """Deal every card known at once into a state holding none: hole cards per position (``()`` where
         unknown) and the board so far, as a parsed line or a deck gives them; DealError when the rules refuse them."""
-        self.verify_deal(hole, board)
-        self.hole = [tuple(map(int, h)) for h in hole]
-        self.board = list(map(int, board))
+        if self._deals_plainly(hole, board):
+            self.hole = [h if h.__class__ is tuple else tuple(h) for h in hole]
+            self.board = list(board)
+        else:
+            self.verify_deal(hole, board)
+            self.hole = [tuple(map(int, h)) for h in hole]  # numpy's ints, say: made ints
+            self.board = list(map(int, board))
         return self
 
     def verify_reveal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> None:
@@ -211,21 +326,90 @@ class CardsAndPayoffs:
         self.board.extend(map(int, board[len(self.board):]))
         return self
 
+    def verify_observe(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> None:
+        """Raise DealError unless ``hole`` (``()`` where hidden) and ``board`` may be every card one line shows of this
+        state: a holding per position of the game's count of cards or none, the board of the state's round, cards of
+        the game's deck, none twice.  Unlike :meth:`verify_reveal`, the cards the state knows now do not count."""
+        g = self.game
+        if self._observes_plainly(hole, board):
+            return
+        n = g.num_players
+        if len(hole) != n:
+            raise DealError(f"observing a hand's cards: {len(hole)} holdings for a {n}-player game")
+        k = g.num_hole_cards
+        for p, h in enumerate(hole):
+            if h and len(h) != k:
+                raise DealError(f"observing {_text(h)} for position {p}: {len(h)} cards, the game deals {k}")
+        through = g.board_cards_through(self.round)
+        if len(board) != through:
+            raise DealError(f"observing the board {_text(board)}: round {self.round + 1} shows {through} board cards")
+        every = [c for h in hole for c in h] + list(board)
+        why = self._card_problem(every, "observing a hand's cards", fresh=True)
+        if why is not None:
+            raise DealError(why)
+
+    def can_observe(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
+        """Whether ``hole`` and ``board`` may be every card a line shows of this state (see :meth:`verify_observe`)."""
+        try:
+            self.verify_observe(hole, board)
+        except DealError:
+            return False
+        return True
+
+    def observe(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> Self:
+        """The cards one line shows of this state replace the cards it knows: hole cards per position (``()`` where
+        the line hides them: they become unknown) and the board of its round.
+
+        What a reader of a seat's MATCHSTATE lines does with a state carried over from an earlier line (or from
+        another seat's view): the line says every card its seat sees now, and the state says no more than the
+        line (a parse from scratch of the same line gives the same state).  :meth:`reveal` instead keeps the
+        cards the state knows and refuses a line that contradicts them.  DealError when the cards cannot be so.
+        """
+        global _observed
+        last = _observed
+        if last[0] is hole and last[1] is board and last[2] is self.game and last[3] == self.round:
+            new = list(hole)  # checked already: tuples of ints all the way down
+            cards = list(board)
+        elif self._observes_plainly(hole, board):
+            new = [h if h.__class__ is tuple else tuple(h) for h in hole]
+            cards = list(board)
+            if hole.__class__ is tuple and board.__class__ is tuple and all(h.__class__ is tuple for h in hole):
+                _observed = (hole, board, self.game, self.round)
+        else:
+            self.verify_observe(hole, board)
+            new = [tuple(map(int, h)) for h in hole]  # numpy's ints, say: made ints
+            cards = list(map(int, board))
+        if self._payoffs is not None and new != self.hole:
+            self._payoffs = None  # a finished hand's result cached for other cards
+        self.hole = new
+        self.board = cards
+        return self
+
     def verify_show(self, position: int, cards: Sequence[int]) -> None:
         """Raise DealError unless ``position`` may show ``cards``: the hand is over, the position did not fold,
         and the cards are the ones it holds (or, where this state does not know them, could hold)."""
-        what = f"position {position} showing {_text(cards)}"
+        r = _RULES.get(id(self.game))
+        if r is not None and r[0] is self.game and position.__class__ is int and 0 <= position < r[2] \
+                and self.finished and not self.folded[position] and not self.hole[position] and len(cards) == r[3]:
+            seen = set(cards)  # the usual case on sets: a hidden holding shown at the end
+            if len(seen) == len(cards) and seen <= r[1] and seen.isdisjoint(self.board) \
+                    and seen.isdisjoint(chain.from_iterable(self.hole)) and sum(cards).__class__ is int:
+                return
+        elif r is None or r[0] is not self.game:
+            _rules_of(self.game)
+        def what() -> str:
+            return f"position {position} showing {_text(cards)}"
         why = self._hole_problem(position, cards, what)
         if why is None:
             if not self.finished:
-                why = f"{what}: cards are shown only when the hand is over"
+                why = f"{what()}: cards are shown only when the hand is over"
             elif self.folded[position]:
-                why = f"{what}: it folded"
+                why = f"{what()}: it folded"
             elif self.hole[position]:
                 held = self.hole[position]
                 wrong = [c for c in cards if c not in held]
                 if wrong:
-                    why = f"{what}: it does not hold {_text(wrong)} (it holds {_text(held)})"
+                    why = f"{what()}: it does not hold {_text(wrong)} (it holds {_text(held)})"
             else:
                 why = self._card_problem(cards, what, skip=position)
         if why is not None:

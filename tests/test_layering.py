@@ -342,3 +342,120 @@ def test_measurement_stands_apart_from_the_solvers(graph):
     assert "acpcbot.measure.lbr" in measure and "acpcbot.measure.aivat" in measure
     for module in [m for m in graph if m.startswith("acpcbot.solve")]:
         assert [m for m in _reach(graph, module) if m.startswith("acpcbot.measure")] == [], module
+
+
+# ----------------------------------------------------------------------------- one game-family property
+
+#: the values a GameDef field takes in Texas hold'em: comparing a field with one of them is a hold'em detector
+_HOLDEM_VALUES = {"num_hole_cards": 2, "num_ranks": 13, "num_suits": 4, "total_board_cards": 5, "num_rounds": 4,
+                  "num_board_cards": (0, 3, 1, 1)}
+_HOLDEM_NAMES = {"hunl", "hulhe", "3pl", "3pnl", "6pnl"}
+
+
+def _holdem_detectors(tree: ast.AST) -> list[int]:
+    """Lines comparing a game's card or round counts with hold'em's, or a game's name with a hold'em game's."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        fields = {s.attr for s in sides if isinstance(s, ast.Attribute)}
+        for s in sides:
+            if isinstance(s, ast.Tuple):  # (g.num_hole_cards, g.num_ranks) == (2, 13) or the other way round
+                fields |= {e.attr for e in s.elts if isinstance(e, ast.Attribute)}
+            elif isinstance(s, ast.Call) and isinstance(s.func, ast.Name) and s.func.id == "tuple" and s.args \
+                    and isinstance(s.args[0], ast.Attribute):  # tuple(g.num_board_cards) == (0, 3, 1, 1)
+                fields.add(s.args[0].attr)
+        values: set[object] = set()
+        for s in sides:
+            try:
+                value = ast.literal_eval(s)
+            except ValueError:
+                continue
+            values |= set(value) if isinstance(value, (tuple, set, list)) else {value}
+            if isinstance(value, tuple):
+                values.add(value)
+        holdem = {f for f in fields if f in _HOLDEM_VALUES and _HOLDEM_VALUES[f] in values}
+        named = "name" in fields and bool(values & _HOLDEM_NAMES)
+        if holdem or named:
+            found.append(node.lineno)
+    return found
+
+
+def test_hold_em_is_told_by_the_game_definition_only():
+    """``GameDef.is_holdem`` (and ``deals_holdem_cards``, ``has_holdem_streets``) is the one hold'em detector:
+    no other module compares a game's counts or name with hold'em's."""
+    bad = {}
+    for pkg in PACKAGES:
+        for path in (ROOT / pkg).rglob("*.py"):
+            if _module_name(path) == "acpcbot.gamedef":
+                continue
+            lines = _holdem_detectors(ast.parse(path.read_text(encoding="utf-8")))
+            if lines:
+                bad[str(path.relative_to(ROOT))] = lines
+    assert bad == {}
+
+
+def test_the_hold_em_check_catches_the_six_old_detectors():
+    """The shapes the six detectors of issue 28 had are each found."""
+    code = ('a = game.num_hole_cards == 2 and game.num_ranks == 13\n'
+            'b = (g.num_hole_cards, g.num_ranks, g.num_suits) == (2, 13, 4)\n'
+            'c = g.num_rounds == 4 and tuple(g.num_board_cards) == (0, 3, 1, 1)\n'
+            'd = game.name in ("hulhe", "hunl")\n'
+            'e = g.total_board_cards != 5\n'
+            'f = game.num_hole_cards != 1 or game.num_rounds < 2\n')  # one-card games, one-round games: no detector
+    assert sorted(set(_holdem_detectors(ast.parse(code)))) == [1, 2, 3, 4, 5]
+
+
+# ----------------------------------------------------------------------------- the client's own methods
+
+def _client_private_names() -> set[str]:
+    tree = ast.parse((ROOT / "acpcbot" / "client.py").read_text(encoding="utf-8"))
+    client = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Client")
+    return {n.name for n in client.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.name.startswith("_") and not n.name.startswith("__")}
+
+
+def _private_reaches(tree: ast.AST, names: set[str]) -> list[tuple[int, str]]:
+    """(line, name) of every ``obj._name`` with ``_name`` one of ``names`` on anything but ``self``."""
+    return [(n.lineno, n.attr) for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr in names
+            and not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls"))]
+
+
+def test_no_caller_reaches_into_the_clients_private_methods():
+    """The loops (session, direct, the arena's seats) use ``Client``'s public methods only."""
+    names = _client_private_names()
+    assert "_act" in names  # what the check is about: the decision path's own steps
+    bad = {}
+    for pkg in PACKAGES:
+        for path in (ROOT / pkg).rglob("*.py"):
+            if _module_name(path) == "acpcbot.client":
+                continue
+            found = _private_reaches(ast.parse(path.read_text(encoding="utf-8")), names)
+            if found:
+                bad[str(path.relative_to(ROOT))] = found
+    assert bad == {}
+
+
+def test_the_private_reach_check_catches_a_call():
+    tree = ast.parse("client._act(view, 0.0)\nself._act(view)\n")
+    assert _private_reaches(tree, {"_act"}) == [(1, "_act")]
+
+
+# ----------------------------------------------------------------------------- one play_job
+
+def test_one_play_job_plays_a_match_in_memory():
+    """``dealer.arena.memory.play_job`` is the one in-memory job; any other ``play_job_*`` there hands its job to
+    it (LBR's seats pass their seating) rather than copying it (TCP's is the other transport)."""
+    defs = {}
+    for path in (ROOT / "dealer").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("play_job"):
+                defs[(_module_name(path), node.name)] = node
+    assert ("dealer.arena.memory", "play_job") in defs
+    assert [k for k in defs if k[1] == "play_job"] == [("dealer.arena.memory", "play_job")]
+    for (module, name), node in defs.items():
+        if name in ("play_job", "play_job_tcp"):
+            continue
+        calls = {ast.unparse(c.func) for c in ast.walk(node) if isinstance(c, ast.Call)}
+        assert calls & {"play_job", "memory.play_job"}, f"{module}.{name} does not hand its job to memory.play_job"

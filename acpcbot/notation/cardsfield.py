@@ -11,6 +11,7 @@ from typing import Sequence
 from ..cards import CardError, cards_to_text, parse_cards
 from ..engine import State
 from ..gamedef import GameDef, clip
+from ..showdown import deck_of
 from .errors import ProtocolError
 
 
@@ -28,26 +29,16 @@ def _short_cards() -> dict[str, tuple[int, ...]]:
 
 #: the cards of a text of at most two (different) cards, looked up (:func:`parse_cards` reads the rest)
 SHORT_CARDS = _short_cards()
-#: the cards of a deck of so many ranks and suits, by (ranks, suits)
-_DECKS: dict[tuple[int, int], frozenset[int]] = {}
-
-
-def deck_of(game: GameDef) -> frozenset[int]:
-    """The cards of ``game``'s deck."""
-    key = (game.num_ranks, game.num_suits)
-    cards = _DECKS.get(key)
-    if cards is None:
-        low_rank, low_suit = 13 - game.num_ranks, 4 - game.num_suits
-        cards = _DECKS[key] = frozenset(c for c in range(52) if (c >> 2) >= low_rank and (c & 3) >= low_suit)
-    return cards
-
-
-def parse_cards_field(text: str, game: GameDef, round_: int, what: str) -> tuple[list[tuple[int, ...]], list[int]]:
+def parse_cards_field(text: str, game: GameDef, round_: int, what: str,
+                      check: bool = True) -> tuple[list[tuple[int, ...]], list[int]]:
     """Hole cards per position and the board from ``h0|h1|...[/b1/b2...]``.
 
     A game that deals board cards in the first round writes them right
     after the last hole-card group (``Jd|Kd``: the last position's cards
     hidden, ``Kd`` the board); the game's card counts tell them apart.
+    ``check=False`` leaves out the check that no card is given twice and
+    every card is of the game's deck, for a caller that hands the cards
+    to the engine's dealing operations, which check them.
     """
     n = game.num_players
     groups = text.split("/")
@@ -93,6 +84,8 @@ def parse_cards_field(text: str, game: GameDef, round_: int, what: str) -> tuple
             raise ProtocolError(f"{what}: round {r + 1} shows {len(cards)} board cards, "
                                 f"the game deals {counts[r]}")
         board += cards
+    if not check:
+        return hole, board
     seen = [c for h in hole for c in h] + board
     if len(set(seen)) != len(seen):
         raise ProtocolError(f"{what}: a card appears twice in {clip(text)}")

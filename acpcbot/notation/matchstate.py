@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..engine import Action, State
+from ..engine import Action, DealError, State
 from ..gamedef import UINT32_MAX, GameDef, bounded_int, clip
 from .actions import format_action
 from .betting import format_betting, replay_betting
@@ -138,8 +138,11 @@ def _build(pos_text: str, hand_text: str, betting: str, cards: str, game: GameDe
     if state is None:
         state = replay_betting(betting, game, State(game, hand_id))
     hole, board = _cards_of(cards, game, state.round, hand_id)
-    state.hole = list(hole)
-    state.board = list(board)
+    try:
+        state.observe(hole, board)  # the line's cards, checked by the engine, replace those of an earlier line
+    except DealError as exc:
+        parse_cards_field(cards, game, state.round, f"hand {hand_id}")  # the ProtocolError naming what is wrong
+        raise ProtocolError(f"hand {hand_id}: {exc}") from None
     if not hole[position]:
         raise ProtocolError(f"hand {hand_id}: position {position} is not shown its own hole cards")
     return MatchState(position, hand_id, state, betting)
@@ -165,8 +168,9 @@ def _extend(previous: MatchState | None, position: int, hand_id: int, betting: s
 
 @lru_cache(maxsize=4096)
 def _cards_of(cards: str, game: GameDef, round_: int, hand_id: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    # Cached: within a hand most lines repeat the card text of the line before.
-    hole, board = parse_cards_field(cards, game, round_, f"hand {hand_id}")
+    # Cached: within a hand most lines repeat the card text of the line before.  Unchecked: State.observe checks
+    # the cards (a line refused there is read again, checked, for its error message).
+    hole, board = parse_cards_field(cards, game, round_, f"hand {hand_id}", check=False)
     return tuple(hole), tuple(board)
 
 

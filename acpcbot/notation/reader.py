@@ -13,11 +13,11 @@ line by line, malformed lines included.
 from __future__ import annotations
 
 from ..cards import CardError, parse_cards
-from ..engine import Action, IllegalAction, State
+from ..engine import Action, DealError, IllegalAction, State
 from ..gamedef import GameDef
 from .actions import format_action, one_action
 from .betting import replay_betting
-from .cardsfield import SHORT_CARDS, deck_of, parse_cards_field
+from .cardsfield import SHORT_CARDS, parse_cards_field
 from .errors import ProtocolError
 from .matchstate import MATCHSTATE, MatchState
 
@@ -86,15 +86,17 @@ class HandReader:
         if start.round != 0:
             return None  # a hand that starts past its first round: the full parse judges it
         try:
-            hole, board = parse_cards_field(parts[4], game, 0, f"hand {hand_id}")
+            hole, board = parse_cards_field(parts[4], game, 0, "", check=False)  # deal checks the cards
         except ProtocolError:
             return None
         if not hole[position]:
             return None
         state = start.copy()
         state.hand_id = hand_id
-        state.hole = hole
-        state.board = board
+        try:
+            state.deal(hole, board)
+        except DealError:
+            return None
         return MatchState(position, hand_id, state, "")
 
     def step(self, text: str, last: MatchState) -> MatchState | None:
@@ -151,12 +153,19 @@ class HandReader:
                 dealt = self._dealt(cards, known, r, state)
                 if dealt is None:
                     return None
-                state.board.extend(dealt)
+                try:
+                    state.deal_board(dealt)  # the engine checks them as the full parse does
+                except DealError:
+                    return None
             elif state.finished:
-                shown = self._shown(cards, known, last.position, state)  # type: ignore[arg-type]
+                shown = self._shown(cards, known)  # type: ignore[arg-type]
                 if shown is None:
                     return None
-                state.hole = shown
+                try:
+                    for p, h in shown:  # each checked against the cards known, those shown before it included
+                        state.show(p, h)
+                except DealError:
+                    return None  # a state of this reader's own (a copy, or the one prepared): the full parse decides
             else:
                 return None
             self.cards_text = cards
@@ -219,26 +228,26 @@ class HandReader:
             known = self.cards_text
             if cards != known or state.round != first_round:
                 dealt = self._dealt(cards, known, first_round, state) if state.round > first_round else None
-                if dealt is not None:
-                    state.board.extend(dealt)
+                if dealt is not None and state.can_deal_board(dealt):
+                    state.deal_board(dealt)  # checked twice, on this rarer path: a refused deal is parsed whole
                 else:
                     got = self.cards.get((cards, state.round))
                     if got is None:
-                        hole, board = parse_cards_field(cards, game, state.round, f"hand {last.hand_id}")
+                        hole, board = parse_cards_field(cards, game, state.round, "", check=False)  # observe checks
                         got = self.cards[(cards, state.round)] = (tuple(hole), tuple(board))
                     if not got[0][last.position]:
                         return None
-                    state.hole = list(got[0])
-                    state.board = list(got[1])
-        except (ProtocolError, IllegalAction, CardError):
+                    state.observe(*got)
+        except (ProtocolError, IllegalAction, CardError, DealError):
             return None  # the full parse says what is wrong with the whole line
         return MatchState(last.position, last.hand_id, state, betting)
 
     def _dealt(self, cards: str, known: str | None, first_round: int, state: State) -> list[int] | None:
         """The board cards a line adds when its cards field is the last one plus the new rounds' groups, else None.
 
-        They are checked as the full parse checks them: each round's count,
-        cards of the game's deck, none seen before in the hand.
+        Each round's count is checked here; the cards themselves (of the
+        game's deck, none seen before in the hand) by the engine's
+        ``deal_board``, as the full parse checks them.
         """
         if known is None or not cards.startswith(known) or cards[len(known):len(known) + 1] != "/":
             return None
@@ -259,13 +268,14 @@ class HandReader:
                 except CardError:
                     return None
             new += got
-        return new if _fresh(new, state) else None
+        return new
 
-    def _shown(self, cards: str, known: str, position: int, state: State) -> list[tuple[int, ...]] | None:
-        """The hole cards of a final line whose cards field is the last one with other positions' cards shown, else None.
+    def _shown(self, cards: str, known: str) -> list[tuple[int, tuple[int, ...]]] | None:
+        """(position, cards) shown by a final line whose cards field is the last one with other positions' cards
+        shown, else None.
 
-        They are checked as the full parse checks them: whole groups of the
-        game's deck, none seen before.
+        Whole groups are checked here; the cards (of the game's deck, none
+        seen before) by the engine's ``show``, as the full parse checks them.
         """
         game = self.game
         if game.num_board_cards[0]:
@@ -278,23 +288,13 @@ class HandReader:
         before = known[:len(known) - len(board)].split("|")
         if len(groups) != len(before) or "/" in groups[-1]:
             return None
-        hole = state.hole[:]
-        new: list[int] = []
+        shown: list[tuple[int, tuple[int, ...]]] = []
         short = SHORT_CARDS.get
-        k = game.num_hole_cards
+        k = self.game.num_hole_cards
         for p, t in enumerate(groups):
             if t != before[p]:
                 got = short(t)
                 if before[p] or got is None or len(got) != k:
                     return None
-                hole[p] = got
-                new += got
-        return hole if _fresh(new, state) else None
-
-
-def _fresh(new: list[int], state: State) -> bool:
-    """Whether cards new to a hand are all different, of the game's deck and none of those ``state`` knows."""
-    seen = set(state.board)
-    for hole in state.hole:
-        seen.update(hole)
-    return seen.isdisjoint(new) and len(set(new)) == len(new) and deck_of(state.game).issuperset(new)
+                shown.append((p, got))
+        return shown

@@ -27,6 +27,7 @@ import numpy as np
 from ..arrayfile import ArrayFileError, arrays_digest, read_npz
 from ..atomic import atomic_write
 from ..engine import CALL, FOLD, RAISE, Action, State
+from ..equity_vectors import showdown_strength
 from ..evaluator import NUM_PAIRS, PAIR_INDEX, pair_ranks
 from ..evaluator.tables import cache_dir
 from ..gamedef import GameDef, load_game
@@ -242,7 +243,7 @@ def _remember(cache: OrderedDict, key, value, limit: int) -> None:
 
 def _strength(ranks: np.ndarray, mine: int) -> int:
     """Board strength 2*worse + ties (self included) of a treys rank among the board's live pairs (rank 0: dead)."""
-    return int(2 * np.count_nonzero(ranks > mine) + np.count_nonzero(ranks == mine))
+    return int(showdown_strength(ranks, mine))
 
 
 def _river_boards(turn_board: tuple[int, ...]) -> np.ndarray:
@@ -256,7 +257,7 @@ def _turn_counts_one(turn_board: tuple[int, ...], pair: int) -> np.ndarray:
     ranks = pair_ranks(_river_boards(turn_board))                  # (48, 1326), 0 where a card is shared
     mine = ranks[:, pair][:, None]
     live = mine[:, 0] > 0
-    strength = 2 * (ranks > mine).sum(1) + (ranks == mine).sum(1)
+    strength = showdown_strength(ranks, mine)
     return np.bincount(strength_bin(strength[live]), minlength=BINS)
 
 

@@ -67,7 +67,7 @@ def lbr_setting(doc: dict[str, Any]) -> str:
 
 def street_names(game: GameDef) -> tuple[str, ...]:
     """The names of the game's rounds: preflop..river in hold'em, ``round1``.. otherwise."""
-    if game.num_rounds == 4 and tuple(game.num_board_cards) == (0, 3, 1, 1):
+    if game.has_holdem_streets:
         return HOLDEM_STREETS
     return tuple(f"round{r + 1}" for r in range(game.num_rounds))
 

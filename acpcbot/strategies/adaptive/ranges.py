@@ -18,7 +18,9 @@ numpy, so a decision costs a few milliseconds:
   by the learnt informativeness kappa.
 - :func:`equity_vector`: our showdown equity against every pair at once
   (exact on the turn and river, sampled runouts on the flop and preflop),
-  so the equity against any range or sub-range is a weighted mean;
+  with its valid mask (``acpcbot.equity_vectors``' one convention, whose
+  functions compute it), so the equity against any range or sub-range is
+  a weighted mean (:func:`range_equity`);
   :func:`quick_equity`, a quicker reading against the ranges now.
 - :class:`HandTracker`: the ranges of the hand in progress, with the
   actions to learn from and the vectors kept per street.
@@ -34,7 +36,12 @@ from typing import Sequence
 import numpy as np
 
 from ...engine import ActionType
-from ...evaluator import NUM_PAIRS, PAIR_INDEX, PAIRS, pair_ranks, rank, rank_batch
+from ...equity_vectors import (
+    holdem_equity_on_runs,
+    range_equity as range_equity,  # the equity against a range: the one convention's
+    valid_mean,
+)
+from ...evaluator import NUM_PAIRS, PAIR_INDEX, PAIRS, pair_ranks
 from ...preflop import CLASSES, PAIR_CLASS, hand_class, preflop_equity
 from .runouts import SCORE_BINS, Runouts
 
@@ -231,8 +238,9 @@ def _runout_boards(hole: Sequence[int], board: Sequence[int], gen: np.random.Gen
     return np.hstack([np.broadcast_to(base, (len(runs), len(base))), runs])
 
 
-def equity_vector(hole: Sequence[int], board: Sequence[int], gen: np.random.Generator) -> np.ndarray:
-    """Our showdown equity (win + tie/2) against each of the 1326 pairs; NaN for pairs holding a known card.
+def equity_vector(hole: Sequence[int], board: Sequence[int], gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """(equity, valid): our showdown equity (win + tie/2) against each of the 1326 pairs, and which pairs can be
+    held (``acpcbot.equity_vectors``' convention: a pair holding a known card has equity 0 and valid False).
 
     Exact on the river and the turn (every river card), over sampled
     runouts on the flop (FLOP_SAMPLES of 1081) and preflop (PREFLOP_SAMPLES
@@ -240,20 +248,10 @@ def equity_vector(hole: Sequence[int], board: Sequence[int], gen: np.random.Gene
     """
     hole = tuple(int(c) for c in hole)
     board = tuple(int(c) for c in board)
-    dead = pairs_with(hole + board)
     if len(board) == 5:
-        ranks = pair_ranks(board)
-        hero = rank(hole + board)
-        eq = np.where(ranks > hero, 1.0, np.where(ranks == hero, 0.5, 0.0))
-    else:
-        boards = _runout_boards(hole, board, gen)
-        ranks = pair_ranks(boards)
-        hero = rank_batch(np.hstack([boards, np.broadcast_to(np.array(hole), (len(boards), 2))]), check=False)
-        valid = ranks > 0
-        win = np.where(ranks > hero[:, None], 1.0, np.where(ranks == hero[:, None], 0.5, 0.0))
-        counts = valid.sum(axis=0)
-        eq = np.divide((win * valid).sum(axis=0), counts, out=np.full(NUM_PAIRS, 0.5), where=counts > 0)
-    return np.where(dead, np.nan, eq)
+        return holdem_equity_on_runs(hole, board, np.zeros((1, 0), dtype=np.int64))
+    boards = _runout_boards(hole, board, gen)
+    return holdem_equity_on_runs(hole, board, boards[:, len(board):])
 
 
 def canonical_hole(hole: Sequence[int]) -> tuple[tuple[int, int], tuple[int, ...]]:
@@ -292,30 +290,24 @@ class PreflopEquities:
     def __init__(self, gen: np.random.Generator) -> None:
         self.gen = gen
         self.sums: dict[tuple[int, int], tuple[np.ndarray, int]] = {}
-        self.vectors: dict[tuple[int, int], np.ndarray] = {}
+        self.vectors: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
-    def get(self, hole: Sequence[int]) -> np.ndarray:
-        """Our equity against every pair before the flop (NaN for pairs holding one of our cards)."""
+    def get(self, hole: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """(equity, valid): our equity against every pair before the flop, and the pairs not holding our cards."""
         canon, sigma = canonical_hole(hole)
         total, batches = self.sums.get(canon, (None, 0))
         if batches < PREFLOP_BATCHES:
-            vec = equity_vector(canon, (), self.gen)
+            vec, valid = equity_vector(canon, (), self.gen)
             total = vec if total is None else total + vec
             batches += 1
             self.sums[canon] = (total, batches)
             mean = total / batches
             exact = _PAIR_EQUITY[pair_of(canon)]
-            self.vectors[canon] = mean + (exact - np.nanmean(mean))
-        return self.vectors[canon][_pair_permutation(sigma)]
+            self.vectors[canon] = (np.where(valid, mean + (exact - valid_mean(mean, valid)), 0.0), valid)
+        perm = _pair_permutation(sigma)
+        vec, valid = self.vectors[canon]
+        return vec[perm], valid[perm]
 
-
-def range_equity(eq: np.ndarray, weights: np.ndarray) -> float:
-    """Our equity against a range: the range-weighted mean of an equity vector (0.5 for an empty range)."""
-    w = np.where(np.isnan(eq), 0.0, weights)
-    total = w.sum()
-    if total <= 0:
-        return 0.5
-    return float(np.dot(w, np.nan_to_num(eq)) / total)
 
 
 def pair_of(cards: Sequence[int]) -> int:

@@ -213,14 +213,16 @@ class Search:
 
     def _end_of_round(self, s: State, g: np.ndarray) -> "_Plan":
         me, opp = self.me, self.opp
+        # the engine's terminal value: a fold pays what it pays whatever the cards; a showdown won (share 1) pays
+        # the bet both matched, the stake a signed share is multiplied by
         if s.folded[me] or s.folded[opp]:
-            value = -s.spent[me] if s.folded[me] else s.spent[opp]
+            value = s.heads_up_value(me, 1.0)
             return (_VALUE, np.full(self.m, value * float((self.mass * g).sum())))
         if self.runouts is None:  # a showdown on the river
-            stake = min(s.spent[me], s.spent[opp])
+            stake = s.heads_up_value(me, 1.0)
             return (_VALUE, stake * signed_sums(self.mass * g)[self.our_bins])
         if s.finished:  # all-in: the board runs out
-            stake = min(s.spent[me], s.spent[opp])
+            stake = s.heads_up_value(me, 1.0)
             if self.allin.deferred:  # valued with the others at once (_all_ins)
                 self._allins.append((stake, g))
                 return (_ALLIN, len(self._allins) - 1)
@@ -397,10 +399,9 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
         index = len(nodes)
         nodes.append((0, 0.0, [], None))
         if state.finished:
-            if state.folded[me] or state.folded[opp]:
-                nodes[index] = (FOLDED, float(-state.spent[me] if state.folded[me] else state.spent[opp]), [], None)
-            else:
-                nodes[index] = (SHOWDOWN, float(min(state.spent[me], state.spent[opp])), [], None)
+            # the engine's terminal value: what the fold pays, or the stake a won showdown pays
+            kind = FOLDED if state.folded[me] or state.folded[opp] else SHOWDOWN
+            nodes[index] = (kind, state.heads_up_value(me, 1.0), [], None)
             return index
         if state.current_player == me:
             opening = me not in state.actors[state.round]
