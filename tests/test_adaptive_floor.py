@@ -158,10 +158,14 @@ def smoke_hunl_policy(tmp_path_factory):
     return str(path)
 
 
-def test_without_a_hunl_policy_adaptive_has_no_floor_there():
-    if shipped_reason(HUNL) is None:
-        pytest.skip("a HUNL policy is shipped")
+def test_unasked_adaptive_has_no_floor_in_hunl():
+    # shipped or not, hunl's first blueprint is not yet for the default players: adaptive stands on it only when
+    # its file is named (floor_policy), and blueprint is not hunl's default strategy
+    from acpcbot.strategies.registry import default_spec
+
     assert not stands_on_blueprint(HUNL, True, "")
+    assert stands_on_blueprint(HUNL, True, "", policy="mine.npz")
+    assert default_spec(HUNL) == "adaptive"
     assert started("adaptive", HUNL).floor is None and create("adaptive", HUNL, 1).deterministic
 
 

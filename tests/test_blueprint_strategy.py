@@ -21,10 +21,13 @@ def view(line: str) -> View:
     return View.parse(line, HULHE)
 
 
-def test_plays_heads_up_limit_holdem_only():
-    for name in ("hunl", "3pl", "leduc", "kuhn2p"):
+def test_plays_the_games_with_a_blueprint_only():
+    for name in ("3pl", "leduc", "kuhn2p"):
         with pytest.raises(UnsupportedGame):
             create("blueprint", load_game(name), 1)
+    hunl = load_game("hunl")
+    if shipped_reason(hunl) is None:  # the HUNL policy is in the repository: blueprint plays it when named
+        assert create("blueprint", hunl, 1).table.actions(View.parse("MATCHSTATE:0:0::AsKd|", hunl).state)
 
 
 def test_aces_never_fold_and_every_answer_is_legal():

@@ -77,6 +77,10 @@ class BlueprintSpec:
     resolver: Callable[[GameDef, Any, int, float, int], Any] | None = None
     #: what the player is, for the submission kit's description (the ACPC form's questions: equilibrium, model)
     about: str = ""
+    #: whether the game's default players stand on this blueprint unasked (it is the game's default strategy where
+    #: it comes first in the preferences, and ``adaptive``'s floor): False while it is not yet measured against
+    #: the game's field; it still plays when asked for by name (``blueprint``, ``adaptive:floor_policy=FILE``)
+    default_players: bool = True
 
     def reason(self, game: GameDef) -> str | None:
         """Why the shipped files cannot be played in ``game`` before loading them (None: try loading)."""

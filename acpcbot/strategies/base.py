@@ -188,6 +188,11 @@ class Strategy:
         return None
 
     @classmethod
+    def not_default_reason(cls, game: GameDef) -> str | None:
+        """Why this strategy, though it may play ``game``, is not to be ``game``'s default; None when it may be."""
+        return cls.unsupported_reason(game)
+
+    @classmethod
     def unsupported_reason_for(cls, game: GameDef, params: dict[str, Any]) -> str | None:
         """Why this strategy with ``params`` (as given in a spec) cannot play ``game``; None when it can.
 

@@ -134,6 +134,14 @@ class BlueprintStrategy(Strategy):
         return shipped_reason(game)
 
     @classmethod
+    def not_default_reason(cls, game: GameDef) -> str | None:
+        """A blueprint whose spec says it is not yet for the default players is played only when named."""
+        spec = spec_for(game)
+        if spec is not None and not spec.default_players:
+            return f"the {spec.name} blueprint plays when named; the game's default players do not stand on it yet"
+        return cls.unsupported_reason(game)
+
+    @classmethod
     def unsupported_reason_for(cls, game: GameDef, params: dict[str, Any]) -> str | None:
         """With a policy or bucket file of the user's, the files decide which game they fit (checked on load)."""
         if params.get("policy") or params.get("buckets"):

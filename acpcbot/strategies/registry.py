@@ -245,7 +245,7 @@ def default_spec(game: GameDef) -> str:
     reasons = []
     for spec in DEFAULT_PREFERENCES:
         cls, _ = resolve(spec)
-        reason = cls.unsupported_reason(game)
+        reason = cls.not_default_reason(game)
         if reason is None:
             return spec
         reasons.append(f"{spec}: {reason}")

@@ -58,6 +58,9 @@ HUNL = BlueprintSpec(
     buckets=DEFAULT_BUCKETS,
     policy=DEFAULT_POLICY,
     build="python -m acpcbot.solve hunl --minutes 120 --checkpoint hunl.ckpt.npz",
+    # the first build ships to be played and measured by name; adaptive stays hunl's default, off this floor,
+    # until the measurements of issue 30 (LBR under S1-S4, duplicates against the field) say the floor holds
+    default_players=False,
     load=_load,
     train=_train,
     resolver=_resolver,

@@ -45,9 +45,11 @@ RESOLVE_SECONDS = float(BlueprintStrategy.params["resolve_seconds"].default)
 def stands_on_blueprint(game: GameDef, blueprint: bool, opponent: str, policy: str = "") -> bool:
     """Whether adaptive with these parameters stands on a blueprint in ``game``: a two-player game with a blueprint
     spec and its shipped files (or the ``policy`` file given), ``blueprint`` on, no known opponent given."""
-    if not blueprint or opponent or game.num_players != 2 or spec_for(game) is None:
+    spec = spec_for(game)
+    if not blueprint or opponent or game.num_players != 2 or spec is None:
         return False
-    return bool(policy) or shipped_reason(game) is None
+    # a spec not yet for the default players (hunl's first build) is a floor only when its file is named
+    return bool(policy) or (spec.default_players and shipped_reason(game) is None)
 
 
 class BlueprintFloor:

@@ -131,12 +131,13 @@ class AdaptiveStrategy(Strategy):
                        folder_exists, "its folder must exist"),
         "runouts": Param(int, RUNOUTS, "runouts sampled to play the later streets out (more: slower, finer)",
                          lambda v: 1 <= v <= 200, "must be in 1..200"),
-        "blueprint": Param(parse_bool, True, "heads-up, stand on the game's blueprint (hulhe; hunl once its policy is "
-                                             "there), deviating as far as its measured results justify (0: the "
+        "blueprint": Param(parse_bool, True, "heads-up, stand on the game's blueprint (hulhe; hunl when "
+                                             "floor_policy names its file), deviating as far as its measured results justify (0: the "
                                              "model's best response only)"),
         "resolve": Param(parse_bool, True, "on the floor, re-solve where the blueprint does (hulhe: the river, as "
                                            "blueprint does); 0: the blueprint's table alone"),
-        "floor_policy": Param(str, "", "the blueprint policy file to stand on (default: the game's shipped one)",
+        "floor_policy": Param(str, "", "the blueprint policy file to stand on (default: the game's shipped one "
+                                   "where its spec is for the default players: hulhe)",
                               lambda v: v == "" or os.path.isfile(v), "must be an existing file"),
         "opponent": Param(str, "", "the opponent's exact policy when known (probe:kind=K): the best response to it "
                                    "instead of the model (for measurement; empty: the model)",
