@@ -42,13 +42,11 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from ..engine import ActionType, State, Step
+from ..equity_vectors import PREFLOP_BOARDS  # random boards behind preflop equities (built once per evaluator)
 from ..gamedef import GameDef
 from ..policy_types import ActionPolicy
 from .matchup import holdem_matchup, holdem_matchups
 from .rollout import matchup_equity
-
-#: random boards behind preflop equities (built once per evaluator)
-PREFLOP_BOARDS = 10_000
 
 #: ``multiprocessing.Pool.starmap``'s shape: a function and its argument tuples -> the results in order
 StarMap = Callable[[Callable[..., Any], Sequence[tuple[Any, ...]]], Sequence[Any]]

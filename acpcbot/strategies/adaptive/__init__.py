@@ -14,8 +14,8 @@ here as from the one module it was.
 """
 
 from .portfolio import COLD_HANDS, DEVIATION_BB
-from .preflop import ALL_PAIRS, PREFLOP_BOARDS, preflop_runouts
+from .preflop import ALL_PAIRS, PREFLOP_SEARCH_BOARDS, preflop_runouts
 from .strategy import MODEL_KIND, MODEL_VERSION, AdaptiveStrategy
 
-__all__ = ["ALL_PAIRS", "COLD_HANDS", "DEVIATION_BB", "MODEL_KIND", "MODEL_VERSION", "PREFLOP_BOARDS",
+__all__ = ["ALL_PAIRS", "COLD_HANDS", "DEVIATION_BB", "MODEL_KIND", "MODEL_VERSION", "PREFLOP_SEARCH_BOARDS",
            "AdaptiveStrategy", "preflop_runouts"]

@@ -1,7 +1,7 @@
 """adaptive before the flop: the boards every preflop search is played on, drawn once per process.
 
 Before the flop adaptive's searches play the later streets out on
-PREFLOP_BOARDS boards and value all-ins on ALLIN_RUNOUTS, the same seeded
+PREFLOP_SEARCH_BOARDS boards and value all-ins on ALLIN_RUNOUTS, the same seeded
 draw for every match (so a match replays exactly and the boards' tables
 are made once); a search is kept per betting history until the opponent's
 hands seen grow by a PREFLOP_REFRESH-th.
@@ -17,8 +17,8 @@ from ...evaluator import NUM_PAIRS, pair_ranks
 from .runouts import Runouts, runout_boards
 
 #: boards drawn once per match for the searches before the flop (those sharing a card with ours are skipped)
-PREFLOP_BOARDS = 48
-#: runouts an all-in is valued on before the flop; the first PREFLOP_BOARDS of them are those the later streets are
+PREFLOP_SEARCH_BOARDS = 48
+#: runouts an all-in is valued on before the flop; the first PREFLOP_SEARCH_BOARDS of them are those the later streets are
 #: played on
 ALLIN_RUNOUTS = 400
 #: before the flop a search is kept per betting history until the hands seen grow by this fraction of themselves
@@ -39,6 +39,6 @@ def preflop_pool(size: int) -> Runouts:
 
 @lru_cache(maxsize=1)
 def preflop_runouts() -> tuple[Runouts, Runouts]:
-    """The runouts of every search before the flop: the PREFLOP_BOARDS played on, the ALLIN_RUNOUTS all-ins run on."""
+    """The runouts of every search before the flop: the PREFLOP_SEARCH_BOARDS played on, the ALLIN_RUNOUTS all-ins run on."""
     pool = preflop_pool(ALLIN_RUNOUTS)
-    return pool.head(PREFLOP_BOARDS), pool
+    return pool.head(PREFLOP_SEARCH_BOARDS), pool
