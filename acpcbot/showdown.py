@@ -497,15 +497,18 @@ class CardsAndPayoffs:
             return self.payoffs()
         return self._showdown_payoffs(self.hand_values(hole))
 
-    def heads_up_value(self, me: int, share: Any, called: bool = False) -> Any:
+    def heads_up_value(self, me: int, share: Any, called: bool = False, opp: int | None = None) -> Any:
         """Position ``me``'s chips in a heads-up hand played to its end from here with no more chips put in:
         a fold pays what it pays; a showdown pays ``share * 2 * M - M``, ``share`` being ``me``'s share of the
         pot (a win 1, a tie 1/2) and M the bet both have matched (chips above it come back).
 
         ``share`` is a number, or a numpy array of one share per holding (or board): the result has its shape.
         ``called``: the bet standing now is called first (each player puts in up to its stack).
+        ``opp``: the one opponent left (default ``1 - me``; in a multiway game the two players still in, the
+        others' chips in the pot left aside as the heads-up searches value them).
         """
-        opp = 1 - me
+        if opp is None:
+            opp = 1 - me
         spent = self.spent
         if self.folded[me] or self.folded[opp]:
             value = float(-spent[me] if self.folded[me] else spent[opp])

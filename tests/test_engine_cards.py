@@ -169,6 +169,16 @@ def test_heads_up_value_over_many_holdings():
     assert folded.heads_up_value(1, 0.9) == -50.0
 
 
+def test_heads_up_value_between_the_two_left_of_three():
+    # 3pnl: the first to act folds, positions 0 and 1 (the blinds 50 and 100) are left; the multiway game's
+    # searches value that pair heads-up, the folder's chips aside (the default 1 - me would name the wrong player)
+    st = State(load_game("3pnl")).apply(FOLD).apply(raise_to(300))  # position 2 folds; 0 raises to 300
+    assert st.spent[:2] == [300, 100] and st.current_player == 1
+    assert st.heads_up_value(1, 1.0, opp=0) == 100.0 and st.heads_up_value(0, 0.0, opp=1) == -100.0
+    folded = st.copy().apply(FOLD)  # the big blind folds its 100
+    assert folded.heads_up_value(1, 0.7, opp=0) == -100.0 and folded.heads_up_value(0, 0.7, opp=1) == 100.0
+
+
 def test_payoffs_for_asks_a_finished_hand():
     with pytest.raises(ValueError, match="not over"):
         State(load_game("hunl")).payoffs_for([c("AsAh"), c("KsKh")])

@@ -216,13 +216,13 @@ class Search:
         # the engine's terminal value: a fold pays what it pays whatever the cards; a showdown won (share 1) pays
         # the bet both matched, the stake a signed share is multiplied by
         if s.folded[me] or s.folded[opp]:
-            value = s.heads_up_value(me, 1.0)
+            value = s.heads_up_value(me, 1.0, opp=opp)
             return (_VALUE, np.full(self.m, value * float((self.mass * g).sum())))
         if self.runouts is None:  # a showdown on the river
-            stake = s.heads_up_value(me, 1.0)
+            stake = s.heads_up_value(me, 1.0, opp=opp)
             return (_VALUE, stake * signed_sums(self.mass * g)[self.our_bins])
         if s.finished:  # all-in: the board runs out
-            stake = s.heads_up_value(me, 1.0)
+            stake = s.heads_up_value(me, 1.0, opp=opp)
             if self.allin.deferred:  # valued with the others at once (_all_ins)
                 self._allins.append((stake, g))
                 return (_ALLIN, len(self._allins) - 1)
@@ -401,7 +401,7 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
         if state.finished:
             # the engine's terminal value: what the fold pays, or the stake a won showdown pays
             kind = FOLDED if state.folded[me] or state.folded[opp] else SHOWDOWN
-            nodes[index] = (kind, state.heads_up_value(me, 1.0), [], None)
+            nodes[index] = (kind, state.heads_up_value(me, 1.0, opp=opp), [], None)
             return index
         if state.current_player == me:
             opening = me not in state.actors[state.round]
