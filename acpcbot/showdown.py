@@ -37,6 +37,15 @@ class DealError(ValueError):
     """Cards the rules do not let a hand be dealt or shown (a card dealt twice, not in the deck, too many...)."""
 
 
+def _allowed(verify: Callable[..., None], *args: Any) -> bool:
+    """The ``can_`` twin of a ``verify_`` operation: True unless it raises DealError."""
+    try:
+        verify(*args)
+    except DealError:
+        return False
+    return True
+
+
 #: the cards of a deck of so many ranks and suits, by (ranks, suits)
 _DECKS: dict[tuple[int, int], frozenset[int]] = {}
 
@@ -158,11 +167,7 @@ class CardsAndPayoffs:
 
     def can_deal_hole(self, position: int, cards: Sequence[int]) -> bool:
         """Whether ``position`` may be dealt ``cards`` (see :meth:`verify_deal_hole`)."""
-        try:
-            self.verify_deal_hole(position, cards)
-        except DealError:
-            return False
-        return True
+        return _allowed(self.verify_deal_hole, position, cards)
 
     def deal_hole(self, position: int, cards: Sequence[int]) -> Self:
         """Deal ``cards`` to ``position``, which holds none yet; DealError when the rules refuse them."""
@@ -193,11 +198,7 @@ class CardsAndPayoffs:
 
     def can_deal_board(self, cards: Sequence[int]) -> bool:
         """Whether ``cards`` may be the next board cards (see :meth:`verify_deal_board`)."""
-        try:
-            self.verify_deal_board(cards)
-        except DealError:
-            return False
-        return True
+        return _allowed(self.verify_deal_board, cards)
 
     def deal_board(self, cards: Sequence[int]) -> Self:
         """Deal ``cards`` as the next board cards; DealError when the rules refuse them."""
@@ -264,11 +265,7 @@ class CardsAndPayoffs:
 
     def can_deal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
         """Whether a state holding no card may be dealt ``hole`` and ``board`` (see :meth:`verify_deal`)."""
-        try:
-            self.verify_deal(hole, board)
-        except DealError:
-            return False
-        return True
+        return _allowed(self.verify_deal, hole, board)
 
     def deal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> Self:
         """Deal every card known at once into a state holding none: hole cards per position (``()`` where
@@ -309,11 +306,7 @@ class CardsAndPayoffs:
 
     def can_reveal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
         """Whether ``hole`` and ``board`` may be every card known now (see :meth:`verify_reveal`)."""
-        try:
-            self.verify_reveal(hole, board)
-        except DealError:
-            return False
-        return True
+        return _allowed(self.verify_reveal, hole, board)
 
     def reveal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> Self:
         """Take in every card a line shows now, as a reader of MATCHSTATE or STATE lines does: hole cards per
@@ -350,11 +343,7 @@ class CardsAndPayoffs:
 
     def can_observe(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
         """Whether ``hole`` and ``board`` may be every card a line shows of this state (see :meth:`verify_observe`)."""
-        try:
-            self.verify_observe(hole, board)
-        except DealError:
-            return False
-        return True
+        return _allowed(self.verify_observe, hole, board)
 
     def observe(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> Self:
         """The cards one line shows of this state replace the cards it knows: hole cards per position (``()`` where
@@ -417,11 +406,7 @@ class CardsAndPayoffs:
 
     def can_show(self, position: int, cards: Sequence[int]) -> bool:
         """Whether ``position`` may show ``cards`` (see :meth:`verify_show`)."""
-        try:
-            self.verify_show(position, cards)
-        except DealError:
-            return False
-        return True
+        return _allowed(self.verify_show, position, cards)
 
     def show(self, position: int, cards: Sequence[int]) -> Self:
         """``position`` shows ``cards`` at the end of the hand: they become known; DealError when the rules refuse."""
