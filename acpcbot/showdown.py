@@ -45,6 +45,19 @@ def _allowed(verify: Callable[..., None], *args: Any) -> bool:
         return False
     return True
 
+def _plain_cards(rules: tuple[Any, frozenset[int], int, int, int, tuple[int, ...]], hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
+    """The usual case of a deal, checked on sets: every holding the game's size, ints of the deck, none twice."""
+    every = list(board)
+    k = rules[3]
+    for h in hole:
+        if h:
+            if len(h) != k:
+                return False
+            every += h
+    seen = set(every)
+    return len(seen) == len(every) and seen <= rules[1] and sum(every).__class__ is int
+
+
 
 #: the cards of a deck of so many ranks and suits, by (ranks, suits)
 _DECKS: dict[tuple[int, int], frozenset[int]] = {}
@@ -215,15 +228,7 @@ class CardsAndPayoffs:
             return False
         if len(hole) != r[2] or len(board) > r[4] or self.board:
             return False
-        every = list(board)
-        k = r[3]
-        for h in hole:
-            if h:
-                if len(h) != k:
-                    return False
-                every += h
-        seen = set(every)
-        return len(seen) == len(every) and seen <= r[1] and sum(every).__class__ is int and not any(self.hole)
+        return _plain_cards(r, hole, board) and not any(self.hole)
 
     def _observes_plainly(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
         """Whether :meth:`observe` may take ``hole`` and ``board`` as they are (see :meth:`_deals_plainly`)."""
@@ -233,15 +238,7 @@ class CardsAndPayoffs:
             return False
         if len(hole) != r[2] or len(board) != r[5][self.round]:
             return False
-        every = list(board)
-        k = r[3]
-        for h in hole:
-            if h:
-                if len(h) != k:
-                    return False
-                every += h
-        seen = set(every)
-        return len(seen) == len(every) and seen <= r[1] and sum(every).__class__ is int
+        return _plain_cards(r, hole, board)
 
     def verify_deal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> None:
         """Raise DealError unless a state holding no card may be dealt ``hole`` (``()`` where unknown) and ``board``."""
