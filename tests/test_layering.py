@@ -459,3 +459,33 @@ def test_one_play_job_plays_a_match_in_memory():
             continue
         calls = {ast.unparse(c.func) for c in ast.walk(node) if isinstance(c, ast.Call)}
         assert calls & {"play_job", "memory.play_job"}, f"{module}.{name} does not hand its job to memory.play_job"
+
+
+#: the engine's modules: they own a state's cards (deal, reveal, observe, show, swap_cards, views)
+_CARD_OWNERS = {"acpcbot/engine.py", "acpcbot/showdown.py", "acpcbot/hand.py"}
+
+
+def _card_writes(source: str) -> list[str]:
+    """Assignments to another object's ``hole`` or ``board`` (``state.board = ...``): cards set by hand."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        for target in targets:
+            for t in target.elts if isinstance(target, ast.Tuple) else [target]:
+                if isinstance(t, ast.Attribute) and t.attr in ("hole", "board") and \
+                        not (isinstance(t.value, ast.Name) and t.value.id == "self"):
+                    found.append(f"{node.lineno}: {ast.unparse(t)}")
+    return found
+
+
+def test_cards_enter_a_state_through_the_engine_only():
+    # issue 28: deal/reveal/observe/show (checked) or swap_cards (the dealer's fast loops), never a field written
+    assert _card_writes("state.hole, state.board = seen, board\ns.board += [3]\nself.hole = None\n") == \
+        ["1: state.hole", "1: state.board", "2: s.board"]
+    bad = {}
+    for path in sorted([*ROOT.glob("acpcbot/**/*.py"), *ROOT.glob("dealer/**/*.py")]):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel not in _CARD_OWNERS and (found := _card_writes(path.read_text(encoding="utf-8"))):
+            bad[rel] = found
+    assert bad == {}

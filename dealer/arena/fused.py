@@ -107,11 +107,11 @@ class FusedMatch(Match):
                 seen = masked[acting]
                 if seen is None:
                     seen = masked[acting] = state.visible_holes(acting)
-                state.hole, state.board = seen, seen_board
+                state.swap_cards(seen, seen_board)
                 send_us = time_ns() // 1000  # logs.now_us, the call spared
                 action = decide[acting](asked, state, acting, betting)
                 recv_us = time_ns() // 1000
-                state.hole, state.board = hole, board
+                state.swap_cards(hole, board)
                 seat = seat_of_pos[acting]
                 # a call is always what it says (as in Match._ask); anything else the engine judges
                 fixed, warnings = (action, ()) if action is CALL else fix(action)
@@ -129,7 +129,7 @@ class FusedMatch(Match):
                 if state.round != round_:
                     betting += rounds_ended(state.round - round_)
         except BaseException:
-            state.hole, state.board = hole, board
+            state.swap_cards(hole, board)
             self._write_log()
             raise
         pending = self._pending

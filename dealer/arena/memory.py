@@ -200,7 +200,7 @@ def _logged_hands(config: MatchConfig, dealt: Sequence[State]) -> list[LoggedHan
             break
         shown = through[state.round]
         if len(state.board) > shown:
-            state.board = state.board[:shown]
+            state.swap_cards(state.hole, state.board[:shown])  # the log shows the board of the round it ended in
         payoffs = tuple(state.payoffs())
         text = texts.get(payoffs)
         if text is None:
