@@ -158,3 +158,7 @@ def test_a_blueprint_with_its_own_policy_file_passes_the_check_where_no_policy_i
     check_strategy(f"blueprint:policy={mine}", hunl, "hero")
     with pytest.raises(RecipeError, match="blueprint only"):
         check_strategy(f"blueprint:policy={mine}", load_game("leduc"), "hero")
+    # the same rule for cfr: a policy file of the user's covers the game it was solved for
+    with pytest.raises(RecipeError, match="no shipped policy"):
+        check_strategy("cfr", load_game("leducnl"), "hero")
+    check_strategy(f"cfr:policy={mine}", load_game("leducnl"), "hero")

@@ -157,7 +157,7 @@ class Strategy:
 
     def __init__(self, game: GameDef, rng: random.Random, **params: Any) -> None:
         label = self.name or type(self).__name__  # a plugin class has no registered name
-        reason = self.unsupported_reason(game)
+        reason = self.unsupported_reason_for(game, params)
         if reason:
             raise UnsupportedGame(f"strategy {label!r} cannot play {game.name or 'this game'}: {reason}")
         unknown = set(params) - set(self.params)

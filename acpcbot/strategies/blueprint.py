@@ -104,10 +104,7 @@ class BlueprintStrategy(Strategy):
     run_mode = INLINE_ENDS
 
     def __init__(self, game: GameDef, rng: Any, **params: Any) -> None:
-        if params.get("policy") or params.get("buckets"):
-            # files of the user's decide which game they fit (Blueprint checks them against the game)
-            self.unsupported_reason = _any_blueprint_game  # type: ignore[method-assign]
-        super().__init__(game, rng, **params)
+        super().__init__(game, rng, **params)  # unsupported_reason_for: a user's files fit the game they were built for
         vars(self).pop("policy", None)  # the parameter lives on as policy_path; the name is the policy method's
         self.policy_path = params.get("policy") or ""
         self.table = load_blueprint(game, self.policy_path, params.get("buckets") or "")
@@ -143,7 +140,8 @@ class BlueprintStrategy(Strategy):
 
     @classmethod
     def unsupported_reason_for(cls, game: GameDef, params: dict[str, Any]) -> str | None:
-        """With a policy or bucket file of the user's, the files decide which game they fit (checked on load)."""
+        """With a policy or bucket file of the user's, the files decide which game they fit (Blueprint checks them
+        against the game when it loads them)."""
         if params.get("policy") or params.get("buckets"):
             return _any_blueprint_game(game)
         return cls.unsupported_reason(game)

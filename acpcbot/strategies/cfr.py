@@ -72,14 +72,16 @@ class CFRStrategy(Strategy):
 
     def __init__(self, game: GameDef, rng: Any, **params: Any) -> None:
         path = params.get("policy") or ""
-        if path:
-            # an explicit file decides which game it covers (read_policy checks every key
-            # against the game), so the shipped-policy test below must not refuse it
-            self.unsupported_reason = _any_game  # type: ignore[method-assign]
-        super().__init__(game, rng, **params)
+        super().__init__(game, rng, **params)  # unsupported_reason_for: an explicit file may cover any game
         vars(self).pop("policy", None)  # the parameter lives on as policy_path; the name is the policy method's
         self.policy_path = path or shipped_policy(game) or ""
         self.table = _load(self.policy_path, game)
+
+    @classmethod
+    def unsupported_reason_for(cls, game: GameDef, params: dict[str, Any]) -> str | None:
+        """An explicit policy file decides which game it covers (read_policy checks every key against the game),
+        so the shipped-policy test must not refuse it."""
+        return None if params.get("policy") else cls.unsupported_reason(game)
 
     @classmethod
     def unsupported_reason(cls, game: GameDef) -> str | None:
@@ -162,6 +164,3 @@ def _keys_by_hole(state: Any, position: int) -> Any:
         return f"{head}:{'|'.join(parts)}{slash}{boards}"
     return fast
 
-
-def _any_game(game: GameDef) -> str | None:
-    return None
