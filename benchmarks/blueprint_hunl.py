@@ -81,8 +81,8 @@ def decisions(game_name: str, n: int, seed: int) -> list[State]:
         cards = rng.sample(range(52), 9)
         state = State(game, hole=[cards[0:2], cards[2:4]])
         while not state.finished:
-            if state.round > 0:
-                state.board = cards[4:4 + game.board_cards_through(state.round)]
+            if len(state.board) < game.board_cards_through(state.round):  # a new round's cards, through the engine
+                state.deal_board(cards[4 + len(state.board):4 + game.board_cards_through(state.round)])
             out.append(state.copy())
             kind = rng.choice(state.legal_actions())
             if kind == ActionType.RAISE:

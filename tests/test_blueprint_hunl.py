@@ -214,8 +214,8 @@ def _random_states(n: int, seed: int):
         cards = rng.sample(range(52), 9)
         state = State(HUNL_GAME, hole=[cards[0:2], cards[2:4]])
         while not state.finished:
-            if state.round > 0:
-                state.board = cards[4:4 + HUNL_GAME.board_cards_through(state.round)]
+            if len(state.board) < HUNL_GAME.board_cards_through(state.round):  # a new round's cards, through the engine
+                state.deal_board(cards[4 + len(state.board):4 + HUNL_GAME.board_cards_through(state.round)])
             out.append(state.copy())
             legal = state.legal_actions()
             kind = rng.choice(legal)
