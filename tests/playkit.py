@@ -22,7 +22,6 @@ from typing import Callable
 import pytest
 from matchkit import serve
 
-import acpcbot.strategies.builtin  # noqa: F401  (registers every shipped strategy)
 from acpcbot.client import EXIT_OK, Client
 from acpcbot.engine import Action
 from acpcbot.gamedef import GameDef, load_game

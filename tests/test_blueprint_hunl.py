@@ -239,7 +239,6 @@ def test_policy_rows_sum_to_one_over_distinct_legal_actions(tiny_policy):
 
 
 def test_the_blueprint_strategy_plays_a_hunl_policy_file(tiny_policy, tmp_path):
-    from acpcbot.strategies import builtin  # noqa: F401, PLC0415 - registers the strategies
     from acpcbot.strategies.registry import create  # noqa: PLC0415
     from acpcbot.world import View  # noqa: PLC0415
     path = tmp_path / "p.npz"

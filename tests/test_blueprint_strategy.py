@@ -7,7 +7,6 @@ import pytest
 
 from acpcbot.engine import CALL, FOLD, RAISE
 from acpcbot.gamedef import load_game
-from acpcbot.strategies import builtin  # noqa: F401  (registers every built-in strategy)
 from acpcbot.strategies.base import UnsupportedGame
 from acpcbot.strategies.blueprint import shipped_reason
 from acpcbot.strategies.registry import create

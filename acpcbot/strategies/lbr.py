@@ -40,7 +40,8 @@ from ..measure.lbr_actions import check_setting, parse_setting, raises_allowed
 from ..protocol import MatchState, format_betting, format_match_state
 from ..world import MatchHistory, MatchInfo, View, World
 from .base import ActionPolicy, NoPolicy, Param, RunMode, Strategy
-from .registration import register, registered
+from .registration import register
+from .registry import registered_class
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,7 @@ def stand_in(game: GameDef, state: State) -> tuple[int, ...]:
 def make_target(spec: str, game: GameDef, seed: int | None) -> Strategy:
     """The registered strategy ``spec`` names (``name:k=v;k=v`` or with ``,``), seeded by ``seed``."""
     name, _, rest = spec.strip().partition(":")
-    cls = registered().get(name)
+    cls = registered_class(name)
     if cls is None:
         raise ValueError(f"lbr: unknown target strategy {name!r}")
     params: dict[str, Any] = {}

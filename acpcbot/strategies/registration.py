@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .base import Strategy
+from .builtin import BUILTIN
 
 _REGISTRY: dict[str, type[Strategy]] = {}
 
@@ -13,6 +14,11 @@ def register(cls: type[Strategy]) -> type[Strategy]:
         raise ValueError(f"{cls.__name__} has no name")
     if cls.name in _REGISTRY and _REGISTRY[cls.name] is not cls:
         raise ValueError(f"two strategies are named {cls.name!r}")
+    shipped = BUILTIN.get(cls.name)
+    if shipped is not None and not cls.__module__.startswith(f"{__package__}.{shipped}"):
+        # a shipped name taken before its module is imported (they load on first use) would fail that import later
+        raise ValueError(f"two strategies are named {cls.name!r}: a shipped one ({__package__}.{shipped}) and "
+                         f"{cls.__module__}.{cls.__qualname__}")
     _REGISTRY[cls.name] = cls
     return cls
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..gamedef import GameDef
-from . import builtin  # noqa: F401  (importing the shipped strategy modules registers them)
+from . import builtin
 from .base import Strategy
 from .registration import register, registered  # noqa: F401  (register is re-exported)
 
@@ -48,8 +48,20 @@ class StrategySpecError(ValueError):
 
 
 def available() -> dict[str, type[Strategy]]:
-    """Every registered strategy by name."""
+    """Every strategy by name: the shipped ones (their modules imported now) and any registered so far."""
+    builtin.load_all()
     return dict(sorted(registered().items()))
+
+
+def known_name(name: str) -> bool:
+    """Whether ``name`` is a shipped or registered strategy's name (nothing is imported)."""
+    return name in builtin.BUILTIN or name in registered()
+
+
+def registered_class(name: str) -> type[Strategy] | None:
+    """The shipped or registered strategy named ``name`` (its module imported now), or None."""
+    builtin.load(name)
+    return registered().get(name)
 
 
 #: file parameters of the shipped strategies: "read" files must exist, "write" files need an existing folder
@@ -60,7 +72,7 @@ PLUGIN_PATH_ENV = "ACPCBOT_PLUGIN_PATH"
 def split_spec(spec: str) -> tuple[str, str]:
     """``(head, parameters)``: head is a strategy name or a plugin's ``module:Class``; parameters the ``k=v,...`` text."""
     name, _, rest = spec.strip().partition(":")
-    if name in registered() or not rest:
+    if known_name(name) or not rest:
         return name, rest
     first = rest.split(":", 1)[0]
     if "=" in first.split(",", 1)[0] and "." not in name:
@@ -170,13 +182,12 @@ def load_plugin(head: str) -> type[Strategy]:
 
 def strategy_class(name: str) -> type[Strategy]:
     """The class a spec's head names: a registered strategy or a plugin ``module:Class``."""
-    strategies = available()
-    cls = strategies.get(name)
+    cls = registered_class(name)
     if cls is None and ":" in name:
         cls = load_plugin(name)
     if cls is None:
         hint = " (a plugin is written module:ClassName)" if "." in name else ""
-        raise StrategySpecError(f"unknown strategy {name!r}; known: {', '.join(strategies)}{hint}")
+        raise StrategySpecError(f"unknown strategy {name!r}; known: {', '.join(available())}{hint}")
     return cls
 
 

@@ -169,7 +169,3 @@ class FoldStrategy(Strategy):
         """Fold facing a bet, else check."""
         return view.fold_or_check()
 
-
-# The lbr player registers when its module is imported; builtin.py (the list of shipped strategy
-# modules) is where this import belongs, and it is here only until that file takes it.
-from . import lbr  # noqa: E402,F401
