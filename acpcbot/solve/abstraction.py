@@ -29,6 +29,7 @@ import itertools
 import os
 import time
 from dataclasses import dataclass
+from functools import cache
 from multiprocessing import Pool
 
 import numpy as np
@@ -57,6 +58,7 @@ class AbstractionError(ValueError):
 
 # --------------------------------------------------------------- flops
 
+@cache
 def _flop_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Canonical flops (codes), their multiplicities, and per raw flop code its canonical index and suit renaming."""
     flops = np.array(list(itertools.combinations(range(52), 3)), dtype=np.int64)     # (22100, 3)
@@ -73,22 +75,31 @@ def _flop_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return canon, weight, flop_index, flop_perm
 
 
-CANON_FLOPS, FLOP_WEIGHTS, _FLOP_INDEX, _FLOP_PERM = _flop_tables()
+#: the flop tables' names, built on first use (a fifth of a second's work at import, for every process that
+#: imports a solver, most of which never read a flop): module attributes by PEP 562
+_FLOP_NAMES = ("CANON_FLOPS", "FLOP_WEIGHTS", "_FLOP_INDEX", "_FLOP_PERM")
+
+
+def __getattr__(name: str) -> np.ndarray:
+    if name in _FLOP_NAMES:
+        return _flop_tables()[_FLOP_NAMES.index(name)]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def canonical_flop(flop) -> tuple[int, int]:
     """(canonical flop index 0..1754, suit renaming index into SUIT_PERMS) of three board cards, any order."""
     a, b, c = sorted(int(x) for x in flop)
     code = (a * 52 + b) * 52 + c
-    idx = int(_FLOP_INDEX[code])
+    _, _, flop_index, flop_perm = _flop_tables()
+    idx = int(flop_index[code])
     if idx < 0 or not a < b < c:
         raise AbstractionError(f"not a flop of three distinct cards: {flop!r}")
-    return idx, int(_FLOP_PERM[code])
+    return idx, int(flop_perm[code])
 
 
 def flop_cards(index: int) -> tuple[int, int, int]:
     """The three cards of canonical flop ``index``."""
-    code = int(CANON_FLOPS[index])
+    code = int(_flop_tables()[0][index])
     return code // 2704, code // 52 % 52, code % 52
 
 
@@ -219,7 +230,7 @@ class Buckets:
             np.savez_compressed(fh, format=FORMAT, k=np.array(self.k), river_edges=self.river_edges,
                                 flop_bucket=self.flop_bucket, turn_centroids=self.turn_centroids,
                                 t1=self.transitions[0], t2=self.transitions[1], t3=self.transitions[2],
-                                build_seconds=self.build_seconds, canon_flops=CANON_FLOPS)
+                                build_seconds=self.build_seconds, canon_flops=_flop_tables()[0])
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "Buckets":
@@ -229,7 +240,7 @@ class Buckets:
             with np.load(path) as z:
                 if int(z["format"]) != FORMAT:
                     raise AbstractionError(f"{where}: bucket format {int(z['format'])}, expected {FORMAT}")
-                if not np.array_equal(z["canon_flops"], CANON_FLOPS):
+                if not np.array_equal(z["canon_flops"], _flop_tables()[0]):
                     raise AbstractionError(f"{where}: made with another list of canonical flops")
                 k1, k2, k3 = (int(x) for x in z["k"])
                 b = cls(k=(k1, k2, k3), river_edges=z["river_edges"], flop_bucket=z["flop_bucket"],
@@ -240,7 +251,7 @@ class Buckets:
                 raise
             raise AbstractionError(f"{where}: cannot read bucket data: {exc}") from None
         k1, k2, k3 = b.k
-        want = {"flop_bucket": (len(CANON_FLOPS), NUM_PAIRS), "turn_centroids": (NUM_CLASSES, k1, k2, BINS),
+        want = {"flop_bucket": (len(_flop_tables()[0]), NUM_PAIRS), "turn_centroids": (NUM_CLASSES, k1, k2, BINS),
                 "river_edges": (k3 - 1,)}
         for name, shape in want.items():
             if getattr(b, name).shape != shape:
@@ -317,8 +328,9 @@ def build(k: tuple[int, int, int], river_edges: tuple[int, ...], workers: int = 
     if len(edges) != k3 - 1 or (np.diff(edges) <= 0).any() or edges.min() < 1 or edges.max() >= BINS:
         raise AbstractionError(f"river edges {river_edges}: need {k3 - 1} increasing bins in 1..{BINS - 1}")
     start = time.perf_counter()
-    n_flops = len(CANON_FLOPS) if flops is None else flops
-    weights = FLOP_WEIGHTS.astype(np.float64)
+    canon_flops, flop_weights = _flop_tables()[:2]
+    n_flops = len(canon_flops) if flops is None else flops
+    weights = flop_weights.astype(np.float64)
     flop_counts = np.zeros((n_flops, NUM_PAIRS, BINS), dtype=np.int16)
     turn_sample: list = [None] * n_flops
     jobs = [(f, turn_samples, seed * 100003 + f) for f in range(n_flops)]
@@ -330,7 +342,7 @@ def build(k: tuple[int, int, int], river_edges: tuple[int, ...], workers: int = 
                 log(f"flop features {done}/{n_flops}  {time.perf_counter() - start:.0f} s")
         rng = np.random.default_rng(seed)
         # flop clusters within each class
-        flop_bucket = np.full((len(CANON_FLOPS), NUM_PAIRS), 255, dtype=np.uint8)
+        flop_bucket = np.full((len(canon_flops), NUM_PAIRS), 255, dtype=np.uint8)
         t1 = np.zeros((NUM_CLASSES, k1))
         for c in range(NUM_CLASSES):
             pairs = np.flatnonzero(PAIR_CLASS == c)
