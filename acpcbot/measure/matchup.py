@@ -324,7 +324,8 @@ def _completion_shares(h0: np.ndarray, h1: np.ndarray, board: np.ndarray) -> np.
     # the completions that may flush, enumerated: hands grouped by kind and number of cards enumerated first
     every = _pairs(left, need)
     group = kind * 64 + np.where(kind == 3, 0, k_first)
-    for key in np.unique(group[kind > 0]):
+    # sorted(set()) for np.unique, the same keys in the same order: np.unique imports numpy.ma on its first call
+    for key in sorted(set(group[kind > 0].tolist())):
         which = np.flatnonzero(group == key)
         g_kind, g_k = divmod(int(key), 64)
         if g_kind == 1:
