@@ -76,8 +76,9 @@ def test_quick_action_is_the_rows_most_likely_action():
 
 def test_act_without_a_clock_re_solves_to_its_iterations():
     # act(view, 0.0) is a direct call with no client deadline: it must not read as a deadline already past
-    # (which cut every solve short and stored "no solution" for the subgame, so policy() fell back too)
-    player = create("blueprint", HULHE, 1)
+    # (which cut every solve short and stored "no solution" for the subgame, so policy() fell back too); the
+    # seconds' cap far above any solve, so that a busy machine cannot cut it short (it failed so at load 5)
+    player = create("blueprint:resolve_seconds=600", HULHE, 1)
     river = view("MATCHSTATE:1:1:rc/rc/rc/rrr:|AhAd/2c3d4s/5h/Td")
     player.act(river, 0.0)
     assert (player.resolver.solves, player.resolver.cut_short) == (1, 0)
