@@ -19,8 +19,11 @@ figure ``SubgameResult`` reports) and the L1 distance of the decision's
 rows to the reference's and to the 200-iteration ones (its blueprint reach
 weighing the holdings; at most 2).  ``by_iteration`` gives each figure's
 mean (and the worst spot's) at 10/20/40/80/200 and the reference;
-``by_target`` what stopping at the first check with an excess at or below
-a target gives: iterations run (mean, max), rows' distance and margin.
+``by_rule`` what stopping rules give (the first check whose excess is at
+most the target and whose margin, every holding at its gadget weight,
+moved at most ``settle`` since the check before; the cap 200, today's
+fixed count): iterations run (mean, max), the excess where it stopped, the
+margin beside the 200-iteration one, and the rows' distances.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from acpcbot.gamedef import load_game  # noqa: E402
 from acpcbot.notation.matchstate import format_match_state  # noqa: E402
 from acpcbot.solve.blueprint_registry import spec_for  # noqa: E402
 from acpcbot.solve.resolving import gadget as gd  # noqa: E402
+from acpcbot.solve.resolving.clock import SETTLE, TARGET  # noqa: E402
 from acpcbot.solve.subgame import Subgame, SubgameResult  # noqa: E402
 from acpcbot.solve.subgame.best_response import evaluate  # noqa: E402
 from acpcbot.solve.subgame.passes import by_node  # noqa: E402
@@ -56,7 +60,9 @@ from acpcbot.strategies.registry import create  # noqa: E402
 from acpcbot.world import View  # noqa: E402
 
 SHOWN = (10, 20, 40, 80, 200)
-TARGETS = (2.0, 1.0, 0.5, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01)
+#: (target, settle) stopping rules, % of the root pot (settle None: the excess alone); the default is clock's
+RULES = ((0.1, None), (0.01, None), (0.001, None), (0.1, 0.1), (0.03, 0.05), (TARGET, SETTLE), (0.01, 0.02))
+CAP = 200
 
 
 def river_spots(game, count: int, seed: int) -> list[State]:
@@ -168,24 +174,31 @@ def main() -> None:
                    "subgame_pct": round(float(a[:, 3].mean()), 2),
                    "l1_to_reference": [round(float(a[:, 4].mean()), 4), round(float(a[:, 4].max()), 4)],
                    "l1_to_200": [round(float(a[:, 5].mean()), 4), round(float(a[:, 5].max()), 4)]}
-    by_target = {}
-    for target in TARGETS:
-        its, l1s, l1_200, margins, margins_200 = [], [], [], [], []
+    by_rule = {}
+    for target, settle in RULES:
+        its, l1s, l1_200, margins, margins_200, excess = [], [], [], [], [], []
         for run in runs:
             at = {c["t"]: c for c in run["checks"]}
-            stop = next((c for c in run["checks"] if c["excess"] <= target), run["checks"][-1])
-            stop = stop if stop["t"] <= 200 else at[200]  # the cap: today's 200
+            stop = at[CAP]  # the cap: today's fixed count
+            for c in run["checks"]:
+                prev = at.get(c["t"] - args.every)
+                if c["t"] < CAP and c["excess"] <= target and (
+                        settle is None or (prev is not None and abs(c["margin_w"] - prev["margin_w"]) <= settle)):
+                    stop = c
+                    break
             its.append(stop["t"])
             l1s.append(distance(stop["rows"], run["checks"][-1]["rows"], run["weight"]))
-            l1_200.append(distance(stop["rows"], at[200]["rows"], run["weight"]))
+            l1_200.append(distance(stop["rows"], at[CAP]["rows"], run["weight"]))
             margins.append(stop["margin"])
-            margins_200.append(at[200]["margin"])
-        by_target[str(target)] = {"iterations": [round(float(np.mean(its)), 1), int(max(its))],
-                                  "l1_to_reference": round(float(np.mean(l1s)), 4),
-                                  "l1_to_200": [round(float(np.mean(l1_200)), 4), round(float(np.max(l1_200)), 4)],
-                                  "margin_pct": round(float(np.mean(margins)), 3),
-                                  "margin_pct_200": round(float(np.mean(margins_200)), 3),
-                                  "margin_lost_max_pct": round(float(np.max(np.array(margins_200) - margins)), 3)}
+            margins_200.append(at[CAP]["margin"])
+            excess.append(stop["excess"])
+        by_rule[f"target {target}, settle {settle}"] = {
+            "iterations": [round(float(np.mean(its)), 1), int(max(its))],
+            "excess_pct_max": round(float(np.max(excess)), 4),
+            "margin_pct": round(float(np.mean(margins)), 3), "margin_pct_200": round(float(np.mean(margins_200)), 3),
+            "margin_lost_max_pct": round(float(np.max(np.array(margins_200) - margins)), 3),
+            "l1_to_reference": round(float(np.mean(l1s)), 4),
+            "l1_to_200": [round(float(np.mean(l1_200)), 4), round(float(np.max(l1_200)), 4)]}
     print(json.dumps({
         "benchmark": "resolving_convergence", "game": args.game, "spots": len(runs), "reference": args.reference,
         "every": args.every, "seed": args.seed,
@@ -193,7 +206,7 @@ def main() -> None:
                        "holdings": [min(min(r["holdings"]) for r in runs), max(max(r["holdings"]) for r in runs)]},
         "ms_per_iteration": round(1000 * float(np.median([r["step_s"] for r in runs])), 2),
         "setup_ms": round(1000 * float(np.median([r["setup_s"] for r in runs])), 1),
-        "by_iteration": {str(k): v for k, v in by_t.items()}, "by_target": by_target,
+        "by_iteration": {str(k): v for k, v in by_t.items()}, "by_rule": by_rule,
         "per_spot_excess": [[round(c["excess"], 3) for c in r["checks"] if c["t"] in SHOWN] for r in runs],
         "load": [round(x, 2) for x in load0 + os.getloadavg()],
     }))
