@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/resolving_play.py [--game hulhe|hunl] [--policy FILE] [--hands 300]
         [--opponent call|random|blueprint|SPEC] [--seed 0] [--iterations 200] [--seconds 2.5] [--deadline 7]
-        [--measure 5]
+        [--measure 5] [--target 0.01] [--settle 0.05] [--no-peer] [--match-hands 0] [--match-runs 2]
 
 Plays ``--hands`` hands (seats alternating) between the ``blueprint``
 strategy as a user runs it (``blueprint:policy=FILE,...``: it re-solves
@@ -28,6 +28,20 @@ the re-solved one: the re-solve's exploitability gain), and the peer
 the table's lookup on the same decisions in the same run.  Times on a
 shared 2-core machine are noisy: ``load`` gives ``os.getloadavg()`` at the
 start and end.
+
+Re-solves stop by the rule (``--target``/``--settle``, % of the root pot:
+``acpcbot.solve.resolving.clock``; ``--target 0`` is the fixed count).
+``peer_fixed`` is the same player with the fixed count
+(``resolve_target=0``: every re-solve runs ``--iterations``, the rule
+before it) asked on the very same decisions, the two timed in alternating
+order (its action is not played): ``river_solve_s`` and ``river_solve_cpu_s``
+(median, p90, mean, max of the wall and CPU seconds of a decision that
+re-solved) for both, and the rule's
+iterations (``iterations_run``: mean, median, max).  ``--match-hands N``
+also times the command a user runs, ``acpc-match play --game G --hands N
+--seed 7 --transport memory --jobs 1 blueprint:... call`` (AIVAT's analysis
+included), with the rule and with the fixed count, alternated
+``--match-runs`` times each (``match``: wall seconds of every run).
 """
 
 from __future__ import annotations
@@ -40,7 +54,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse  # noqa: E402
 import json  # noqa: E402
 import random  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -52,6 +68,7 @@ from acpcbot.cards import deck  # noqa: E402
 from acpcbot.engine import State  # noqa: E402
 from acpcbot.gamedef import load_game  # noqa: E402
 from acpcbot.notation.matchstate import format_match_state  # noqa: E402
+from acpcbot.solve.resolving.clock import SETTLE, TARGET  # noqa: E402
 from acpcbot.strategies import builtin  # noqa: E402,F401  (registers the strategies)
 from acpcbot.strategies.registry import create  # noqa: E402
 from acpcbot.world import View  # noqa: E402
@@ -79,6 +96,26 @@ def safety(margins: list[tuple[float, float]]) -> dict[str, float]:
             "solves_gaining": int((gains > 0).sum()), "excess_max": round(float(excess.max()), 4)}
 
 
+def seconds(xs: list[float]) -> dict[str, float]:
+    """Median, p90, mean and max in seconds."""
+    if not xs:
+        return {}
+    a = np.array(xs)
+    return {"n": len(xs), "median": round(float(np.median(a)), 3), "p90": round(float(np.percentile(a, 90)), 3),
+            "mean": round(float(a.mean()), 3), "max": round(float(a.max()), 3)}
+
+
+def timed_match(game: str, hands: int, spec: str) -> float:
+    """Wall seconds of ``acpc-match play`` of ``spec`` against call, as a user runs it (AIVAT included)."""
+    exe = Path(sys.executable).with_name("acpc-match")
+    with tempfile.TemporaryDirectory() as runs:
+        cmd = [str(exe), "play", "--game", game, "--hands", str(hands), "--seed", "7", "--transport", "memory",
+               "--jobs", "1", "--runs-dir", runs, "--quiet", spec, "call"]
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        return time.perf_counter() - t0
+
+
 def resolve_facts(resolver, state: State) -> dict | None:
     """The last solve's size and what the opponent's best response wins against the blueprint and the re-solve."""
     result = resolver.solutions.get(resolver.spot(state).key)
@@ -88,6 +125,17 @@ def resolve_facts(resolver, state: State) -> dict | None:
     return {"nodes": len(result.subgame.tree.nodes), "decisions": result.subgame.tree.num_decisions, "pot": pot,
             "br_vs_blueprint_pct": round(100 * bp / pot, 2), "br_vs_resolved_pct": round(100 * rs / pot, 2),
             "iterations": result.iterations, "solve_s": round(result.seconds, 3)}
+
+
+def peer_act(peer_player, view: View, deadline: float, wall: list[float], cpu: list[float]) -> None:
+    """The fixed-count peer asked on the same decision: its wall and CPU seconds when it re-solved (its action is
+    not played)."""
+    solves = peer_player.resolver.solves
+    t0, c0 = time.perf_counter(), time.process_time()
+    peer_player.act(view, time.monotonic() + deadline)
+    if peer_player.resolver.solves > solves:
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
 
 
 def main() -> None:
@@ -103,15 +151,27 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.5)
     ap.add_argument("--deadline", type=float, default=7.0, help="seconds the strategy has to answer a decision")
     ap.add_argument("--measure", type=int, default=0, help="finished solves whose best-response values are reported")
+    ap.add_argument("--target", type=float, default=TARGET, help="the rule's excess target, %% of the pot (0: fixed)")
+    ap.add_argument("--settle", type=float, default=SETTLE, help="the rule's margin settle, %% of the pot")
+    ap.add_argument("--no-peer", action="store_true", help="without the fixed-count peer on the same decisions")
+    ap.add_argument("--match-hands", type=int, default=0, help="also time acpc-match play of this many hands")
+    ap.add_argument("--match-runs", type=int, default=2, help="runs of each setting of the timed match")
     args = ap.parse_args()
     load0 = os.getloadavg()
     game = load_game(args.game)
     params = [f"resolve_iterations={args.iterations}", f"resolve_seconds={args.seconds}"]
     if args.policy:
         params.append(f"policy={args.policy}")
+    ruled = params + [f"resolve_target={args.target}", f"resolve_settle={args.settle}"]
     t0 = time.perf_counter()
-    player = create("blueprint:" + ",".join(params), game, args.seed)
+    player = create("blueprint:" + ",".join(ruled), game, args.seed)
     setup_s = time.perf_counter() - t0
+    peer_player = None if args.no_peer else create("blueprint:" + ",".join(params + ["resolve_target=0"]), game,
+                                                   args.seed)
+    river_s: list[float] = []
+    peer_river_s: list[float] = []
+    river_cpu: list[float] = []
+    peer_river_cpu: list[float] = []
     opponent_spec = "blueprint:resolve=0" + (f",policy={args.policy}" if args.policy else "") \
         if args.opponent == "blueprint" else args.opponent
     opponent = create(opponent_spec, game, args.seed + 1)
@@ -121,7 +181,7 @@ def main() -> None:
     wall: list[float] = []
     cpu: list[float] = []
     street: list[list[float]] = [[] for _ in STREETS]
-    peer: list[float] = []
+    lookups: list[float] = []
     hand_s: list[float] = []
     measured: list[dict] = []
     start = time.perf_counter()
@@ -135,12 +195,20 @@ def main() -> None:
             view = View.parse(format_match_state(state, p), game)
             if p == me:
                 solves = resolver.solves
+                peer_first = peer_player is not None and hand % 4 >= 2  # the order alternates every two hands
+                if peer_first:
+                    peer_act(peer_player, view, args.deadline, peer_river_s, peer_river_cpu)
                 t0, c0 = time.perf_counter(), time.process_time()
                 action = player.act(view, time.monotonic() + args.deadline)
                 dt, dc = time.perf_counter() - t0, time.process_time() - c0
+                if resolver.solves > solves:
+                    river_s.append(dt)
+                    river_cpu.append(dc)
+                if peer_player is not None and not peer_first:
+                    peer_act(peer_player, view, args.deadline, peer_river_s, peer_river_cpu)
                 t1 = time.perf_counter()
                 player.table.probabilities(view.state)
-                peer.append(time.perf_counter() - t1)
+                lookups.append(time.perf_counter() - t1)
                 wall.append(dt)
                 cpu.append(dc)
                 street[view.state.round].append(dt)
@@ -154,6 +222,23 @@ def main() -> None:
             state.apply(action)
         hand_s.append(spent)
     clock = getattr(resolver, "clock", None)
+    spec = "blueprint:" + ",".join(ruled)
+    match = None
+    if args.match_hands:
+        fixed_spec = "blueprint:" + ",".join(params + ["resolve_target=0"])
+        runs: dict[str, list[float]] = {"rule": [], "fixed": []}
+        for _ in range(args.match_runs):
+            runs["rule"].append(round(timed_match(args.game, args.match_hands, spec), 1))
+            runs["fixed"].append(round(timed_match(args.game, args.match_hands, fixed_spec), 1))
+        match = {"command": f"acpc-match play --game {args.game} --hands {args.match_hands} --seed 7 "
+                            f"--transport memory --jobs 1 SPEC call", "rule_spec": spec, "fixed_spec": fixed_spec,
+                 "wall_s": runs}
+    its = resolver.iterations
+    peer = None
+    if peer_player is not None:
+        pr = peer_player.resolver
+        peer = {"river_solve_s": seconds(peer_river_s), "river_solve_cpu_s": seconds(peer_river_cpu), "solves": pr.solves, "cut_short": pr.cut_short,
+                "safety_chips": safety(pr.margins)}
     print(json.dumps({
         "benchmark": "resolving_play", "game": args.game, "policy": args.policy or "shipped", "hands": args.hands,
         "opponent": args.opponent, "seed": args.seed, "iterations": args.iterations, "cap_s": args.seconds,
@@ -167,7 +252,12 @@ def main() -> None:
         "skipped": getattr(resolver, "skipped", 0),
         "clock": None if clock is None else {"hands": clock.hands, "used_s": round(clock.used, 2)},
         "safety_chips": safety(resolver.margins), "resolves": measured,
-        "blueprint_decision_ms": stats(peer), "load": [round(x, 2) for x in load0 + os.getloadavg()],
+        "blueprint_decision_ms": stats(lookups), "target": args.target, "settle": args.settle,
+        "river_solve_s": seconds(river_s), "river_solve_cpu_s": seconds(river_cpu),
+        "iterations_run": {} if not its else {"mean": round(float(np.mean(its)), 1),
+                                              "median": float(np.median(its)), "max": int(max(its))},
+        "peer_fixed": peer, "match": match,
+        "load": [round(x, 2) for x in load0 + os.getloadavg()],
     }))
 
 

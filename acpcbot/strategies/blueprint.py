@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import os
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -36,6 +37,10 @@ from ..gamedef import GameDef
 from ..solve.blueprint_registry import games_with_blueprints, spec_for
 from .base import INLINE_ENDS, ActionPolicy, Param, RunMode, Strategy, parse_bool
 from .registration import register
+
+#: the re-solves' stopping rule, % of the pot (``acpcbot.solve.resolving.clock``'s TARGET and SETTLE: the solver is
+#: imported only when re-solving)
+TARGET, SETTLE = 0.01, 0.05
 
 if TYPE_CHECKING:
     from ..engine import State
@@ -87,6 +92,8 @@ class BlueprintStrategy(Strategy):
     resolve_iterations: int
     resolve_from: str
     resolve_seconds: float
+    resolve_target: float
+    resolve_settle: float
     params: ClassVar[dict[str, Param]] = {
         "policy": Param(str, "", "policy .npz from python -m acpcbot.solve GAME (default: the shipped one)",
                         _file_exists, "must be an existing file"),
@@ -94,8 +101,16 @@ class BlueprintStrategy(Strategy):
                          _file_exists, "must be an existing file"),
         "resolve": Param(parse_bool, True, "re-solve the river over the real cards (safe re-solving); 0 plays the "
                                            "policy alone"),
-        "resolve_iterations": Param(int, 200, "DCFR iterations of a re-solve (they, not the clock, decide it)",
+        "resolve_iterations": Param(int, 200, "the most DCFR iterations of a re-solve (they and the measured "
+                                              "convergence, not the clock, decide it)",
                                     lambda n: n >= 1, "must be >= 1"),
+        "resolve_target": Param(float, TARGET, "a re-solve stops when the opponent's gadget best response gains at "
+                                               "most this % of the pot over the blueprint's values (checked every 10 "
+                                               "iterations); 0: always resolve_iterations, no check",
+                                lambda x: x >= 0, "must be >= 0"),
+        "resolve_settle": Param(float, SETTLE, "... and the safety margin moved at most this % of the pot since the "
+                                               "last check",
+                                lambda x: x >= 0, "must be >= 0"),
         "resolve_from": Param(str, "river", "the street re-solving starts on (turn: minutes of CPU a solve today)",
                               choices=("river", "turn")),
         "resolve_seconds": Param(float, 2.5, "the most seconds a re-solve may take (past it: the blueprint's row)",
@@ -114,6 +129,9 @@ class BlueprintStrategy(Strategy):
         if self.resolve and spec is not None and spec.resolver is not None:
             self.resolver = spec.resolver(game, self.table, self.resolve_iterations, self.resolve_seconds,
                                           game.num_rounds - (2 if self.resolve_from == "turn" else 1))
+            # the stopping rule (the spec's resolver has the cap and the seconds): 0 is the fixed count
+            self.resolver.budget = replace(self.resolver.budget, target=self.resolve_target or None,
+                                           settle=self.resolve_settle)
             self.run_mode = RunMode("guarded", "ends")  # a re-solve takes a second: the client guards its deadline
             from ..solve.resolving.floor import ResolvingTable  # noqa: PLC0415 - the solver loads only when re-solving
             self.resolving = ResolvingTable(self.table, self.resolver)

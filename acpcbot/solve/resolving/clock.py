@@ -1,8 +1,11 @@
-"""The time a re-solve may take: a fixed iteration count, capped by seconds and by the decision's deadline.
+"""The time a re-solve may take: iterations up to a cap or to a measured target, capped by seconds and the deadline.
 
-Iterations, not seconds, decide the answer, so a re-solve is the same
-whatever the machine's load (``policy()`` and a replay give the same rows
-as play); the seconds only guard the clock.  When the cap comes first the
+Iterations and a measured convergence figure, not seconds, decide the
+answer, so a re-solve is the same whatever the machine's load (``policy()``
+and a replay give the same rows as play); the seconds only guard the
+clock.  The figures are the gadget's excess and margin
+(``gadget.solve_to``), checked every ``check_every`` iterations;
+``target`` None runs the cap's iterations every time.  When the cap comes first the
 solve is abandoned and the caller plays the blueprint's own action, which is
 always ready.
 """
@@ -15,19 +18,35 @@ from dataclasses import dataclass
 #: seconds kept back from the deadline for sending the answer
 MARGIN = 0.05
 
+#: a re-solve stops once its gadget excess is at most TARGET % of the root pot and its margin moved at most SETTLE %
+#: of it since the last check (docs/resolving-play.md, "How many iterations a re-solve needs")
+TARGET = 0.01
+SETTLE = 0.05
+
 
 @dataclass(frozen=True)
 class Budget:
-    """How long one re-solve may run: ``iterations`` of DCFR, at most ``seconds`` and never past a deadline."""
+    """How long one re-solve may run: DCFR until its gadget excess is at most ``target`` % of the root pot and
+    its margin moved at most ``settle`` % since the last check (checked every ``check_every`` iterations; target
+    None: no check) or ``iterations``, at most ``seconds`` and never past a deadline."""
 
     iterations: int = 300
     seconds: float = 2.5
+    target: float | None = TARGET
+    settle: float | None = SETTLE
+    check_every: int = 10
 
     def __post_init__(self) -> None:
         if self.iterations < 1:
             raise ValueError(f"re-solving needs at least one iteration, got {self.iterations}")
         if not self.seconds > 0:
             raise ValueError(f"re-solving needs a positive time cap, got {self.seconds} s")
+        if self.target is not None and not self.target >= 0:
+            raise ValueError(f"a re-solve's target is a share of the pot >= 0 (or None), got {self.target}")
+        if self.settle is not None and not self.settle >= 0:
+            raise ValueError(f"a re-solve's settle is a share of the pot >= 0 (or None), got {self.settle}")
+        if self.check_every < 1:
+            raise ValueError(f"a re-solve checks its excess every >= 1 iterations, got {self.check_every}")
 
     def limit(self, deadline: float | None) -> float:
         """Seconds the next solve may take given an absolute ``time.monotonic()`` deadline (None: no deadline)."""

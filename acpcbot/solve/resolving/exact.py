@@ -61,8 +61,12 @@ def tree_rows(sigma: np.ndarray, mapping: dict[int, int]):
 
 
 def resolve_rounds(tree: PublicTree, sigma: np.ndarray, iterations: int = 200,
-                   players: tuple[int, ...] = (0, 1)) -> np.ndarray:
-    """The whole-game strategy with every later-round subgame re-solved safely for ``players`` (a copy)."""
+                   players: tuple[int, ...] = (0, 1), target: float | None = None,
+                   settle: float | None = None) -> np.ndarray:
+    """The whole-game strategy with every later-round subgame re-solved safely for ``players`` (a copy).
+
+    ``target`` and ``settle``: the stopping rule of ``gadget.resolve`` (None: ``iterations`` every solve).
+    """
     if tree.game.num_hole_cards != 1 or tree.game.num_players != 2:
         raise ValueError("exact re-solving is for two-player games with one hole card (Kuhn, Leduc)")
     out = sigma.copy()
@@ -76,7 +80,7 @@ def resolve_rounds(tree: PublicTree, sigma: np.ndarray, iterations: int = 200,
             sub_tree = build_tree(tree.game, state, board)  # the same tree as the re-solve's, for the mapping
             mapping = node_map(tree, sub_tree, root)
             result, _ = resolve(tree.game, state, board, ranges, player, tree_rows(sigma, mapping),
-                                iterations=iterations)
+                                iterations=iterations, target=target, settle=settle)
             sub = result.subgame
             live = sub.prep.hands[player].rows
             for s, d in mapping.items():

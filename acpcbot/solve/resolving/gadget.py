@@ -20,6 +20,25 @@ The opponent's gadget weights are its blueprint range floored at
 ``FLOOR`` (relative to its largest weight): a best response may reach the
 subgame with holdings the blueprint never brings there, and the guarantee
 only holds where w(h) > 0.
+
+When to stop: the blueprint scores sum_h w(h) alternative(h), the least
+any strategy can, so that is the gadget game's value and the re-solving
+player's exploitability in it is its *excess*,
+sum_h w(h) max(0, BR(h) - alternative(h)) (chips a hand): 0 exactly when
+the strategy is safe on every holding.  Every safe strategy is optimal in
+the gadget game, so the excess alone stops too early: a strategy can be
+safe long before it takes from the opponent what the blueprint gave away.
+That gain is the *margin*, sum_h w(h) (alternative(h) - BR(h)): how much
+less the opponent's best response wins in the subgame than against the
+blueprint.  ``resolve(target=..., settle=...)`` measures both every
+``check_every`` iterations from one best response of the opponent (half an
+iteration) and stops at the first check whose excess is at most ``target``
+and whose margin moved at most ``settle`` since the last check, both in %
+of the root pot; the iterations stay the cap.  The subgame's own
+exploitability (``SubgameResult.exploitability``) is not the measure: it
+is taken in the floored-range subgame, without the gadget, and stays
+well above 0 (docs/resolving-play.md, "How many iterations a re-solve
+needs").
 """
 
 from __future__ import annotations
@@ -34,7 +53,7 @@ from ...gamedef import GameDef
 from ...holdings import blocked
 from ..subgame import BetSizes, Subgame, SubgameResult
 from ..subgame.best_response import evaluate
-from ..subgame.passes import Workspace
+from ..subgame.passes import BEST, LevelArrays, Workspace, backward, by_node, forward, root_values
 from ..subgame.prepared import DTYPE
 from ..subgame.tree import DECISION, SubgameNode
 
@@ -55,6 +74,11 @@ class ResolveGadget:
         self.alternative = np.asarray(alternative, dtype=np.float64)  # over the opponent's live holdings
         self.regrets = np.zeros((2, len(self.weights)))
         self.follow = np.full(len(self.weights), 0.5)
+        self.subgame = subgame
+        #: (iteration, excess, margin), both in % of the root pot, at every check of a solve to a target
+        self.history: list[tuple[int, float, float]] = []
+        #: whether the solve stopped because the excess reached its target
+        self.reached = False
         self._set_roots(subgame.cfr)
         subgame.cfr.gadget = self
 
@@ -62,6 +86,27 @@ class ResolveGadget:
         roots = list(cfr.roots)
         roots[self.opponent] = (self.weights * self.follow).astype(DTYPE)[None, :]
         cfr.roots = tuple(roots)
+
+    def best_response(self, levels: LevelArrays) -> np.ndarray:
+        """The opponent's counterfactual best-response values at the root against ``levels`` (its live holdings)."""
+        return opponent_best(self.subgame, levels, self.opponent)
+
+    def excess(self, best_cfv: np.ndarray) -> float:
+        """The gadget game's exploitability, chips a hand: sum_h w(h) max(0, BR(h) - alternative(h)) / normaliser."""
+        gain = np.maximum(np.asarray(best_cfv, dtype=np.float64) - self.alternative, 0.0)
+        return float(self.weights @ gain) / self.subgame.prep.normaliser
+
+    def margin(self, best_cfv: np.ndarray) -> float:
+        """How much less the opponent's best response wins than against the blueprint, chips a hand (every holding
+        weighed by its gadget weight): sum_h w(h) (alternative(h) - BR(h)) / normaliser."""
+        gain = self.alternative - np.asarray(best_cfv, dtype=np.float64)
+        return float(self.weights @ gain) / self.subgame.prep.normaliser
+
+    def check(self, levels: LevelArrays) -> tuple[float, float]:
+        """The excess and the margin of the strategy ``levels``, in % of the root pot."""
+        br = self.best_response(levels)
+        pot = self.subgame.root_pot
+        return 100.0 * self.excess(br) / pot, 100.0 * self.margin(br) / pot
 
     def __call__(self, cfr, player: int, root_values: np.ndarray) -> None:
         """After the opponent's update: regrets of Terminate/Follow, new follow probabilities, new root reach."""
@@ -118,6 +163,18 @@ def alternative_values(subgame: Subgame, blueprint: Sequence[np.ndarray | None],
     return np.asarray(evaluate(subgame.workspace, levels, with_values=False).best_cfv[opponent], dtype=np.float64)
 
 
+def opponent_best(subgame: Subgame, levels: LevelArrays, opponent: int) -> np.ndarray:
+    """``opponent``'s counterfactual best-response values at the root against the other's ``levels`` (live holdings).
+
+    One of ``evaluate``'s two best responses: the re-solving player's reach down, the opponent's best values up.
+    """
+    ws, prep = subgame.workspace, subgame.prep
+    player = 1 - opponent
+    forward(ws, levels, player, prep.hands[player].weights.astype(DTYPE)[None, :], chance=True)
+    backward(ws, levels, opponent, BEST)
+    return root_values(ws, opponent)
+
+
 def by_level(ws: Workspace, per_node: Sequence[np.ndarray | None]) -> list[list[np.ndarray]]:
     """A strategy per decision node as the solver's per-level arrays (the inverse of ``passes.by_node``)."""
     out = []
@@ -151,21 +208,68 @@ def gadget_ranges(game: GameDef, ranges: Sequence[np.ndarray], opponent: int,
 
 def resolve(game: GameDef, state: State, board: Sequence[int], ranges: Sequence[np.ndarray], player: int,
             rows: RowFn, sizes: BetSizes | None = None, iterations: int | None = 200,
-            time_limit: float | None = None) -> tuple[SubgameResult, np.ndarray]:
+            time_limit: float | None = None, target: float | None = None, settle: float | None = None,
+            check_every: int = 10) -> tuple[SubgameResult, np.ndarray]:
     """Re-solve the subgame at ``state`` safely for ``player``; returns the result and the opponent's alternatives.
 
     ``ranges`` are both players' reach (blueprint) at the root over
     ``holdings(game)``; ``rows`` gives the blueprint's rows in the subgame
     (for the alternatives).  Only ``player``'s part of the result's
-    strategy is safe to play.
+    strategy is safe to play.  ``target`` None runs ``iterations``
+    iterations; a target (% of the root pot) stops at the first check,
+    every ``check_every`` iterations, whose gadget excess is at or below it
+    and, with ``settle``, whose margin moved at most that since the last
+    check (``iterations`` the cap; the checks' figures in
+    ``result.subgame.cfr.gadget.history``).  Iterations and the measured
+    excess decide where it stops, never the clock, so the rows are the same
+    whatever the load; ``time_limit`` only cuts a solve short.
     """
     start = time.perf_counter()
     opponent = 1 - player
     subgame = Subgame(game, state, board, gadget_ranges(game, ranges, opponent, board), sizes)
     blueprint = load_strategy(subgame, state, rows)
     alternative = alternative_values(subgame, blueprint, opponent)
-    ResolveGadget(subgame, opponent, alternative)
+    gadget = ResolveGadget(subgame, opponent, alternative)
     if time_limit is not None:  # building the tree and the alternatives count against the cap too
         time_limit = max(0.0, time_limit - (time.perf_counter() - start))
-    result = subgame.solve(target_pct=None, time_limit=time_limit, max_iterations=iterations)
+    if target is None:
+        result = subgame.solve(target_pct=None, time_limit=time_limit, max_iterations=iterations)
+    else:
+        result = solve_to(subgame, gadget, target, iterations, time_limit, settle, check_every)
     return result, alternative
+
+
+def solve_to(subgame: Subgame, gadget: ResolveGadget, target: float, iterations: int | None,
+             time_limit: float | None = None, settle: float | None = None, check_every: int = 10) -> SubgameResult:
+    """DCFR on a gadget subgame until its excess is at most ``target`` % of the root pot and its margin moved at
+    most ``settle`` % since the last check (checked every ``check_every`` iterations), ``iterations`` or
+    ``time_limit`` seconds; the result as ``Subgame.solve`` gives."""
+    if not target >= 0:
+        raise ValueError(f"a re-solve's target is a share of the pot >= 0, got {target}")
+    if settle is not None and not settle >= 0:
+        raise ValueError(f"a re-solve's settle is a share of the pot >= 0, got {settle}")
+    if check_every < 1:
+        raise ValueError(f"check_every must be >= 1, got {check_every}")
+    if iterations is None and time_limit is None and target <= 0:
+        raise ValueError("a re-solve to an excess of 0 needs an iteration cap or a time limit, or it may never stop")
+    start = time.perf_counter()
+    cfr = subgame.cfr
+    first = cfr.iteration
+    while iterations is None or cfr.iteration - first < iterations:
+        if time_limit is not None and time.perf_counter() - start >= time_limit:
+            break
+        cfr.step()
+        done = cfr.iteration - first
+        if done % check_every == 0 and (iterations is None or done < iterations):
+            excess, margin = gadget.check(cfr.average_levels())
+            moved = abs(margin - gadget.history[-1][2]) if gadget.history else float("inf")
+            gadget.history.append((cfr.iteration, excess, margin))
+            if excess <= target and (settle is None or moved <= settle):
+                gadget.reached = True
+                break
+    levels = cfr.average_levels()
+    final = evaluate(subgame.workspace, levels, with_values=True)
+    elapsed = time.perf_counter() - start
+    subgame.seconds += elapsed
+    history = [(cfr.iteration, elapsed, 100.0 * final.exploitability / subgame.root_pot)]
+    return SubgameResult(subgame, by_node(subgame.workspace, levels), cfr.iteration, elapsed, final, history)

@@ -243,8 +243,9 @@ def resolve_in_play(whole: Whole, sigma: list, ladder: BetSizes, iterations: int
     tree = whole.subgame.tree
     game = whole.subgame.game
     table = TreeTable(whole, sigma)
-    resolver = Resolver(game, table.probabilities_all, Budget(iterations, 1e9), start_round=game.num_rounds - 1,
-                        actions=table.actions, sizes=lambda _root: ladder)
+    # the fixed count: the golden figures of the tests were taken with it
+    resolver = Resolver(game, table.probabilities_all, Budget(iterations, 1e9, target=None),
+                        start_round=game.num_rounds - 1, actions=table.actions, sizes=lambda _root: ladder)
     out = [None if s is None else s.copy() for s in sigma]
     asks = []
     for i, node in enumerate(tree.nodes):

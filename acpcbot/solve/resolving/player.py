@@ -41,7 +41,7 @@ from ..subgame import BetSizes, SubgameResult
 from ..subgame.tree import DECISION, build_tree
 from .clock import Budget, MatchClock
 from .columns import action_weights, find, to_columns
-from .gadget import resolve
+from .gadget import ResolveGadget, resolve
 from .ranges import policy_ranges
 
 #: solutions remembered (a hand needs one; the others serve policy() and replays)
@@ -117,6 +117,8 @@ class Resolver:
         #: per finished solve, chips a hand of the subgame: how much less the opponent's best response wins
         #: than against the blueprint (weighted by its blueprint reach), and the part of holdings where it wins more
         self.margins: list[tuple[float, float]] = []
+        #: per finished solve: the DCFR iterations it ran (fewer than the cap when it reached its target)
+        self.iterations: list[int] = []
         #: per finished solve: the root pot, and the opponent's best-response value (chips a hand, its blueprint
         #: reach weighing its holdings) against the blueprint and against the re-solve
         self.values: list[tuple[float, float, float]] = []
@@ -182,7 +184,14 @@ class Resolver:
         if self.pace is None:
             return False
         decisions = build_tree(self.game, spot.root, spot.board, spot.sizes).num_decisions
-        return self.pace * self.budget.iterations * decisions > limit
+        return self.pace * self.expected_iterations() * decisions > limit
+
+    def expected_iterations(self) -> float:
+        """The iterations the next solve is expected to run: the cap, or with a target the last solves' mean."""
+        if self.budget.target is None or not self.iterations:
+            return float(self.budget.iterations)
+        recent = self.iterations[-20:]
+        return sum(recent) / len(recent)
 
     def _limit(self, state: State, deadline: float | None) -> float:
         limit = self.budget.limit(deadline)
@@ -210,16 +219,19 @@ class Resolver:
         iterations = self.budget.iterations
         t0 = time.perf_counter()
         result, alternative = resolve(self.game, spot.root, spot.board, ranges, player, self.node_rows,
-                                      spot.sizes, iterations=iterations, time_limit=limit)
+                                      spot.sizes, iterations=iterations, time_limit=limit, target=self.budget.target,
+                                      settle=self.budget.settle, check_every=self.budget.check_every)
         if self.clock is not None:  # the whole solve's seconds, setup included, per iteration and decision node
             pace = (time.perf_counter() - t0) / (max(1, result.iterations) * max(1, result.tree.num_decisions))
             self.pace = pace if self.pace is None else 0.5 * (self.pace + pace)
         self.solves += 1
         if spot.sizes is not None and spot.sizes.extra_to:
             self.nested += 1
-        if result.iterations < iterations:
+        gadget = result.subgame.cfr.gadget
+        if result.iterations < iterations and not (isinstance(gadget, ResolveGadget) and gadget.reached):
             self.cut_short += 1
             return None
+        self.iterations.append(result.iterations)
         prep = result.subgame.prep
         reach = ranges[1 - player][prep.hands[1 - player].rows]
         diff = alternative - result.evaluation.best_cfv[1 - player]
