@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from dealer.arena.cli import main
 from dealer.arena.recipes import Entry, build_plan
 from dealer.arena.runner import execute
 
@@ -24,8 +25,18 @@ def run_folder(tmp_path) -> Path:
 
 
 def _resume(folder: Path) -> subprocess.CompletedProcess[str]:
+    """``acpc-match resume FOLDER`` as its own process (what a user runs)."""
     return subprocess.run([sys.executable, "-m", "dealer.arena", "resume", str(folder)], capture_output=True,
                           text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+
+
+def _resume_here(folder: Path, capsys) -> subprocess.CompletedProcess[str]:
+    """The same command line run in this process (``acpc-match``'s own ``main``): an exception that escaped it would
+    fail the test as a traceback would; one damage of each file is also resumed as its own process below."""
+    capsys.readouterr()
+    code = main(["resume", str(folder)])
+    out = capsys.readouterr()
+    return subprocess.CompletedProcess(["acpc-match", "resume", str(folder)], code, out.out, out.err)
 
 
 DAMAGE = {
@@ -41,14 +52,15 @@ DAMAGE = {
 }
 
 
-def _damage_and_resume(run_folder, name: str, damage: str):
-    """Damage ``name`` in the run folder, resume it, and check the refusal names the file (no traceback)."""
+def _damage_and_resume(run_folder, name: str, damage: str, capsys=None):
+    """Damage ``name`` in the run folder, resume it (in this process when given ``capsys``, else as its own
+    process), and check the refusal names the file (no traceback)."""
     path = run_folder / name
     text = path.read_text()
     damaged = DAMAGE[damage](text)
     assert damaged != text
     path.write_bytes(damaged.encode("utf-8", "surrogateescape"))
-    run = _resume(run_folder)
+    run = _resume(run_folder) if capsys is None else _resume_here(run_folder, capsys)
     assert "Traceback" not in run.stderr, run.stderr[-2000:]
     assert run.returncode == 2 and run.stderr.startswith(f"acpc-match: error: {path}: "), run.stderr[:500]
     assert len(run.stderr) < 1000
@@ -56,14 +68,20 @@ def _damage_and_resume(run_folder, name: str, damage: str):
 
 
 @pytest.mark.parametrize("damage", list(DAMAGE))
-def test_a_damaged_plan_is_named_and_refused(run_folder, damage):
-    _damage_and_resume(run_folder, "plan.json", damage)
+def test_a_damaged_plan_is_named_and_refused(run_folder, damage, capsys):
+    _damage_and_resume(run_folder, "plan.json", damage, capsys)
 
 
 @pytest.mark.parametrize("damage", ["a 5000-digit number", "100,000 levels of nesting", "invalid UTF-8"])
-def test_a_damaged_results_file_is_named_and_refused(run_folder, damage):
-    run = _damage_and_resume(run_folder, "results.json", damage)
+def test_a_damaged_results_file_is_named_and_refused(run_folder, damage, capsys):
+    run = _damage_and_resume(run_folder, "results.json", damage, capsys)
     assert "remove it" in run.stderr
+
+
+@pytest.mark.parametrize("name", ["plan.json", "results.json"])
+def test_a_damaged_file_is_refused_by_the_command_as_its_own_process(run_folder, name):
+    # the deepest damage in a fresh interpreter (its own recursion limit, its own stderr): one line, exit 2
+    _damage_and_resume(run_folder, name, "100,000 levels of nesting")
 
 
 def test_a_run_folder_without_results_resumes_from_its_logs(run_folder):

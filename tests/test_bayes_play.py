@@ -29,11 +29,13 @@ def test_bayes_plays_multi_player_games_legally(game_name, specs):
 # hands: hunl bayes vs maniac +5086 ± 541 mbb/hand, vs rock +178 ± 102, vs station +2026 ± 234;
 # hulhe vs maniac -251 ± 40, vs rock +236 ± 9, vs station +322 ± 15.
 
+@slow  # a duplicate strength run (3 seeds x 2 x 200 hands): make soak, like adaptive's and uc3m's strength runs
 def test_bayes_beats_maniac_in_no_limit():
     mean, se = duplicate_mbb("hunl", "bayes", "maniac", 200, [1, 2, 3])
     assert mean > 1000 and mean - 3 * se > 0, (mean, se)
 
 
+@slow  # a duplicate strength run (2 opponents x 3 seeds x 2 x 200 hands): make soak
 def test_bayes_beats_rock_and_station_in_limit():
     for opponent in ("rock", "station"):
         mean, se = duplicate_mbb("hulhe", "bayes", opponent, 200, [1, 2, 3])

@@ -319,8 +319,14 @@ def test_cache_of_an_unknown_treys_is_spot_checked(monkeypatch, tmp_path, counte
     assert not ev_tables.tables_valid(broken)
 
 
-def test_digest_of_the_built_tables_is_the_known_one():
-    assert ev_tables.table_digest(ev_tables.build_tables()) == ev_tables.KNOWN_DIGESTS["0.1.8"]
+@pytest.fixture(scope="module")
+def built_tables() -> dict:
+    """One real build of the tables from scratch (seconds of numpy), read by the two checks below."""
+    return ev_tables.build_tables()
+
+
+def test_digest_of_the_built_tables_is_the_known_one(built_tables):
+    assert ev_tables.table_digest(built_tables) == ev_tables.KNOWN_DIGESTS["0.1.8"]
 
 
 def test_unwritable_cache_builds_in_memory(tmp_path, counted_build):
@@ -330,8 +336,8 @@ def test_unwritable_cache_builds_in_memory(tmp_path, counted_build):
     assert tables["ranks7"].shape == (49205,) and len(counted_build) == 1
 
 
-def test_real_build_matches_the_loaded_tables():
-    built = ev.build_tables()
+def test_real_build_matches_the_loaded_tables(built_tables):
+    built = built_tables
     loaded = ev.load_tables()
     assert built.keys() == loaded.keys()
     assert all(np.array_equal(built[k], loaded[k]) for k in built)

@@ -11,6 +11,7 @@ out), and no module may take part in an import cycle.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import subprocess
 import sys
@@ -20,6 +21,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("acpcbot", "dealer")
+
+
+@functools.lru_cache(maxsize=None)
+def _tree(path: Path) -> ast.Module:
+    """The parsed source of ``path``, parsed once a run: a dozen checks below walk every module (no check changes
+    a tree)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _module_name(path: Path) -> str:
@@ -62,7 +70,7 @@ def _imports(path: Path, modules: set[str]) -> set[str]:  # noqa: C901 - one wal
                 found.update(subs & modules if subs <= modules else subs | {target})
             visit(child)
 
-    visit(ast.parse(path.read_text(encoding="utf-8")))
+    visit(_tree(path))
     return {m for m in found if m in modules and m != name}
 
 
@@ -197,7 +205,7 @@ def test_one_name_per_concept():
     paths += [p for p in (ROOT / "tests").glob("*.py") if not p.name.startswith("test_")]
     where: dict[str, list[str]] = {}
     for path in paths:
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in _tree(path).body:
             public = not node.name.startswith("_") if isinstance(node, (ast.ClassDef, ast.FunctionDef)) else False
             if public and (isinstance(node, ast.ClassDef) or node.name in ONE_MEANING_FUNCTIONS):
                 where.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
@@ -207,7 +215,7 @@ def test_one_name_per_concept():
 def test_every_module_opens_with_the_idea_it_owns():
     """Each module of the project starts with a docstring whose first line says what it is for."""
     bare = [str(p.relative_to(ROOT)) for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")
-            if not (ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))) or "").strip()]
+            if not (ast.get_docstring(_tree(p)) or "").strip()]
     assert bare == []
 
 
@@ -263,6 +271,12 @@ def _format_text(tree: ast.AST) -> list[tuple[int, object]]:
     return found
 
 
+@functools.lru_cache(maxsize=None)
+def _format_text_of(path: Path) -> list[tuple[int, object]]:
+    """``_format_text`` of a project module, found once a run (two checks below read it)."""
+    return _format_text(_tree(path))
+
+
 def test_every_text_format_is_spelled_in_the_notation_layer_only():
     """MATCHSTATE, STATE, SCORE and VERSION text and action letters are built and read in acpcbot.notation alone.
 
@@ -274,7 +288,7 @@ def test_every_text_format_is_spelled_in_the_notation_layer_only():
             module = _module_name(path)
             if module.startswith("acpcbot.notation"):
                 continue
-            for line, literal in _format_text(ast.parse(path.read_text(encoding="utf-8"))):
+            for line, literal in _format_text_of(path):
                 if (module, literal) not in ALLOWED_FORMAT_TEXT:
                     bad[f"{path.relative_to(ROOT)}:{line}"] = literal
     assert bad == {}
@@ -286,7 +300,7 @@ def test_the_allowed_format_text_is_still_there():
     for pkg in PACKAGES:
         for path in (ROOT / pkg).rglob("*.py"):
             module = _module_name(path)
-            present |= {(module, literal) for _, literal in _format_text(ast.parse(path.read_text(encoding="utf-8")))}
+            present |= {(module, literal) for _, literal in _format_text_of(path)}
     assert set(ALLOWED_FORMAT_TEXT) - present == set()
 
 
@@ -298,7 +312,7 @@ def test_no_module_reaches_into_the_notation_layers_private_names():
             module = _module_name(path)
             if module.startswith("acpcbot.notation"):
                 continue
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in ast.walk(_tree(path)):
                 if isinstance(node, ast.ImportFrom) and node.module and \
                         ("notation" in node.module.split(".") or node.module.split(".")[-1] == "protocol"):
                     bad += [f"{module}: {alias.name}" for alias in node.names if alias.name.startswith("_")]
@@ -390,7 +404,7 @@ def test_hold_em_is_told_by_the_game_definition_only():
         for path in (ROOT / pkg).rglob("*.py"):
             if _module_name(path) == "acpcbot.gamedef":
                 continue
-            lines = _holdem_detectors(ast.parse(path.read_text(encoding="utf-8")))
+            lines = _holdem_detectors(_tree(path))
             if lines:
                 bad[str(path.relative_to(ROOT))] = lines
     assert bad == {}
@@ -431,7 +445,7 @@ def test_no_caller_reaches_into_the_clients_private_methods():
         for path in (ROOT / pkg).rglob("*.py"):
             if _module_name(path) == "acpcbot.client":
                 continue
-            found = _private_reaches(ast.parse(path.read_text(encoding="utf-8")), names)
+            found = _private_reaches(_tree(path), names)
             if found:
                 bad[str(path.relative_to(ROOT))] = found
     assert bad == {}
@@ -449,7 +463,7 @@ def test_one_play_job_plays_a_match_in_memory():
     it (LBR's seats pass their seating) rather than copying it (TCP's is the other transport)."""
     defs = {}
     for path in (ROOT / "dealer").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("play_job"):
                 defs[(_module_name(path), node.name)] = node
     assert ("dealer.arena.memory", "play_job") in defs
@@ -465,10 +479,10 @@ def test_one_play_job_plays_a_match_in_memory():
 _CARD_OWNERS = {"acpcbot/engine.py", "acpcbot/showdown.py", "acpcbot/hand.py"}
 
 
-def _card_writes(source: str) -> list[str]:
+def _card_writes(source: str | ast.Module) -> list[str]:
     """Assignments to another object's ``hole`` or ``board`` (``state.board = ...``): cards set by hand."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(ast.parse(source) if isinstance(source, str) else source):
         targets = node.targets if isinstance(node, ast.Assign) else \
             [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
         for target in targets:
@@ -486,6 +500,6 @@ def test_cards_enter_a_state_through_the_engine_only():
     bad = {}
     for path in sorted([*ROOT.glob("acpcbot/**/*.py"), *ROOT.glob("dealer/**/*.py")]):
         rel = path.relative_to(ROOT).as_posix()
-        if rel not in _CARD_OWNERS and (found := _card_writes(path.read_text(encoding="utf-8"))):
+        if rel not in _CARD_OWNERS and (found := _card_writes(_tree(path))):
             bad[rel] = found
     assert bad == {}

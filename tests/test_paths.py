@@ -58,11 +58,11 @@ def test_an_external_program_given_relative_to_the_command_folder_plays(tmp_path
     assert Path(doc["run_dir"]).parent == tmp_path / "runs"  # --runs-dir is read where the command runs too
 
 
-def test_a_missing_external_program_is_an_error_before_the_match(tmp_path):
-    out = acpc_match(tmp_path, "play", "--game", "kuhn2p", "call", "--external", "theirs=./run.sh",
-                     "--runs-dir", "runs")
-    assert out.returncode == 2
-    assert f"--external 'theirs=./run.sh': no such program {tmp_path / 'run.sh'}" in out.stderr
+def test_a_missing_external_program_is_an_error_before_the_match(tmp_path, capsys, monkeypatch):
+    # acpc-match's main in this process, run from tmp_path: a refusal before any match starts no process anyway
+    monkeypatch.chdir(tmp_path)
+    assert match_main(["play", "--game", "kuhn2p", "call", "--external", "theirs=./run.sh", "--runs-dir", "runs"]) == 2
+    assert f"--external 'theirs=./run.sh': no such program {tmp_path / 'run.sh'}" in capsys.readouterr().err
     assert not (tmp_path / "runs").exists()
 
 
@@ -90,15 +90,14 @@ def test_a_strategy_file_is_read_where_the_command_runs(tmp_path):
     assert doc["results"][0]["strategy"] == f"learner2008:table={tmp_path / 'my.npz'}"
 
 
-def test_a_missing_strategy_file_names_the_parameter_at_once(tmp_path):
-    out = acpc_match(tmp_path, "play", "--game", "hunl", "learner2008:table=my.npz", "call", "--runs-dir", "runs",
-                     timeout=30)
-    assert out.returncode == 2
-    assert f"learner2008: parameter table=my.npz: no such file {tmp_path / 'my.npz'}" in out.stderr
-    out = acpc_match(tmp_path, "play", "--game", "hunl", "adaptive:model=nodir/m.json", "call", timeout=30)
-    assert out.returncode == 2
+def test_a_missing_strategy_file_names_the_parameter_at_once(tmp_path, capsys, monkeypatch):
+    # in this process, run from tmp_path (as above): refused before any match, so before any seat's process
+    monkeypatch.chdir(tmp_path)
+    assert match_main(["play", "--game", "hunl", "learner2008:table=my.npz", "call", "--runs-dir", "runs"]) == 2
+    assert f"learner2008: parameter table=my.npz: no such file {tmp_path / 'my.npz'}" in capsys.readouterr().err
+    assert match_main(["play", "--game", "hunl", "adaptive:model=nodir/m.json", "call"]) == 2
     assert f"strategy 1 (adaptive:model=nodir/m.json): adaptive: parameter model=nodir/m.json: no folder " \
-           f"{tmp_path / 'nodir'} to write it in" in out.stderr
+           f"{tmp_path / 'nodir'} to write it in" in capsys.readouterr().err
 
 
 def test_a_model_file_is_written_where_the_command_runs(tmp_path):
