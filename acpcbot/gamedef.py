@@ -49,6 +49,8 @@ def bounded_int(text: str, low: int, high: int) -> int | None:
     5,000-digit number from a file or a socket must be an error, not a crash.
     Give ``high = limit + 1`` to tell "too large" from the largest value.
     """
+    if len(text) <= 9 and text.isdigit() and text.isascii():
+        return min(max(int(text), low), high)  # the usual field: a few ASCII digits (the same value as below)
     m = _INT_TEXT.match(text)
     if m is None:
         return None

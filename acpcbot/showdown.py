@@ -73,10 +73,12 @@ def deck_of(game: GameDef) -> frozenset[int]:
     return cards
 
 
-#: the last cards :meth:`CardsAndPayoffs.observe` verified, with the game and round they were verified for: tuples
-#: all the way down (so they cannot change, and are kept alive here so that no other object takes their identity).
-#: A reader passes the same parsed tuples for every line of a hand that repeats its cards field: checked once.
-_observed: tuple[Any, ...] = (None, None, None, -1)
+#: cards :meth:`CardsAndPayoffs.observe` verified, by the identities of (hole, board, game) and the round they were
+#: verified for; each entry keeps its tuples (tuples all the way down: they cannot change) and its game alive, so that
+#: no other object takes their identity while the entry stands.  A reader passes the same parsed tuples for every
+#: line that repeats a cards field (its parse is cached): each checked once.  Emptied when full.
+_OBSERVED: dict[tuple[int, int, int, int], tuple[Any, Any, Any]] = {}
+_OBSERVED_MAX = 4096
 #: per game (by id, the game kept in the entry so that the id stays its own): (game, deck, players, hole cards,
 #: board cards, board cards through each round): what the dealing checks' usual case looks up in one step
 _RULES: dict[int, tuple[Any, frozenset[int], int, int, int, tuple[int, ...]]] = {}
@@ -87,6 +89,24 @@ def _rules_of(game: GameDef) -> None:
         _RULES.clear()  # games made on the fly (tests, tools): keep the table small
     through = tuple(game.board_cards_through(r) for r in range(game.num_rounds))
     _RULES[id(game)] = (game, deck_of(game), game.num_players, game.num_hole_cards, game.total_board_cards, through)
+
+
+def _observes_tuples(game: GameDef, round_: int, hole: Any, board: Any) -> bool:
+    """The reader's case of :meth:`CardsAndPayoffs.observe` in one pass: tuples of ints of the deck, none twice, the
+    game's counts (a parsed line's cards); False sends anything else to the general checks."""
+    r = _RULES.get(id(game))
+    if r is None or r[0] is not game or hole.__class__ is not tuple or board.__class__ is not tuple \
+            or len(hole) != r[2] or len(board) != r[5][round_]:
+        return False
+    k = r[3]
+    every = list(board)
+    for h in hole:
+        if h:
+            if h.__class__ is not tuple or len(h) != k:
+                return False
+            every += h
+    seen = set(every)
+    return len(seen) == len(every) and seen <= r[1] and sum(every).__class__ is int
 
 
 #: what an operation is doing, for its error message: the text, or a function making it (only when it is needed)
@@ -351,16 +371,21 @@ class CardsAndPayoffs:
         line (a parse from scratch of the same line gives the same state).  :meth:`reveal` instead keeps the
         cards the state knows and refuses a line that contradicts them.  DealError when the cards cannot be so.
         """
-        global _observed
-        last = _observed
-        if last[0] is hole and last[1] is board and last[2] is self.game and last[3] == self.round:
-            new = list(hole)  # checked already: tuples of ints all the way down
+        game = self.game
+        key = (id(hole), id(board), id(game), self.round)
+        new: list[tuple[int, ...]]
+        if key in _OBSERVED:
+            new = list(hole)  # type: ignore[arg-type]  # checked already: tuples of ints all the way down
             cards = list(board)
+        elif _observes_tuples(game, self.round, hole, board):
+            new = list(hole)  # type: ignore[arg-type]  # _observes_tuples: tuples of ints
+            cards = list(board)
+            if len(_OBSERVED) >= _OBSERVED_MAX:
+                _OBSERVED.clear()
+            _OBSERVED[key] = (hole, board, game)
         elif self._observes_plainly(hole, board):
             new = [h if h.__class__ is tuple else tuple(h) for h in hole]
             cards = list(board)
-            if hole.__class__ is tuple and board.__class__ is tuple and all(h.__class__ is tuple for h in hole):
-                _observed = (hole, board, self.game, self.round)
         else:
             self.verify_observe(hole, board)
             new = [tuple(map(int, h)) for h in hole]  # numpy's ints, say: made ints

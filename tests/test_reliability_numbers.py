@@ -44,7 +44,8 @@ def test_bounded_int_reads_any_length():
     assert bounded_int("0" * 6000 + "7", 0, 10) == 7  # leading zeros do not count
     assert bounded_int(HUGE, 0, 2**32) == 2**32  # clamped, not converted
     assert bounded_int("-" + HUGE, -5, 5) == -5
-    for bad in ("", "+", "12a", " 1", "1_000", "\u0663", "0x10"):
+    assert bounded_int("007", 0, 10) == 7 and bounded_int("15", 0, 2) == 2  # the short all-digit path clamps alike
+    for bad in ("", "+", "12a", " 1", "1_000", "\u0663", "\u00b2", "0x10"):  # \u00b2: isdigit() but not int()
         assert bounded_int(bad, 0, 10) is None, bad
 
 
