@@ -45,18 +45,26 @@ def _allowed(verify: Callable[..., None], *args: Any) -> bool:
         return False
     return True
 
-def _plain_cards(rules: tuple[Any, frozenset[int], int, int, int, tuple[int, ...]], hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
-    """The usual case of a deal, checked on sets: every holding the game's size, ints of the deck, none twice."""
+
+def _plain_cards(rules: tuple[Any, frozenset[int], int, int, int, tuple[int, ...]], hole: Sequence[Sequence[int]],
+                 board: Sequence[int], tuples: bool = False) -> bool:
+    """The usual case of a deal, checked on sets: every holding the game's size, ints of the deck, none twice.
+
+    ``tuples``: and tuples all the way down (what :meth:`CardsAndPayoffs.observe` may remember by identity).
+    """
+    if tuples and (hole.__class__ is not tuple or board.__class__ is not tuple):
+        return False
     every = list(board)
     k = rules[3]
     for h in hole:
+        if tuples and h.__class__ is not tuple:
+            return False
         if h:
             if len(h) != k:
                 return False
             every += h
     seen = set(every)
     return len(seen) == len(every) and seen <= rules[1] and sum(every).__class__ is int
-
 
 
 #: the cards of a deck of so many ranks and suits, by (ranks, suits)
@@ -89,24 +97,6 @@ def _rules_of(game: GameDef) -> None:
         _RULES.clear()  # games made on the fly (tests, tools): keep the table small
     through = tuple(game.board_cards_through(r) for r in range(game.num_rounds))
     _RULES[id(game)] = (game, deck_of(game), game.num_players, game.num_hole_cards, game.total_board_cards, through)
-
-
-def _observes_tuples(game: GameDef, round_: int, hole: Any, board: Any) -> bool:
-    """The reader's case of :meth:`CardsAndPayoffs.observe` in one pass: tuples of ints of the deck, none twice, the
-    game's counts (a parsed line's cards); False sends anything else to the general checks."""
-    r = _RULES.get(id(game))
-    if r is None or r[0] is not game or hole.__class__ is not tuple or board.__class__ is not tuple \
-            or len(hole) != r[2] or len(board) != r[5][round_]:
-        return False
-    k = r[3]
-    every = list(board)
-    for h in hole:
-        if h:
-            if h.__class__ is not tuple or len(h) != k:
-                return False
-            every += h
-    seen = set(every)
-    return len(seen) == len(every) and seen <= r[1] and sum(every).__class__ is int
 
 
 #: what an operation is doing, for its error message: the text, or a function making it (only when it is needed)
@@ -250,15 +240,16 @@ class CardsAndPayoffs:
             return False
         return _plain_cards(r, hole, board) and not any(self.hole)
 
-    def _observes_plainly(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> bool:
-        """Whether :meth:`observe` may take ``hole`` and ``board`` as they are (see :meth:`_deals_plainly`)."""
+    def _observes_plainly(self, hole: Sequence[Sequence[int]], board: Sequence[int], tuples: bool = False) -> bool:
+        """Whether :meth:`observe` may take ``hole`` and ``board`` as they are (see :meth:`_deals_plainly`); ``tuples``:
+        and they are tuples all the way down (a parsed line's cards, which it remembers)."""
         r = _RULES.get(id(self.game))
         if r is None or r[0] is not self.game:
             _rules_of(self.game)
             return False
         if len(hole) != r[2] or len(board) != r[5][self.round]:
             return False
-        return _plain_cards(r, hole, board)
+        return _plain_cards(r, hole, board, tuples)
 
     def verify_deal(self, hole: Sequence[Sequence[int]], board: Sequence[int]) -> None:
         """Raise DealError unless a state holding no card may be dealt ``hole`` (``()`` where unknown) and ``board``."""
@@ -377,8 +368,8 @@ class CardsAndPayoffs:
         if key in _OBSERVED:
             new = list(hole)  # type: ignore[arg-type]  # checked already: tuples of ints all the way down
             cards = list(board)
-        elif _observes_tuples(game, self.round, hole, board):
-            new = list(hole)  # type: ignore[arg-type]  # _observes_tuples: tuples of ints
+        elif self._observes_plainly(hole, board, tuples=True):
+            new = list(hole)  # type: ignore[arg-type]  # checked: tuples of ints all the way down
             cards = list(board)
             if len(_OBSERVED) >= _OBSERVED_MAX:
                 _OBSERVED.clear()
