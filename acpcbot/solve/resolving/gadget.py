@@ -160,7 +160,7 @@ def load_strategy(subgame: Subgame, root: State, rows: RowFn) -> list[np.ndarray
 def alternative_values(subgame: Subgame, blueprint: Sequence[np.ndarray | None], opponent: int) -> np.ndarray:
     """The opponent's counterfactual best-response values at the root against the blueprint (its live holdings)."""
     levels = by_level(subgame.workspace, blueprint)
-    return np.asarray(evaluate(subgame.workspace, levels, with_values=False).best_cfv[opponent], dtype=np.float64)
+    return np.asarray(opponent_best(subgame, levels, opponent), dtype=np.float64)  # the opponent's half of evaluate
 
 
 def opponent_best(subgame: Subgame, levels: LevelArrays, opponent: int) -> np.ndarray:

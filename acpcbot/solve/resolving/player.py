@@ -169,9 +169,10 @@ class Resolver:
         key: tuple = (tuple(tuple(tuple(a) for a in r) for r in root.actions), board, player)
         sizes = None
         if self.sizes is not None:
-            extra = self._extra(state, root, before, player)
+            ladder = self.sizes(root)
+            extra = self._extra(state, ladder, root, before, player)
             key += (extra,)
-            sizes = replace(self.sizes(root), extra_to=extra, extra_player=1 - player)
+            sizes = replace(ladder, extra_to=extra, extra_player=1 - player)
         return ResolveSpot(key, bare(root), before, board, player, sizes)
 
     def ranges(self, state: State, spot: ResolveSpot) -> tuple[np.ndarray, np.ndarray]:
@@ -199,10 +200,9 @@ class Resolver:
             limit = min(limit, self.clock.allowance(state.hand_id))
         return limit
 
-    def _extra(self, state: State, root: State, before: int, player: int) -> tuple[int, ...]:
-        """The raise-to totals the opponent bet this round that the ladder did not offer where it bet them."""
-        assert self.sizes is not None
-        ladder = self.sizes(root)
+    def _extra(self, state: State, ladder: BetSizes, root: State, before: int, player: int) -> tuple[int, ...]:
+        """The raise-to totals the opponent bet this round that ``ladder`` (the root's sizes) did not offer where it
+        bet them."""
         street = tuple(root.spent)
         out = set()
         for step in state.steps(before):
