@@ -75,9 +75,9 @@ def _flop_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return canon, weight, flop_index, flop_perm
 
 
-#: the flop tables' names, built on first use (a fifth of a second's work at import, for every process that
+#: the flop tables' public names, built on first use (tens of milliseconds at import, for every process that
 #: imports a solver, most of which never read a flop): module attributes by PEP 562
-_FLOP_NAMES = ("CANON_FLOPS", "FLOP_WEIGHTS", "_FLOP_INDEX", "_FLOP_PERM")
+_FLOP_NAMES = ("CANON_FLOPS", "FLOP_WEIGHTS")
 
 
 def __getattr__(name: str) -> np.ndarray:

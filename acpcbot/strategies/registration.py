@@ -15,7 +15,8 @@ def register(cls: type[Strategy]) -> type[Strategy]:
     if cls.name in _REGISTRY and _REGISTRY[cls.name] is not cls:
         raise ValueError(f"two strategies are named {cls.name!r}")
     shipped = BUILTIN.get(cls.name)
-    if shipped is not None and not cls.__module__.startswith(f"{__package__}.{shipped}"):
+    home = f"{__package__}.{shipped}"
+    if shipped is not None and cls.__module__ != home and not cls.__module__.startswith(home + "."):
         # a shipped name taken before its module is imported (they load on first use) would fail that import later
         raise ValueError(f"two strategies are named {cls.name!r}: a shipped one ({__package__}.{shipped}) and "
                          f"{cls.__module__}.{cls.__qualname__}")

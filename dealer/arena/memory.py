@@ -191,8 +191,7 @@ def _logged_hands(config: MatchConfig, dealt: Sequence[State]) -> list[LoggedHan
     game = config.game
     n = game.num_players
     through = [game.board_cards_through(r) for r in range(game.num_rounds)]
-    names = [names_by_position(config, h) for h in range(n)]  # the seats rotate with the hand number
-    fixed = config.fixed_seats
+    names = [names_by_position(config, h) for h in range(n)]  # the seats rotate with the hand number, period n
     out = []
     texts: dict[tuple[float, ...], list[str]] = {}  # a match's payoffs repeat: each written once
     for state in dealt:
@@ -208,7 +207,7 @@ def _logged_hands(config: MatchConfig, dealt: Sequence[State]) -> list[LoggedHan
             if 0.0 not in payoffs:  # 0.0 and -0.0 are one key but two texts: never remembered
                 texts[payoffs] = text
         h = state.hand_id
-        out.append(LoggedHand(h, state, text, names[0] if fixed else names[h % n]))
+        out.append(LoggedHand(h, state, text, names[h % n]))
     return out
 
 
