@@ -18,6 +18,7 @@ Without a built reference it prints a JSON object saying so and exits 0.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -32,7 +33,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 from acpcbot.gamedef import GameDef, load_game  # noqa: E402
-from acpcbot.notation.loglines import parse_state_line  # noqa: E402
+from acpcbot.matchlog import read_match_log  # noqa: E402
 from dealer.logs import read_transactions  # noqa: E402
 
 STREETS = ("preflop", "flop", "turn", "river")
@@ -56,7 +57,8 @@ def play(reference: Path, game_name: str, game_file: Path, hands: int, specs: tu
     dealer_cmd = [str(reference / "dealer"), label, str(game_file), str(hands), str(SEED), *names, "-T",
                   "--t_per_hand", "7000"]
     t0 = time.perf_counter()
-    with open(workdir / f"{label}.err", "wb") as err:
+    with contextlib.ExitStack() as files:
+        err = files.enter_context(open(workdir / f"{label}.err", "wb"))
         dealer = subprocess.Popen(dealer_cmd, cwd=workdir, stdout=subprocess.PIPE, stderr=err, text=True)
         assert dealer.stdout is not None
         ports = dealer.stdout.readline().split()
@@ -66,7 +68,7 @@ def play(reference: Path, game_name: str, game_file: Path, hands: int, specs: tu
         seats = [subprocess.Popen([sys.executable, "-m", "acpcbot", "127.0.0.1", port, "--game", game_name,
                                    "--strategy", spec, "--seed", str(i + 1), "--name", name,
                                    "--log-level", "WARNING"], cwd=workdir, stdout=subprocess.DEVNULL,
-                                  stderr=open(workdir / f"{label}-{name}.err", "wb"))
+                                  stderr=files.enter_context(open(workdir / f"{label}-{name}.err", "wb")))
                  for i, (port, spec, name) in enumerate(zip(ports, specs, names))]
         dealer.communicate(timeout=4 * 3600)
         for seat in seats:
@@ -78,11 +80,7 @@ def play(reference: Path, game_name: str, game_file: Path, hands: int, specs: tu
 
 def decision_times(game: GameDef, log: Path, tlog: Path, seat_name: str) -> tuple[dict[str, list[float]], list[float]]:
     """``seat_name``'s decision times (ms) by street, and its time per hand (the sum over the hand's decisions)."""
-    hands = {}
-    for line in log.read_text().splitlines():
-        if line.startswith("STATE:"):
-            hand = parse_state_line(line, game)
-            hands[hand.hand_id] = hand
+    hands = {hand.hand_id: hand for hand in read_match_log(log, game).hands}
     transactions, _ = read_transactions(tlog)
     by_hand: dict[int, list] = {}
     for t in transactions:
