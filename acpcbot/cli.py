@@ -18,7 +18,7 @@ from .gamedef import SHIPPED_GAMES, GameDefError, load_game
 from .session import run
 from .strategies.base import Strategy, UnsupportedGame
 from .strategies.registry import StrategySpecError, available, create, default_spec, describe, with_absolute_paths
-from .version import version
+from .version import VersionAction
 from .world import MatchInfo
 
 log = logging.getLogger("acpcbot")
@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 match played, 1 strategy failed to start, 2 bad command line, "
                "3 dealer unreachable, 4 protocol error, 5 dealer went away mid-hand or stayed silent past "
                "--idle-timeout.")
-    p.add_argument("--version", action="version", version=f"acpcbot {version()}")
+    p.add_argument("--version", action=VersionAction)
     p.add_argument("host", nargs="?", help="the dealer's host name or address")
     p.add_argument("port", nargs="?", type=_port, help="the port the dealer gave this seat")
     p.add_argument("--game", default="hunl",

@@ -23,7 +23,6 @@ import itertools
 import os
 import random
 from functools import lru_cache
-from importlib import metadata
 from pathlib import Path
 from typing import Any, NamedTuple, Sequence
 
@@ -74,7 +73,10 @@ KNOWN_DIGESTS = {"0.1.8": "1892ec2e9740019165db2c69e6688c9b568d7297b2cf3200e6d7c
 SPOT_CHECKS = 300
 
 
+@lru_cache(maxsize=None)
 def _treys_version() -> str:
+    # importlib.metadata (20-50 ms to import, a scan of the installed packages to ask) only when a table is loaded
+    from importlib import metadata  # noqa: PLC0415
     try:
         return metadata.version("treys")
     except metadata.PackageNotFoundError:  # pragma: no cover - vendored treys

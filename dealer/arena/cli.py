@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from acpcbot.gamedef import GameDefError, load_game
+from acpcbot.version import VersionAction
 
 from .batch import job_commands, jobs_folder, merge_hint
 from .folders import RUNS_DIR, RunError, match_command
@@ -46,18 +47,6 @@ from .stats import StatsError
 
 #: the options of build_plan's messages, as the command line spells them
 _OPTIONS = {"hands": "--hands", "seed": "--seed", "jobs": "--jobs", "transport": "--transport", "game": "--game"}
-
-
-class _Version(argparse.Action):
-    """``--version``: the installed version, looked up only when asked (reading the distribution's metadata is a
-    noticeable part of every run's start)."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        from acpcbot.version import version
-
-        print(f"acpc-match (acpcbot) {version()}")
-        parser.exit()
 
 
 def _name_and_value(text: str) -> tuple[str | None, str]:
@@ -105,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="acpc-match", description="Self-matches and tournaments through the bundled dealer, with honest "
         "statistics (mbb/hand, 95% intervals, duplicate pairing).", epilog="Exit status: 0 every match finished, "
         "1 a match did not finish (its hands so far are counted), 2 bad input.")
-    parser.add_argument("--version", action=_Version, nargs=0, help="show program's version number and exit")
+    parser.add_argument("--version", action=VersionAction, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="one table: the given strategies in the given seats")
     _common(play)
