@@ -7,12 +7,12 @@ process that plays the blueprint.  Both are pure functions of what they
 are derived from, so they are computed once and kept:
 
 - the tree (``load_tree``): ``tree_arrays`` flattens a grown
-  ``BlueprintTree`` into nine arrays and ``tree_from_arrays`` gives it
+  ``BlueprintTree`` into ten arrays and ``tree_from_arrays`` gives it
   back node for node.  The file is named after the SHA-256 of what the
   tree is derived from: the game's text, the action abstraction, the key
-  widths, and the source of the code that grows it (``engine``,
-  ``gamedef``, ``hunl.actions``: a change to the rules or to the
-  abstraction's sizes is a new file, never a stale tree);
+  widths, and the source of the code that grows it and reads it back
+  (``engine``, ``gamedef``, ``hunl.actions``, this module: a change to the
+  rules or to the abstraction's sizes is a new file, never a stale tree);
 - the rows (``unpacked_rows``): named after the SHA-256 of the policy's
   compressed rows, so a damaged policy file never meets a cache and is
   refused when it is decompressed, as without one.
@@ -177,6 +177,7 @@ def tree_key(game: GameDef, abstraction: ActionAbstraction | None, widths: tuple
     for module in _TREE_CODE:
         assert module.__file__ is not None
         h.update(Path(module.__file__).read_bytes())
+    h.update(Path(__file__).read_bytes())  # and this module's reading of the arrays
     return h.hexdigest()
 
 
