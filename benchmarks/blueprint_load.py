@@ -4,7 +4,7 @@
 
 Each figure is the median over ``--repeats`` fresh processes, the kinds
 alternated within each repeat, every process with its own
-``XDG_CACHE_HOME`` (the caches of ``acpcbot.solve.hunl.cache``).  Prints
+``XDG_CACHE_HOME`` (the caches of ``acpcbot.solve.hunl.load_cache``).  Prints
 one JSON object:
 
 - ``load_cpu_s``: CPU seconds of ``load_blueprint(load_game("hunl"))`` in a

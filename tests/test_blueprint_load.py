@@ -16,7 +16,7 @@ from acpcbot.engine import ActionType
 from acpcbot.gamedef import load_game, parse_game
 from acpcbot.solve.abstraction import AbstractionError, Buckets
 from acpcbot.solve.blueprint_registry import spec_named
-from acpcbot.solve.hunl import cache, header as header_module
+from acpcbot.solve.hunl import header as header_module, load_cache as cache
 from acpcbot.solve.hunl.actions import HUNL_DEFAULT, ActionAbstraction, BlueprintTree
 from acpcbot.solve.hunl.policy import buckets_digest
 from acpcbot.strategies import blueprint as blueprint_module

@@ -15,7 +15,7 @@ the engine: decision nodes (actor, round, actions, children, and the
 offset of their rows in a flat table of ``width[round] * len(actions)``
 entries per node) and terminals (fold: player 0's payoff; showdown: the
 stake each player risks).  Growing the shipped abstraction's ~100,000
-nodes takes seconds; ``treefile`` keeps a grown tree as arrays in the
+nodes takes seconds; ``load_cache`` keeps a grown tree as arrays in the
 cache folder and reads it back node for node.
 """
 
@@ -138,7 +138,7 @@ class BlueprintTree:
         self.stake: list[float] = []
         self.size = 0          # entries of a flat table
         self._max_nodes = max_nodes
-        if grow:  # grow=False: empty lists, filled by the caller (``treefile`` reads them from arrays)
+        if grow:  # grow=False: empty lists, filled by the caller (``load_cache`` reads them from arrays)
             self._grow(State(game))
 
     def _terminal(self, state: State) -> int:

@@ -6,7 +6,9 @@ over the node's actions (lzma-compressed), the key maps of ``cards``, and
 a JSON header: the game, the action abstraction, the key widths, the
 trainer's settings, iterations and seconds, the digest of the hold'em
 buckets the keys stand on.  The tree is rebuilt from the header, and must
-have exactly the file's number of entries.
+have exactly the file's number of entries; the tree and the decompressed
+rows are kept between processes (``load_cache``: verified or rebuilt), and
+the header alone answers whether a file fits a game (``header``).
 
 ``HunlBlueprint`` answers the ``BlueprintTable`` questions: at a real
 state the betting is read on the tree (``translation.tree_paths``), each
@@ -36,9 +38,9 @@ from ...gamedef import GameDef, parse_game
 from ..abstraction import AbstractionError, Buckets
 from ..blueprint import bucket_histories, bucket_history
 from .actions import ActionAbstraction, BlueprintTree, pot_fraction, raise_target
-from .cache import load_tree, unpacked_rows
 from .cards import HunlCards
 from .header import POLICY_FORMAT, check_buckets, check_format, check_game, digest_of
+from .load_cache import load_tree, unpacked_rows
 from .mccfr import MCCFR
 from .translation import tree_paths
 
