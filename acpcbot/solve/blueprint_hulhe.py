@@ -8,6 +8,7 @@ hold'em never reads their tables.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 from .blueprint_files import DEFAULT_BUCKETS, DEFAULT_POLICY, is_limit_holdem
@@ -21,6 +22,35 @@ if TYPE_CHECKING:
 def _load(game: GameDef, policy: PathArg, buckets: PathArg | None) -> Blueprint:
     from .blueprint import Blueprint  # noqa: PLC0415 - numpy tables only for the games that use them
     return Blueprint(game, policy, buckets or DEFAULT_BUCKETS)
+
+
+def _check(game: GameDef, policy: PathArg, buckets: PathArg | None) -> None:
+    """``Blueprint``'s own refusal (its words) when the files' headers say they cannot be played in ``game``: the
+    game the policy was trained for, the buckets' sizes; the tables are not read (a damaged one is refused at load)."""
+    import numpy as np  # noqa: PLC0415 - numpy only for the games that use it
+
+    from .abstraction import AbstractionError  # noqa: PLC0415
+    from .cfr_core import POLICY_FORMAT  # noqa: PLC0415
+    buckets = buckets or DEFAULT_BUCKETS
+    try:
+        with np.load(buckets) as z:
+            have = tuple(int(x) for x in z["k"])
+    except (OSError, KeyError, ValueError) as exc:
+        raise AbstractionError(f"{os.fspath(buckets)}: cannot read bucket data: {exc}") from None
+    where = os.fspath(policy)
+    try:
+        with np.load(policy) as z:
+            if int(z["format"]) != POLICY_FORMAT:
+                raise AbstractionError(f"{where}: policy format {int(z['format'])}, expected {POLICY_FORMAT}")
+            game_text, k = str(z["game"]), tuple(int(x) for x in z["k"])
+    except (OSError, KeyError, ValueError) as exc:
+        if isinstance(exc, AbstractionError):
+            raise
+        raise AbstractionError(f"{where}: cannot read the policy: {exc}") from None
+    if game_text != game.to_text():
+        raise AbstractionError(f"{where} was trained for another game than {game.name}")
+    if k != have:
+        raise AbstractionError(f"{where} needs buckets {k}, {os.fspath(buckets)} has {have}")
 
 
 def _train(argv: list[str]) -> int:
@@ -48,6 +78,7 @@ HULHE = BlueprintSpec(
     policy=DEFAULT_POLICY,
     build="python -m acpcbot.solve hulhe --checkpoint /tmp/blueprint.ckpt.npz",
     load=_load,
+    check=_check,
     train=_train,
     resolver=_resolver,
     about="It plays blueprint: an approximate equilibrium of an abstraction of heads-up limit hold'em "

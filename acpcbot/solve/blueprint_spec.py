@@ -81,6 +81,11 @@ class BlueprintSpec:
     #: it comes first in the preferences, and ``adaptive``'s floor): False while it is not yet measured against
     #: the game's field; it still plays when asked for by name (``blueprint``, ``adaptive:floor_policy=FILE``)
     default_players: bool = True
+    #: (game, policy path, buckets path or None) -> None, or the loader's own error (its words) when the files'
+    #: headers say they cannot be played in the game (the game they were trained for, the abstraction's parameters);
+    #: reads headers only, never the tables, so that asking whether a blueprint plays a game costs milliseconds, not
+    #: a load (a damaged table passes here and is refused, loudly, when loaded). None: the question loads the table
+    check: Callable[[GameDef, PathArg, PathArg | None], None] | None = None
 
     def reason(self, game: GameDef) -> str | None:
         """Why the shipped files cannot be played in ``game`` before loading them (None: try loading)."""

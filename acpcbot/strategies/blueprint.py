@@ -66,7 +66,11 @@ def load_blueprint(game: GameDef, policy: str = "", buckets: str = "") -> Any:
 
 
 def shipped_reason(game: GameDef) -> str | None:
-    """Why the shipped blueprint cannot play ``game`` (None when it can)."""
+    """Why the shipped blueprint cannot play ``game`` (None when it can).
+
+    Decided from the spec and the files' headers (``BlueprintSpec.check``, milliseconds) where the spec has a header
+    check, by loading the table otherwise; a damaged table passes the headers and is refused when it is loaded.
+    """
     spec = spec_for(game)
     if spec is None:
         return f"the blueprint plays the games with a blueprint only: {games_with_blueprints()}"
@@ -74,7 +78,10 @@ def shipped_reason(game: GameDef) -> str | None:
     if reason is not None:
         return reason
     try:
-        load_blueprint(game)
+        if spec.check is not None:
+            spec.check(game, spec.policy, spec.buckets)
+        else:
+            load_blueprint(game)
     except Exception as exc:  # noqa: BLE001 - whatever the files' complaint, it is the reason this game is refused
         return f"the shipped blueprint does not fit this game: {exc}"
     return None

@@ -5,6 +5,8 @@
 (EMD buckets over the hold'em bucket histories and the chance model the
 trainer samples), ``mccfr`` (external-sampling MCCFR, linear weighting,
 pruning, checkpoints), ``policy`` (the policy file and the play-time
-table), ``train`` (``python -m acpcbot.solve hunl``) and ``spec`` (its entry
-in ``acpcbot.solve.blueprint_registry``).  docs/blueprint-hunl.md.
+table), ``header`` (what a policy's header says it fits), ``load_cache``
+(the tree and the rows kept between processes), ``train`` (``python -m
+acpcbot.solve hunl``) and ``spec`` (its entry in
+``acpcbot.solve.blueprint_registry``).  docs/blueprint-hunl.md.
 """

@@ -14,7 +14,9 @@ their own fold/call/raise, so Kuhn and Leduc run through the same tree.
 the engine: decision nodes (actor, round, actions, children, and the
 offset of their rows in a flat table of ``width[round] * len(actions)``
 entries per node) and terminals (fold: player 0's payoff; showdown: the
-stake each player risks).
+stake each player risks).  Growing the shipped abstraction's ~100,000
+nodes takes seconds; ``load_cache`` keeps a grown tree as arrays in the
+cache folder and reads it back node for node.
 """
 
 from __future__ import annotations
@@ -119,7 +121,7 @@ class BlueprintTree:
     """
 
     def __init__(self, game: GameDef, abstraction: ActionAbstraction | None, widths: tuple[int, ...],
-                 max_nodes: int = 20_000_000) -> None:
+                 max_nodes: int = 20_000_000, *, grow: bool = True) -> None:
         if game.num_players != 2:
             raise ValueError(f"{game.name or 'this game'}: the betting tree is for 2-player games")
         if len(widths) != game.num_rounds:
@@ -136,7 +138,8 @@ class BlueprintTree:
         self.stake: list[float] = []
         self.size = 0          # entries of a flat table
         self._max_nodes = max_nodes
-        self._grow(State(game))
+        if grow:  # grow=False: empty lists, filled by the caller (``load_cache`` reads them from arrays)
+            self._grow(State(game))
 
     def _terminal(self, state: State) -> int:
         spent = state.spent

@@ -6,7 +6,9 @@ over the node's actions (lzma-compressed), the key maps of ``cards``, and
 a JSON header: the game, the action abstraction, the key widths, the
 trainer's settings, iterations and seconds, the digest of the hold'em
 buckets the keys stand on.  The tree is rebuilt from the header, and must
-have exactly the file's number of entries.
+have exactly the file's number of entries; the tree and the decompressed
+rows are kept between processes (``load_cache``: verified or rebuilt), and
+the header alone answers whether a file fits a game (``header``).
 
 ``HunlBlueprint`` answers the ``BlueprintTable`` questions: at a real
 state the betting is read on the tree (``translation.tree_paths``), each
@@ -19,7 +21,6 @@ tree the row is check/call.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import lzma
 import os
@@ -38,20 +39,18 @@ from ..abstraction import AbstractionError, Buckets
 from ..blueprint import bucket_histories, bucket_history
 from .actions import ActionAbstraction, BlueprintTree, pot_fraction, raise_target
 from .cards import HunlCards
+from .header import POLICY_FORMAT, check_buckets, check_format, check_game, digest_of
+from .load_cache import load_tree, unpacked_rows
 from .mccfr import MCCFR
 from .translation import tree_paths
 
-POLICY_FORMAT = 1
 QUANT = 255
 _BOARDS = 64   # boards whose histories are remembered
 
 
 def buckets_digest(buckets: Buckets) -> str:
     """A short content hash of the hold'em buckets the keys stand on."""
-    h = hashlib.sha256()
-    for a in (buckets.flop_bucket, buckets.turn_centroids, *buckets.transitions, buckets.river_edges):
-        h.update(np.ascontiguousarray(a).tobytes())
-    return h.hexdigest()[:16]
+    return digest_of(buckets.flop_bucket, buckets.turn_centroids, buckets.transitions, buckets.river_edges)
 
 
 def row_starts(tree: BlueprintTree) -> dict[int, np.ndarray]:
@@ -126,17 +125,15 @@ def read_policy(path: str | os.PathLike[str], buckets: Buckets) -> tuple[dict, H
         z = read_npz(path, {"meta": ("U", ()), "flop_map": (np.dtype(np.int16), (169 * k1,)),
                             "turn_map": (np.dtype(np.int16), (169 * k1 * k2,)), "rows": (np.dtype(np.uint8), None)})
         meta = json.loads(str(z["meta"]))
-        if meta.get("format") != POLICY_FORMAT:
-            raise AbstractionError(f"{where}: policy format {meta.get('format')}, expected {POLICY_FORMAT}")
-        rows = np.frombuffer(lzma.decompress(z["rows"].tobytes()), dtype=np.uint8)
+        check_format(meta, where)
+        rows = unpacked_rows(z["rows"])
         cards = HunlCards(k_flop=int(meta["k_flop"]), k_turn=int(meta["k_turn"]), flop_map=z["flop_map"],
                           turn_map=z["turn_map"], river_k=k3)
     except (OSError, ArrayFileError, ValueError, KeyError, TypeError, lzma.LZMAError) as exc:
         if isinstance(exc, AbstractionError):
             raise
         raise AbstractionError(f"{where}: cannot read the HUNL policy: {exc}") from None
-    if meta.get("buckets") != buckets_digest(buckets):
-        raise AbstractionError(f"{where}: trained on other hold'em buckets than the ones given")
+    check_buckets(meta, buckets_digest(buckets), where)
     if len(rows) != int(meta["entries"]):
         raise AbstractionError(f"{where}: {len(rows):,} rows, the header says {meta['entries']:,}")
     if (int(cards.flop_map.max(initial=0)) >= cards.k_flop or int(cards.turn_map.max(initial=0)) >= cards.k_turn
@@ -147,8 +144,8 @@ def read_policy(path: str | os.PathLike[str], buckets: Buckets) -> tuple[dict, H
 
 @lru_cache(maxsize=2)
 def tree_of(game_text: str, abstraction_json: str, widths: tuple[int, ...]) -> BlueprintTree:
-    """The betting tree of a policy header (built once per process: a few seconds)."""
-    return BlueprintTree(parse_game(game_text), ActionAbstraction.from_json(abstraction_json), widths)
+    """The betting tree of a policy header, once per process (from the cache folder: grown once per machine)."""
+    return load_tree(parse_game(game_text), ActionAbstraction.from_json(abstraction_json), widths)
 
 
 def real_action(state: State, tree_state: State, action: Action) -> Action:
@@ -174,8 +171,7 @@ class HunlBlueprint:
         self.game = game
         self.buckets = Buckets.load(buckets)
         self.meta, self.cards, self.rows = read_policy(policy, self.buckets)
-        if self.meta["game"] != game.to_text():
-            raise AbstractionError(f"{os.fspath(policy)} was trained for another game than {game.name}")
+        check_game(self.meta, game, os.fspath(policy))
         self.tree = tree_of(self.meta["game"], self.meta["abstraction"], tuple(self.meta["widths"]))
         if self.tree.size != len(self.rows):
             raise AbstractionError(f"{os.fspath(policy)}: {len(self.rows):,} rows, its tree has {self.tree.size:,}")

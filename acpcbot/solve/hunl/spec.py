@@ -25,6 +25,11 @@ def _load(game: GameDef, policy: PathArg, buckets: PathArg | None) -> HunlBluepr
     return HunlBlueprint(game, policy, buckets or DEFAULT_BUCKETS)
 
 
+def _check(game: GameDef, policy: PathArg, buckets: PathArg | None) -> None:
+    from .header import check_header  # noqa: PLC0415 - numpy only for the games that use it
+    check_header(game, policy, buckets or DEFAULT_BUCKETS)
+
+
 def _train(argv: list[str]) -> int:
     from .train import main  # noqa: PLC0415
     return main(argv)
@@ -62,6 +67,7 @@ HUNL = BlueprintSpec(
     # until the measurements of issue 30 (LBR under S1-S4, duplicates against the field) say the floor holds
     default_players=False,
     load=_load,
+    check=_check,
     train=_train,
     resolver=_resolver,
     about="It plays blueprint: an approximate equilibrium of an abstraction of heads-up no-limit hold'em "
