@@ -28,10 +28,19 @@ def _train(argv: list[str]) -> int:
     return main(argv)
 
 
+#: a re-solve from the turn: the river inside it as this many classes of cards, at most this many DCFR iterations
+#: (docs/resolving.md, "Re-solving from the turn"); the river is re-solved exactly at its start
+TURN_CLASSES = 4
+TURN_ITERATIONS = 40
+
+
 def _resolver(game: GameDef, table: Blueprint, iterations: int, seconds: float, start_round: int) -> Any:
     from .resolving.clock import Budget  # noqa: PLC0415 - the solver loads only when re-solving
     from .resolving.player import Resolver  # noqa: PLC0415
-    return Resolver(game, table.probabilities_all, Budget(iterations, seconds), start_round=start_round)
+    if start_round >= game.num_rounds - 1:
+        return Resolver(game, table.probabilities_all, Budget(iterations, seconds), start_round=start_round)
+    return Resolver(game, table.probabilities_all, Budget(iterations, seconds), start_round=start_round,
+                    last_classes=TURN_CLASSES, early=Budget(min(iterations, TURN_ITERATIONS), seconds))
 
 
 HULHE = BlueprintSpec(

@@ -209,7 +209,7 @@ def gadget_ranges(game: GameDef, ranges: Sequence[np.ndarray], opponent: int,
 def resolve(game: GameDef, state: State, board: Sequence[int], ranges: Sequence[np.ndarray], player: int,
             rows: RowFn, sizes: BetSizes | None = None, iterations: int | None = 200,
             time_limit: float | None = None, target: float | None = None, settle: float | None = None,
-            check_every: int = 10) -> tuple[SubgameResult, np.ndarray]:
+            check_every: int = 10, last_classes: int | None = None) -> tuple[SubgameResult, np.ndarray]:
     """Re-solve the subgame at ``state`` safely for ``player``; returns the result and the opponent's alternatives.
 
     ``ranges`` are both players' reach (blueprint) at the root over
@@ -222,11 +222,13 @@ def resolve(game: GameDef, state: State, board: Sequence[int], ranges: Sequence[
     check (``iterations`` the cap; the checks' figures in
     ``result.subgame.cfr.gadget.history``).  Iterations and the measured
     excess decide where it stops, never the clock, so the rows are the same
-    whatever the load; ``time_limit`` only cuts a solve short.
+    whatever the load; ``time_limit`` only cuts a solve short.  ``last_classes``: the last board card dealt
+    as that many classes of cards inside the subgame (``subgame.chance``; None: card by card).
     """
     start = time.perf_counter()
     opponent = 1 - player
-    subgame = Subgame(game, state, board, gadget_ranges(game, ranges, opponent, board), sizes)
+    subgame = Subgame(game, state, board, gadget_ranges(game, ranges, opponent, board), sizes,
+                      last_classes=last_classes)
     blueprint = load_strategy(subgame, state, rows)
     alternative = alternative_values(subgame, blueprint, opponent)
     gadget = ResolveGadget(subgame, opponent, alternative)
