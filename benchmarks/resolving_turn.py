@@ -189,6 +189,8 @@ def main() -> None:
     ap.add_argument("--exact-cap", type=int, default=200)
     ap.add_argument("--classes", default="3,4,6,8")
     ap.add_argument("--caps", default="20,40", help="the iteration caps of the class solves")
+    ap.add_argument("--no-exact", action="store_true",
+                    help="no exact subgame at all (no exact_* figures): the class solves' time and gadget figures only")
     ap.add_argument("--player", action="store_true", help="also time Resolver.rows as resolve_from=turn builds it")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
@@ -204,14 +206,16 @@ def main() -> None:
     spots = turn_spots(game, args.spots, args.seed)
     out_spots = []
     for n, state in enumerate(spots):
-        row: dict = {"history": str(state.actions), "board": list(state.board[:4])}
-        exact = setup(resolver, state, None)
-        sub = exact["sub"]
-        row["holdings"] = [len(h.rows) for h in sub.prep.hands]
-        row["nodes"] = len(sub.tree.nodes)
-        row["exact"] = {"build_s": round(exact["build_s"], 3), "alternatives_s": round(exact["alternatives_s"], 3)}
+        row: dict = {"spot": format_match_state(state, state.current_player)}
         reference = None
-        if n < args.exact_spots:
+        exact: dict | None = None
+        if not args.no_exact:
+            exact = setup(resolver, state, None)
+            sub = exact["sub"]
+            row["holdings"] = [len(h.rows) for h in sub.prep.hands]
+            row["nodes"] = len(sub.tree.nodes)
+            row["exact"] = {"build_s": round(exact["build_s"], 3), "alternatives_s": round(exact["alternatives_s"], 3)}
+        if exact is not None and n < args.exact_spots:
             t0 = cpu()
             for _ in range(3):
                 sub.cfr.step()
@@ -225,22 +229,25 @@ def main() -> None:
                                  "excess_margin": [[t, round(e, 4), round(m, 3)] for t, e, m in gadget.history]})
             reference = turn_rows(resolver, result, state, exact["spot"].before)
             exact = setup(resolver, state, None)  # fresh regrets: the class solves are measured against it
-        weight = exact["ranges"][exact["spot"].player]
         for k, cap in [(k, c) for k in classes for c in caps]:
             t0 = cpu()
             info = setup(resolver, state, k)
             result, _ = solve(info, cap)
             secs = cpu() - t0
             stop = info["gadget"].check(info["sub"].cfr.average_levels())
-            margin, excess = exact_margin(exact, result)
-            margin_b, excess_b = exact_margin(exact, result, river_blueprint=True)
             entry = {"classes": k, "cap": cap, "solve_s": round(secs, 3),
                      "gadget_at_stop": [round(stop[0], 4), round(stop[1], 3)],
                      "setup_s": round(info["build_s"] + info["alternatives_s"], 3), "iterations": result.iterations,
                      "excess_margin": [[t, round(e, 4), round(m, 3)] for t, e, m in info["gadget"].history[-2:]],
-                     "margin_exact_pct": round(margin, 3), "excess_exact_pct": round(excess, 4),
-                     "margin_exact_bp_river_pct": round(margin_b, 3), "excess_exact_bp_river_pct": round(excess_b, 4)}
-            if reference is not None:
+                     "holdings": [len(h.rows) for h in info["sub"].prep.hands], "nodes": len(info["sub"].tree.nodes)}
+            if exact is not None:
+                margin, excess = exact_margin(exact, result)
+                margin_b, excess_b = exact_margin(exact, result, river_blueprint=True)
+                entry.update({"margin_exact_pct": round(margin, 3), "excess_exact_pct": round(excess, 4),
+                              "margin_exact_bp_river_pct": round(margin_b, 3),
+                              "excess_exact_bp_river_pct": round(excess_b, 4)})
+            if reference is not None and exact is not None:
+                weight = exact["ranges"][exact["spot"].player]
                 rows = turn_rows(resolver, result, state, info["spot"].before)
                 entry["l1_to_exact"] = round(float(weight @ np.abs(rows - reference).sum(axis=1)) / float(weight.sum()), 4)
             row.setdefault("by_classes", []).append(entry)
@@ -249,19 +256,20 @@ def main() -> None:
     summary = {}
     for k, cap in [(k, c) for k in classes for c in caps]:
         entries = [e for r in out_spots for e in r["by_classes"] if e["classes"] == k and e["cap"] == cap]
-        summary[f"{k} classes, cap {cap}"] = {
+        summary[f"{k} classes, cap {cap}"] = figures = {
             "solve_s_median": round(float(np.median([e["solve_s"] for e in entries])), 3),
             "solve_s_max": round(max(e["solve_s"] for e in entries), 3),
             "iterations_mean": round(float(np.mean([e["iterations"] for e in entries])), 1),
             "gadget_excess_pct_at_stop_max": round(max(e["gadget_at_stop"][0] for e in entries), 4),
             "gadget_margin_pct_at_stop_mean": round(float(np.mean([e["gadget_at_stop"][1] for e in entries])), 3),
-            "margin_exact_pct_mean": round(float(np.mean([e["margin_exact_pct"] for e in entries])), 3),
-            "margin_exact_pct_min": round(min(e["margin_exact_pct"] for e in entries), 3),
-            "excess_exact_pct_max": round(max(e["excess_exact_pct"] for e in entries), 4),
-            "margin_exact_bp_river_pct_mean": round(float(np.mean([e["margin_exact_bp_river_pct"] for e in entries])), 3),
-            "margin_exact_bp_river_pct_min": round(min(e["margin_exact_bp_river_pct"] for e in entries), 3),
-            "excess_exact_bp_river_pct_max": round(max(e["excess_exact_bp_river_pct"] for e in entries), 4),
             "l1_to_exact": [e["l1_to_exact"] for e in entries if "l1_to_exact" in e]}
+        for name in ("margin_exact_pct", "margin_exact_bp_river_pct"):
+            if entries and name in entries[0]:
+                figures[name + "_mean"] = round(float(np.mean([e[name] for e in entries])), 3)
+                figures[name + "_min"] = round(min(e[name] for e in entries), 3)
+        for name in ("excess_exact_pct", "excess_exact_bp_river_pct"):
+            if entries and name in entries[0]:
+                figures[name + "_max"] = round(max(e[name] for e in entries), 4)
     player = None
     if args.player:
         live = spec.resolver(game, table, 200, 1e9, TURN)

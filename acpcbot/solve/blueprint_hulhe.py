@@ -28,14 +28,9 @@ def _train(argv: list[str]) -> int:
     return main(argv)
 
 
-#: a re-solve from the turn: the river inside it as this many classes of cards, at most this many DCFR iterations
-#: (docs/resolving.md, "Re-solving from the turn"); the river is re-solved exactly at its start
-TURN_CLASSES = 4
-TURN_ITERATIONS = 40
-
-
 def _resolver(game: GameDef, table: Blueprint, iterations: int, seconds: float, start_round: int) -> Any:
-    from .resolving.clock import Budget  # noqa: PLC0415 - the solver loads only when re-solving
+    # the solver loads only when re-solving
+    from .resolving.clock import TURN_CLASSES, TURN_ITERATIONS, Budget  # noqa: PLC0415
     from .resolving.player import Resolver  # noqa: PLC0415
     if start_round >= game.num_rounds - 1:
         return Resolver(game, table.probabilities_all, Budget(iterations, seconds), start_round=start_round)

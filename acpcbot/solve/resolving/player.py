@@ -121,8 +121,10 @@ class Resolver:
         self.nested = 0
         #: with a match clock: solves not started because the measured pace says they would not finish in time
         self.skipped = 0
-        #: per root round: seconds a solve took per iteration and decision node (the last solves', with a match clock)
-        self.pace: dict[int, float] = {}
+        #: seconds a solve took per iteration and decision node (the last solves', with a match clock), of solves
+        #: rooted in the last round and (``early_pace``) before it
+        self.pace: float | None = None
+        self.early_pace: float | None = None
         #: per finished solve, chips a hand of the subgame: how much less the opponent's best response wins
         #: than against the blueprint (weighted by its blueprint reach), and the part of holdings where it wins more
         self.margins: list[tuple[float, float]] = []
@@ -216,7 +218,7 @@ class Resolver:
 
     def _too_long(self, spot: ResolveSpot, limit: float) -> bool:
         """Whether the pace measured so far says a solve of ``spot`` would not finish within ``limit`` seconds."""
-        pace = self.pace.get(spot.root.round)
+        pace = self.pace if spot.root.round == self.game.num_rounds - 1 else self.early_pace
         if pace is None:
             return False
         decisions = build_tree(self.game, spot.root, spot.board, spot.sizes).num_decisions
@@ -264,8 +266,10 @@ class Resolver:
                                       last_classes=self.last_classes if early else None)
         if self.clock is not None:  # the whole solve's seconds, setup included, per iteration and decision node
             pace = (time.perf_counter() - t0) / (max(1, result.iterations) * max(1, result.tree.num_decisions))
-            last = self.pace.get(spot.root.round)
-            self.pace[spot.root.round] = pace if last is None else 0.5 * (last + pace)
+            if early:
+                self.early_pace = pace if self.early_pace is None else 0.5 * (self.early_pace + pace)
+            else:
+                self.pace = pace if self.pace is None else 0.5 * (self.pace + pace)
         self.solves += 1
         if spot.sizes is not None and spot.sizes.extra_to:
             self.nested += 1
