@@ -139,11 +139,11 @@ def exact_margin(exact: dict, result, river_blueprint: bool = False) -> tuple[fl
             per_node.append(None)
             continue
         group = csub.tree.groups[node.group]
+        if river_blueprint and group.boards.shape[1] == sub.game.total_board_cards:
+            per_node.append(exact["blueprint"][i])
+            continue
         if group.members is None:
             per_node.append(rows)
-            continue
-        if river_blueprint:
-            per_node.append(exact["blueprint"][i])
             continue
         cards = sub.tree.groups[node.group].boards[:, -1]
         per_node.append(rows[:, np.argmax(group.members[:, cards], axis=0), :])
@@ -228,6 +228,10 @@ def main() -> None:
                                  "solve_s": round(secs + 5 * row["exact"]["iteration_s"], 2),
                                  "excess_margin": [[t, round(e, 4), round(m, 3)] for t, e, m in gadget.history]})
             reference = turn_rows(resolver, result, state, exact["spot"].before)
+            # the exact solve's own turn rows, the blueprint's on the river (the measure the class solves get too)
+            margin_b, excess_b = exact_margin(exact, result, river_blueprint=True)
+            row["exact"].update({"margin_exact_bp_river_pct": round(margin_b, 3),
+                                 "excess_exact_bp_river_pct": round(excess_b, 4)})
             exact = setup(resolver, state, None)  # fresh regrets: the class solves are measured against it
         for k, cap in [(k, c) for k in classes for c in caps]:
             t0 = cpu()
@@ -272,15 +276,23 @@ def main() -> None:
                 figures[name + "_max"] = round(max(e[name] for e in entries), 4)
     player = None
     if args.player:
+        # the peer, in the same minutes: today's river re-solve (the spec's resolver from the river) on the river
+        # spots of resolving_convergence, turn and river decisions alternated
+        from resolving_convergence import river_spots  # noqa: PLC0415 - a sibling benchmark's spots
         live = spec.resolver(game, table, 200, 1e9, TURN)
-        times = []
-        for state in spots:
-            t0 = cpu()
-            live.rows(state)
-            times.append(cpu() - t0)
-        player = {"turn_decision_s": {"median": round(float(np.median(times)), 3),
-                                      "p90": round(float(np.quantile(times, 0.9)), 3), "max": round(max(times), 3)},
-                  "solves": live.solves, "iterations": live.iterations}
+        peer = spec.resolver(game, table, 200, 1e9, game.num_rounds - 1)
+        rivers = river_spots(game, len(spots), args.seed)
+        times: dict[str, list[float]] = {"turn": [], "river": []}
+        for turn, river in zip(spots, rivers):
+            for name, who, state in (("turn", live, turn), ("river", peer, river)):
+                t0 = cpu()
+                who.rows(state)
+                times[name].append(cpu() - t0)
+        player = {f"{name}_decision_s": {"median": round(float(np.median(t)), 3),
+                                         "p90": round(float(np.quantile(t, 0.9)), 3), "max": round(max(t), 3)}
+                  for name, t in times.items()}
+        player.update({"turn_iterations": live.iterations, "river_iterations": peer.iterations,
+                       "turn_cut_short": live.cut_short})
     print(json.dumps({
         "benchmark": "resolving_turn", "game": args.game, "started": started, "spots": len(out_spots),
         "caps": caps, "seed": args.seed, "by_classes": summary, "player": player, "per_spot": out_spots,

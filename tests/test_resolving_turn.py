@@ -16,7 +16,7 @@ from acpcbot.engine import CALL, RAISE, State
 from acpcbot.gamedef import load_game
 from acpcbot.holdings import blocked
 from acpcbot.solve.resolving.clock import Budget
-from acpcbot.solve.resolving.gadget import by_level
+from acpcbot.solve.resolving.gadget import alternative_values, by_level, load_strategy
 from acpcbot.solve.resolving.player import Resolver
 from acpcbot.solve.resolving.ranges import policy_ranges
 from acpcbot.solve.subgame import Subgame, SubgameError
@@ -83,6 +83,26 @@ def test_a_class_per_card_is_the_exact_subgame() -> None:
     np.testing.assert_allclose(a.evaluation.best, b.evaluation.best, rtol=1e-5, atol=1e-6)
     for p in (0, 1):
         np.testing.assert_allclose(a.cfv[p], b.cfv[p], rtol=1e-4, atol=1e-6)
+
+
+def test_a_class_per_card_loads_the_blueprint_and_its_alternatives_as_the_exact_subgame() -> None:
+    state, board, ranges = _turn(40, 3)
+
+    def rows(_i, node, _state, full) -> np.ndarray:  # a blueprint whose rows depend on the holding and the river
+        x = (np.arange(1326)[:, None] * (3 + len(node.children)) + np.arange(len(node.children)) * sum(full)) % 7
+        return (x + 1.0) / (x + 1.0).sum(axis=1, keepdims=True)
+
+    exact = Subgame(HULHE, state, board, ranges)
+    classed = Subgame(HULHE, state, board, ranges, last_classes=48)
+    a = alternative_values(exact, load_strategy(exact, state, rows), 1)
+    b = alternative_values(classed, load_strategy(classed, state, rows), 1)
+    np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-7)
+    # with fewer classes each class plays the mean of its cards' rows, not its representative's
+    coarse = Subgame(HULHE, state, board, ranges, last_classes=2)
+    mean, rep = load_strategy(coarse, state, rows), load_strategy(coarse, state, rows, class_mean=False)
+    river = [i for i, n in enumerate(coarse.tree.nodes) if mean[i] is not None and coarse.tree.groups[n.group].members
+             is not None]
+    assert river and any(not np.allclose(mean[i], rep[i]) for i in river)
 
 
 def test_class_values_are_exact_for_a_strategy_that_plays_each_class_as_one_board() -> None:

@@ -50,7 +50,7 @@ import numpy as np
 
 from ...engine import State
 from ...gamedef import GameDef
-from ...holdings import blocked
+from ...holdings import blocked, holdings
 from ..subgame import BetSizes, Subgame, SubgameResult
 from ..subgame.best_response import evaluate
 from ..subgame.passes import BEST, LevelArrays, Workspace, backward, by_node, forward, root_values
@@ -138,9 +138,15 @@ def node_states(subgame: Subgame, root: State) -> list[State | None]:
     return out
 
 
-def load_strategy(subgame: Subgame, root: State, rows: RowFn) -> list[np.ndarray | None]:
-    """A whole strategy (every decision node, board and live holding) in the solver's arrays, from ``rows``."""
+def load_strategy(subgame: Subgame, root: State, rows: RowFn, class_mean: bool = True) -> list[np.ndarray | None]:
+    """A whole strategy (every decision node, board and live holding) in the solver's arrays, from ``rows``.
+
+    On a class of cards (``subgame.chance``) a holding plays, with ``class_mean``, the mean of its rows over the
+    class's cards it does not hold (the blueprint read on every card, not on the class's representative alone:
+    the gadget's alternatives are then the opponent's best response to a blueprint close to the real one).
+    """
     tree, prep = subgame.tree, subgame.prep
+    table = holdings(subgame.game)
     states = node_states(subgame, root)
     sigma: list[np.ndarray | None] = [None] * len(tree.nodes)
     for i, node in enumerate(tree.nodes):
@@ -149,10 +155,21 @@ def load_strategy(subgame: Subgame, root: State, rows: RowFn) -> list[np.ndarray
         live = prep.hands[node.player].rows
         boards = tree.groups[node.group].boards
         out = np.empty((len(node.children), len(boards), len(live)), dtype=DTYPE)
+        members = tree.groups[node.group].members
         for b, board in enumerate(boards.tolist()):
             state = states[i]
             assert state is not None  # every node's state is made
-            out[:, b, :] = rows(i, node, state, tuple(board))[live].T
+            if members is None or not class_mean:
+                out[:, b, :] = rows(i, node, state, tuple(board))[live].T
+                continue
+            total, count = None, np.zeros(len(table))
+            for card in np.flatnonzero(members[b]).tolist():
+                free = ~(table == card).any(axis=1)
+                row = np.where(free[:, None], rows(i, node, state, tuple(board[:-1]) + (card,)), 0.0)
+                total = row if total is None else total + row
+                count += free
+            assert total is not None  # a class has a card
+            out[:, b, :] = (total[live] / np.maximum(count[live], 1)[:, None]).T
         sigma[i] = out
     return sigma
 
