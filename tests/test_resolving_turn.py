@@ -97,9 +97,9 @@ def test_a_class_per_card_loads_the_blueprint_and_its_alternatives_as_the_exact_
     a = alternative_values(exact, load_strategy(exact, state, rows), 1)
     b = alternative_values(classed, load_strategy(classed, state, rows), 1)
     np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-7)
-    # with fewer classes each class plays the mean of its cards' rows, not its representative's
+    # with fewer classes a class plays the mean of its cards' rows, not its representative's
     coarse = Subgame(HULHE, state, board, ranges, last_classes=2)
-    mean, rep = load_strategy(coarse, state, rows), load_strategy(coarse, state, rows, class_mean=False)
+    mean, rep = load_strategy(coarse, state, rows, class_reads=52), load_strategy(coarse, state, rows, class_reads=1)
     river = [i for i, n in enumerate(coarse.tree.nodes) if mean[i] is not None and coarse.tree.groups[n.group].members
              is not None]
     assert river and any(not np.allclose(mean[i], rep[i]) for i in river)

@@ -106,10 +106,11 @@ def _nanmean(rows: np.ndarray) -> np.ndarray:
 
 
 def last_card_classes(game: GameDef, board: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
-    """The cards that can complete ``board`` grouped into at most ``count`` classes, the representative first.
+    """The cards that can complete ``board`` grouped into at most ``count`` classes, each nearest its centre first.
 
-    Classes come in the order of their representatives (the card nearest the
-    class's centre); fewer cards than ``count``: one class a card (exact).
+    The first card is the class's representative (the board the subgame
+    names the class by); classes come in the order of their representatives;
+    fewer cards than ``count``: one class a card (exact).
     """
     cards = [c for c in deck(game.num_ranks, game.num_suits) if c not in board]
     if count >= len(cards):
@@ -121,6 +122,6 @@ def last_card_classes(game: GameDef, board: tuple[int, ...], count: int) -> list
     out = []
     for j in range(count):
         members = np.flatnonzero(labels == j)
-        rep = members[int(np.argmin(distances(features[members], _nanmean(features[members])[None])[:, 0]))]
-        out.append((cards[rep],) + tuple(cards[m] for m in members if m != rep))
+        near = members[np.argsort(distances(features[members], _nanmean(features[members])[None])[:, 0], kind="stable")]
+        out.append(tuple(cards[m] for m in near))
     return sorted(out)

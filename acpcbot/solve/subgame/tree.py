@@ -59,6 +59,8 @@ class BoardGroup:
     deal_count: int  # ways each parent board is extended (the chance node's branching)
     #: a class group (``chance``): (B, 52) float32, 1 on the cards board b's class stands for; None: exact boards
     members: np.ndarray | None = None
+    #: a class group: each class's cards, nearest the class's centre first (``chance.last_card_classes``)
+    classes: list[tuple[int, ...]] | None = None
 
 
 @dataclass
@@ -150,7 +152,7 @@ class _Builder:
         """The last card dealt as classes (``chance.last_card_classes``): one board a class, its representative's."""
         assert self.last_classes is not None
         parent = self.groups[group].boards
-        rows, parents, members = [], [], []
+        rows, parents, members, cards_of = [], [], [], []
         ways = 0
         for b, cards in enumerate(parent.tolist()):
             classes = last_card_classes(self.game, tuple(cards), self.last_classes)
@@ -163,8 +165,10 @@ class _Builder:
                 row = np.zeros(52, dtype=np.float32)
                 row[list(cls)] = 1.0
                 members.append(row)
+                cards_of.append(cls)
         boards = np.array(rows, dtype=np.int64).reshape(len(rows), parent.shape[1] + 1)
-        self.groups.append(BoardGroup(boards, group, np.array(parents, dtype=np.int64), ways, np.array(members)))
+        self.groups.append(BoardGroup(boards, group, np.array(parents, dtype=np.int64), ways, np.array(members),
+                                      cards_of))
         self.group_key[key] = len(self.groups) - 1
         return len(self.groups) - 1
 
