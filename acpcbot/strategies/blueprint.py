@@ -118,7 +118,9 @@ class BlueprintStrategy(Strategy):
         "resolve_settle": Param(float, SETTLE, "... and the safety margin moved at most this % of the pot since the "
                                                "last check",
                                 lambda x: x >= 0, "must be >= 0"),
-        "resolve_from": Param(str, "river", "the street re-solving starts on (turn: minutes of CPU a solve today)",
+        "resolve_from": Param(str, "river", "the street re-solving starts on (turn: each street re-solved at its "
+                                            "start, the river inside the turn's subgame as 3 classes of cards; about "
+                                            "2 s of CPU a turn decision, not measured safe: docs/resolving.md)",
                               choices=("river", "turn")),
         "resolve_seconds": Param(float, 2.5, "the most seconds a re-solve may take (past it: the blueprint's row)",
                                  lambda x: x > 0, "must be > 0"),

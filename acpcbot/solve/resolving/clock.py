@@ -23,6 +23,12 @@ MARGIN = 0.05
 TARGET = 0.01
 SETTLE = 0.05
 
+#: a re-solve rooted on the turn (``blueprint:resolve_from=turn``): the river inside it as this many classes of cards
+#: (``subgame.chance``; the river is re-solved exactly at its start) and at most this many DCFR iterations
+#: (docs/resolving.md, "Re-solving from the turn")
+TURN_CLASSES = 3
+TURN_ITERATIONS = 40
+
 
 @dataclass(frozen=True)
 class Budget:

@@ -50,7 +50,7 @@ import numpy as np
 
 from ...engine import State
 from ...gamedef import GameDef
-from ...holdings import blocked
+from ...holdings import blocked, holdings
 from ..subgame import BetSizes, Subgame, SubgameResult
 from ..subgame.best_response import evaluate
 from ..subgame.passes import BEST, LevelArrays, Workspace, backward, by_node, forward, root_values
@@ -59,6 +59,9 @@ from ..subgame.tree import DECISION, SubgameNode
 
 #: the least weight a board-compatible holding of the opponent gets in the gadget, relative to its largest
 FLOOR = 1e-3
+
+#: on a class of cards, the blueprint's rows are the mean over this many of its cards (``load_strategy``)
+CLASS_READS = 4
 
 #: rows(node index, node, engine state at the node, board) -> (holdings, actions) in the node's child order
 RowFn = Callable[[int, SubgameNode, State, tuple[int, ...]], np.ndarray]
@@ -138,9 +141,17 @@ def node_states(subgame: Subgame, root: State) -> list[State | None]:
     return out
 
 
-def load_strategy(subgame: Subgame, root: State, rows: RowFn) -> list[np.ndarray | None]:
-    """A whole strategy (every decision node, board and live holding) in the solver's arrays, from ``rows``."""
+def load_strategy(subgame: Subgame, root: State, rows: RowFn, class_reads: int = CLASS_READS) -> list[np.ndarray | None]:
+    """A whole strategy (every decision node, board and live holding) in the solver's arrays, from ``rows``.
+
+    On a class of cards (``subgame.chance``) a holding plays the mean of its rows over the class's first
+    ``class_reads`` cards (nearest the class's centre) that it does not hold: the gadget's alternatives are then
+    the opponent's best response to a blueprint nearer the real one than its rows on the representative alone
+    (``class_reads`` 1).  Reading every card costs a blueprint read a card and node (1.2 s of a hulhe turn's 48
+    river cards); a few of the nearest cards take most of the difference.
+    """
     tree, prep = subgame.tree, subgame.prep
+    table = holdings(subgame.game)
     states = node_states(subgame, root)
     sigma: list[np.ndarray | None] = [None] * len(tree.nodes)
     for i, node in enumerate(tree.nodes):
@@ -149,10 +160,22 @@ def load_strategy(subgame: Subgame, root: State, rows: RowFn) -> list[np.ndarray
         live = prep.hands[node.player].rows
         boards = tree.groups[node.group].boards
         out = np.empty((len(node.children), len(boards), len(live)), dtype=DTYPE)
+        members = tree.groups[node.group].members
         for b, board in enumerate(boards.tolist()):
             state = states[i]
             assert state is not None  # every node's state is made
-            out[:, b, :] = rows(i, node, state, tuple(board))[live].T
+            classes = tree.groups[node.group].classes
+            if members is None or classes is None or class_reads <= 1:
+                out[:, b, :] = rows(i, node, state, tuple(board))[live].T
+                continue
+            total, count = None, np.zeros(len(table))
+            for card in classes[b][:class_reads]:
+                free = ~(table == card).any(axis=1)
+                row = np.where(free[:, None], rows(i, node, state, tuple(board[:-1]) + (card,)), 0.0)
+                total = row if total is None else total + row
+                count += free
+            assert total is not None  # a class has a card
+            out[:, b, :] = (total[live] / np.maximum(count[live], 1)[:, None]).T
         sigma[i] = out
     return sigma
 
@@ -209,7 +232,7 @@ def gadget_ranges(game: GameDef, ranges: Sequence[np.ndarray], opponent: int,
 def resolve(game: GameDef, state: State, board: Sequence[int], ranges: Sequence[np.ndarray], player: int,
             rows: RowFn, sizes: BetSizes | None = None, iterations: int | None = 200,
             time_limit: float | None = None, target: float | None = None, settle: float | None = None,
-            check_every: int = 10) -> tuple[SubgameResult, np.ndarray]:
+            check_every: int = 10, last_classes: int | None = None) -> tuple[SubgameResult, np.ndarray]:
     """Re-solve the subgame at ``state`` safely for ``player``; returns the result and the opponent's alternatives.
 
     ``ranges`` are both players' reach (blueprint) at the root over
@@ -222,11 +245,13 @@ def resolve(game: GameDef, state: State, board: Sequence[int], ranges: Sequence[
     check (``iterations`` the cap; the checks' figures in
     ``result.subgame.cfr.gadget.history``).  Iterations and the measured
     excess decide where it stops, never the clock, so the rows are the same
-    whatever the load; ``time_limit`` only cuts a solve short.
+    whatever the load; ``time_limit`` only cuts a solve short.  ``last_classes``: the last board card dealt
+    as that many classes of cards inside the subgame (``subgame.chance``; None: card by card).
     """
     start = time.perf_counter()
     opponent = 1 - player
-    subgame = Subgame(game, state, board, gadget_ranges(game, ranges, opponent, board), sizes)
+    subgame = Subgame(game, state, board, gadget_ranges(game, ranges, opponent, board), sizes,
+                      last_classes=last_classes)
     blueprint = load_strategy(subgame, state, rows)
     alternative = alternative_values(subgame, blueprint, opponent)
     gadget = ResolveGadget(subgame, opponent, alternative)

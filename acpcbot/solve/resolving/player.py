@@ -91,7 +91,8 @@ class Resolver:
 
     def __init__(self, game: GameDef, blueprint: BlueprintRows, budget: Budget | None = None,
                  start_round: int | None = None, *, actions: TableActions | None = None,
-                 sizes: SizesFor | None = None, clock: MatchClock | None = None) -> None:
+                 sizes: SizesFor | None = None, clock: MatchClock | None = None, last_classes: int | None = None,
+                 early: Budget | None = None) -> None:
         if game.num_players != 2:
             raise ValueError("re-solving plays two-player games")
         if not game.is_limit and (actions is None or sizes is None):
@@ -103,6 +104,14 @@ class Resolver:
         self.clock = clock
         self.budget = budget or Budget()
         self.start_round = game.num_rounds - 1 if start_round is None else start_round
+        if last_classes is not None and last_classes < 1:
+            raise ValueError(f"the last card's classes must number at least 1, got {last_classes}")
+        #: nested solving: every round from ``start_round`` is re-solved at its own start, and a subgame rooted
+        #: before the last round deals the last card as this many classes (``subgame.chance``); None: one subgame
+        #: from ``start_round`` serves the rest of the hand, every card dealt exactly
+        self.last_classes = last_classes
+        #: the budget of a solve rooted before the last round (None: ``budget``)
+        self.early = early
         self.solutions: OrderedDict[tuple, SubgameResult | None] = OrderedDict()
         self.solves = 0
         self.cut_short = 0
@@ -112,13 +121,16 @@ class Resolver:
         self.nested = 0
         #: with a match clock: solves not started because the measured pace says they would not finish in time
         self.skipped = 0
-        #: seconds a solve took per iteration and decision node (the last solves', with a match clock)
+        #: seconds a solve took per iteration and decision node (the last solves', with a match clock), of solves
+        #: rooted in the last round and (``early_pace``) before it
         self.pace: float | None = None
+        self.early_pace: float | None = None
         #: per finished solve, chips a hand of the subgame: how much less the opponent's best response wins
         #: than against the blueprint (weighted by its blueprint reach), and the part of holdings where it wins more
         self.margins: list[tuple[float, float]] = []
         #: per finished solve: the DCFR iterations it ran (fewer than the cap when it reached its target)
         self.iterations: list[int] = []
+        self._rooted: dict[int, list[int]] = {}  # the same per root round
         #: per finished solve: the root pot, and the opponent's best-response value (chips a hand, its blueprint
         #: reach weighing its holdings) against the blueprint and against the re-solve
         self.values: list[tuple[float, float, float]] = []
@@ -142,7 +154,7 @@ class Resolver:
             self.solutions.move_to_end(spot.key)
             result = self.solutions[spot.key]
         else:
-            limit = self._limit(state, deadline) if cap else None
+            limit = self._limit(state, deadline, spot) if cap else None
             if limit is not None and self.clock is not None and self._too_long(spot, limit):
                 self.skipped += 1  # it would be cut short: keep the seconds for a solve that can finish
                 result = None
@@ -162,9 +174,10 @@ class Resolver:
 
     def spot(self, state: State) -> ResolveSpot:
         """The subgame a decision in ``state`` is read from (what a solve is kept by, its root, board and sizes)."""
-        root, before = round_start(state, self.start_round)
+        start = state.round if self.last_classes is not None else self.start_round
+        root, before = round_start(state, start)
         player = state.current_player
-        need = self.game.board_cards_through(self.start_round)
+        need = self.game.board_cards_through(start)
         board = tuple(int(c) for c in state.board[:need])
         key: tuple = (tuple(tuple(tuple(a) for a in r) for r in root.actions), board, player)
         sizes = None
@@ -178,24 +191,51 @@ class Resolver:
     def ranges(self, state: State, spot: ResolveSpot) -> tuple[np.ndarray, np.ndarray]:
         """Both players' blueprint reach at the spot's root (over ``holdings(game)``)."""
         read = None if self.actions is None else self._read_action
-        return policy_ranges(state, self.blueprint, before=spot.before, read=read)
+        rows = self.blueprint
+        if self.last_classes is not None and spot.root.round > self.start_round:
+            rows = self._played_rows(spot.player)
+        return policy_ranges(state, rows, before=spot.before, read=read)
+
+    def _played_rows(self, player: int) -> BlueprintRows:
+        """Rows as played: ``player``'s from the earlier rounds' solutions where they stand (nested solving: its range
+        at a later root is what it really played to get there), the blueprint's elsewhere."""
+        def rows(state: State) -> np.ndarray:
+            if state.current_player == player and self.start_round <= state.round:
+                spot = self.spot(state)
+                earlier = self.solutions.get(spot.key)
+                if earlier is not None:
+                    read = self._read(earlier, state, spot.before)
+                    if read is not None:
+                        return read
+            return self.blueprint(state)
+        return rows
+
+    def budget_for(self, spot: ResolveSpot) -> Budget:
+        """The budget of the solve at ``spot``: ``early``'s before the last round when given, ``budget``'s else."""
+        if self.early is not None and spot.root.round < self.game.num_rounds - 1:
+            return self.early
+        return self.budget
 
     def _too_long(self, spot: ResolveSpot, limit: float) -> bool:
         """Whether the pace measured so far says a solve of ``spot`` would not finish within ``limit`` seconds."""
-        if self.pace is None:
+        pace = self.pace if spot.root.round == self.game.num_rounds - 1 else self.early_pace
+        if pace is None:
             return False
         decisions = build_tree(self.game, spot.root, spot.board, spot.sizes).num_decisions
-        return self.pace * self.expected_iterations() * decisions > limit
+        return pace * self.expected_iterations(self.budget_for(spot), spot.root.round) * decisions > limit
 
-    def expected_iterations(self) -> float:
-        """The iterations the next solve is expected to run: the cap, or with a target the last solves' mean."""
-        if self.budget.target is None or not self.iterations:
-            return float(self.budget.iterations)
-        recent = self.iterations[-20:]
+    def expected_iterations(self, budget: Budget | None = None, round_: int | None = None) -> float:
+        """The iterations the next solve is expected to run: the cap, or with a target the last solves' mean (those
+        rooted in ``round_`` when given)."""
+        budget = budget or self.budget
+        done = self.iterations if round_ is None else self._rooted.get(round_, [])
+        if budget.target is None or not done:
+            return float(budget.iterations)
+        recent = done[-20:]
         return sum(recent) / len(recent)
 
-    def _limit(self, state: State, deadline: float | None) -> float:
-        limit = self.budget.limit(deadline)
+    def _limit(self, state: State, deadline: float | None, spot: ResolveSpot) -> float:
+        limit = self.budget_for(spot).limit(deadline)
         if self.clock is not None:
             limit = min(limit, self.clock.allowance(state.hand_id))
         return limit
@@ -216,14 +256,20 @@ class Resolver:
         player = spot.player
         if ranges[player].sum() <= 0 or ranges[1 - player].sum() <= 0:
             return None  # a history the blueprint never plays: nothing to re-solve from
-        iterations = self.budget.iterations
+        budget = self.budget_for(spot)
+        iterations = budget.iterations
+        early = spot.root.round < self.game.num_rounds - 1
         t0 = time.perf_counter()
         result, alternative = resolve(self.game, spot.root, spot.board, ranges, player, self.node_rows,
-                                      spot.sizes, iterations=iterations, time_limit=limit, target=self.budget.target,
-                                      settle=self.budget.settle, check_every=self.budget.check_every)
+                                      spot.sizes, iterations=iterations, time_limit=limit, target=budget.target,
+                                      settle=budget.settle, check_every=budget.check_every,
+                                      last_classes=self.last_classes if early else None)
         if self.clock is not None:  # the whole solve's seconds, setup included, per iteration and decision node
             pace = (time.perf_counter() - t0) / (max(1, result.iterations) * max(1, result.tree.num_decisions))
-            self.pace = pace if self.pace is None else 0.5 * (self.pace + pace)
+            if early:
+                self.early_pace = pace if self.early_pace is None else 0.5 * (self.early_pace + pace)
+            else:
+                self.pace = pace if self.pace is None else 0.5 * (self.pace + pace)
         self.solves += 1
         if spot.sizes is not None and spot.sizes.extra_to:
             self.nested += 1
@@ -232,6 +278,7 @@ class Resolver:
             self.cut_short += 1
             return None
         self.iterations.append(result.iterations)
+        self._rooted.setdefault(spot.root.round, []).append(result.iterations)
         prep = result.subgame.prep
         reach = ranges[1 - player][prep.hands[1 - player].rows]
         diff = alternative - result.evaluation.best_cfv[1 - player]

@@ -101,12 +101,13 @@ class Subgame:
     """A built and prepared subgame; ``solve`` runs DCFR on it (and may be called again to continue)."""
 
     def __init__(self, game: GameDef, state: State, board: Sequence[int], ranges: Sequence[np.ndarray],
-                 sizes: BetSizes | None = None, alpha: float = 1.5, beta: float = 0.0, gamma: float = 3.0) -> None:
+                 sizes: BetSizes | None = None, alpha: float = 1.5, beta: float = 0.0, gamma: float = 3.0,
+                 last_classes: int | None = None) -> None:
         if len(ranges) != 2:
             raise SubgameError(f"a subgame needs two ranges, got {len(ranges)}")
         board = tuple(int(c) for c in board)
         self.game = game
-        self.tree = build_tree(game, state, board, sizes)
+        self.tree = build_tree(game, state, board, sizes, last_classes)
         hands = (player_hands(game, ranges[0], board, "player 0"), player_hands(game, ranges[1], board, "player 1"))
         self.prep: Prepared = prepare(self.tree, hands)
         if self.prep.normaliser <= 0:

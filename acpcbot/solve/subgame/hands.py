@@ -58,6 +58,11 @@ def board_masks(tree: SubgameTree, hands: PlayerHands) -> list[np.ndarray]:
         if boards.shape[1] == 0:
             out.append(np.ones((1, len(hands.rows)), dtype=np.float32))
             continue
+        if group.members is not None:  # a class of cards: live while one of its cards is not the holding's
+            free = group.members.sum(axis=1)[None, :] - hands.member @ group.members.T  # (H, B)
+            blocked_root = hands.member[:, boards[:, :-1]].sum(axis=2)  # the board before the class's card
+            out.append(((free.T > 0) & (blocked_root.T == 0)).astype(np.float32))
+            continue
         blocked = hands.member[:, boards].sum(axis=2)  # (H, B): cards of the holding on each board
         out.append((blocked.T == 0).astype(np.float32))
     return out

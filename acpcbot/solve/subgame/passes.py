@@ -110,7 +110,13 @@ def _terminals(ws: Workspace, g: int, player: int, values: np.ndarray) -> None:
     lay = ws.layouts[g]
     opp = ws.reach_buf[1 - player][g]
     if len(lay.folds):
-        sums = prep.fold_sums[player](opp[lay.fold_source[1 - player]], out=ws.fold_out[player][g])
+        reach = opp[lay.fold_source[1 - player]]
+        sums = prep.fold_sums[player](reach, out=ws.fold_out[player][g])
+        if g in prep.class_fold:
+            # a class of cards: a pair of holdings meets on the class's cards neither holds (size - a(h) - a(h'))
+            size, counts = prep.class_fold[g]
+            sums *= size - counts[player]
+            sums -= prep.fold_sums[player](reach * counts[1 - player])
         sums *= lay.fold_pay[player]
         values[lay.folds] = sums
     if len(lay.showdowns):

@@ -17,7 +17,7 @@ from math import comb
 import numpy as np
 
 from .hands import PlayerHands, board_masks, disjoint, showdown_values
-from .terminal import FoldSums, showdown_matrix
+from .terminal import FoldSums, class_counts, class_showdown_matrix, showdown_matrix
 from .tree import CHANCE, DECISION, FOLD_END, SHOWDOWN, SubgameTree
 
 DTYPE = np.float32
@@ -38,6 +38,9 @@ class Prepared:
     showdowns_by_group: dict[int, list[int]] = field(default_factory=dict)
     decisions: tuple[list[int], list[int]] = ((), ())  # type: ignore[assignment]
     normaliser: float = 1.0  # sum of w0(h) w1(h') over pairs of holdings sharing no card
+    #: per class group (``chance``): its classes' sizes (B, 1) and per player how many of each class's cards each
+    #: holding holds (B, H): a fold there weighs a pair by the class's cards neither holds
+    class_fold: dict[int, tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = field(default_factory=dict)
 
     def shape(self, node: int, player: int) -> tuple[int, int]:
         """(boards, holdings) of ``player``'s arrays at ``node``."""
@@ -70,14 +73,20 @@ def prepare(tree: SubgameTree, hands: tuple[PlayerHands, PlayerHands]) -> Prepar
             decisions[node.player].append(i)
     showdown = {}
     for g in shows:
-        boards = tree.groups[g].boards
-        v0 = showdown_values(game, boards, hands[0])
-        v1 = showdown_values(game, boards, hands[1])
-        m0 = showdown_matrix(v0, v1, masks[0][g], masks[1][g], hands[0], hands[1], DTYPE)
+        group = tree.groups[g]
+        if group.members is not None:
+            m0 = class_showdown_matrix(game, group, hands[0], hands[1], DTYPE)
+        else:
+            v0 = showdown_values(game, group.boards, hands[0])
+            v1 = showdown_values(game, group.boards, hands[1])
+            m0 = showdown_matrix(v0, v1, masks[0][g], masks[1][g], hands[0], hands[1], DTYPE)
         # player 1's matrix is -m0 transposed: keep m0 in both layouts the products need, no negated copy;
         # both contiguous, as a product by a strided matrix measured a third slower
         showdown[g] = (np.ascontiguousarray(m0.transpose(0, 2, 1)), np.ascontiguousarray(m0))
+    class_fold = {g: (group.members.sum(axis=1)[:, None].astype(DTYPE), (class_counts(group, hands[0]),
+                                                                          class_counts(group, hands[1])))
+                  for g, group in enumerate(tree.groups) if group.members is not None and g in folds}
     norm = float(hands[0].weights @ disjoint(hands[0], hands[1]).astype(np.float64) @ hands[1].weights)
     assert all(n.kind in (DECISION, FOLD_END, SHOWDOWN, CHANCE) for n in tree.nodes)
     return Prepared(tree, hands, masks, weights, (FoldSums(hands[0], hands[1]), FoldSums(hands[1], hands[0])),
-                    showdown, folds, shows, decisions, norm)
+                    showdown, folds, shows, decisions, norm, class_fold)

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .hands import PlayerHands, disjoint, same_holding
-from .tree import SubgameError
+from ...gamedef import GameDef
+from .hands import PlayerHands, disjoint, same_holding, showdown_values
+from .tree import BoardGroup, SubgameError
 
 #: the dense product is as fast as the per-card sums up to about this many own x opponent holdings per (own + opponent)
 DENSE_FOLD_RATIO = 150
@@ -95,3 +96,44 @@ def showdown_matrix(values_own: np.ndarray, values_opp: np.ndarray, mask_own: np
     sign *= mask_opp[:, None, :].astype(dtype)
     return sign
 
+
+
+def class_showdown_matrix(game: GameDef, group: BoardGroup, own: PlayerHands, opp: PlayerHands,
+                          dtype: type = np.float32) -> np.ndarray:
+    """(B, Hi, Ho) for a class group (``chance``): per class, the sum over its cards of the win/lose matrix on the
+    board that card completes, each card leaving out the holdings that hold it (so values are exact for a strategy
+    that plays the class as one board).
+
+    Summed in int8 (a class has at most 52 cards): two comparisons and two adds a card, 5x faster than the float
+    form measured on 1,092 x 1,128 holdings.
+    """
+    assert group.members is not None
+    which, cards = np.nonzero(group.members)  # every (class, card) the class stands for
+    full = np.concatenate([group.boards[which, :-1], cards[:, None]], axis=1)
+    v = [showdown_values(game, full, hands) for hands in (own, opp)]
+    top = max(int(np.abs(x).max(initial=0)) for x in v)
+    kind = np.int16 if top < 2 ** 15 else np.int64
+    v0, v1 = (x.astype(kind) for x in v)
+    out: np.ndarray = np.zeros((len(group.boards), len(own.rows), len(opp.rows)), dtype=dtype)
+    acc = np.zeros((len(own.rows), len(opp.rows)), dtype=np.int8)
+    step = np.empty_like(acc)
+    flag = step.view(bool)
+    for b in range(len(group.boards)):
+        acc[:] = 0
+        for m in np.flatnonzero(which == b).tolist():
+            held_own, held_opp = own.member[:, cards[m]] > 0, opp.member[:, cards[m]] > 0
+            a, o = v0[m][:, None], v1[m][None, :]
+            for compare, add in ((np.greater, np.add), (np.less, np.subtract)):
+                compare(a, o, out=flag)
+                step[held_own] = 0  # a holding that holds the card never meets it
+                step[:, held_opp] = 0
+                add(acc, step, out=acc)
+        out[b] = acc
+    out *= disjoint(own, opp)[None].astype(dtype)
+    return out
+
+
+def class_counts(group: BoardGroup, hands: PlayerHands) -> np.ndarray:
+    """(B, H) float32: how many of each class's cards the holding holds (``chance``: its fold weight is the rest)."""
+    assert group.members is not None
+    return (group.members @ hands.member.T).astype(np.float32)

@@ -20,6 +20,7 @@ from ...cards import cards_to_text, deck
 from ...engine import CALL, FOLD, RAISE, ActionType, State, raise_to
 from ...gamedef import GameDef
 from .abstraction import BetSizes
+from .chance import last_card_classes
 
 DECISION, FOLD_END, SHOWDOWN, CHANCE = 0, 1, 2, 3
 KIND_NAMES = ("decision", "fold", "showdown", "chance")
@@ -56,6 +57,10 @@ class BoardGroup:
     parent: int  # parent group, -1 for the root's
     parent_board: np.ndarray  # (B,) index into the parent group's boards
     deal_count: int  # ways each parent board is extended (the chance node's branching)
+    #: a class group (``chance``): (B, 52) float32, 1 on the cards board b's class stands for; None: exact boards
+    members: np.ndarray | None = None
+    #: a class group: each class's cards, nearest the class's centre first (``chance.last_card_classes``)
+    classes: list[tuple[int, ...]] | None = None
 
 
 @dataclass
@@ -110,9 +115,11 @@ def _label(state: State, action, street_start: tuple[int, ...]) -> str:
 
 
 class _Builder:
-    def __init__(self, game: GameDef, board: tuple[int, ...], sizes: BetSizes | None) -> None:
+    def __init__(self, game: GameDef, board: tuple[int, ...], sizes: BetSizes | None,
+                 last_classes: int | None = None) -> None:
         self.game = game
         self.sizes = sizes
+        self.last_classes = last_classes
         self.nodes: list[SubgameNode] = []
         self.deck = deck(game.num_ranks, game.num_suits)
         root = np.array([board], dtype=np.int64).reshape(1, len(board))
@@ -125,6 +132,8 @@ class _Builder:
         if key in self.group_key:
             return self.group_key[key]
         parent = self.groups[group].boards
+        if self.last_classes is not None and count == 1 and parent.shape[1] + 1 == self.game.total_board_cards:
+            return self._class_group(group, key)
         rows, parents = [], []
         ways = 0
         for b, cards in enumerate(parent.tolist()):
@@ -136,6 +145,30 @@ class _Builder:
                 parents.append(b)
         boards = np.array(rows, dtype=np.int64).reshape(len(rows), parent.shape[1] + count)
         self.groups.append(BoardGroup(boards, group, np.array(parents, dtype=np.int64), ways))
+        self.group_key[key] = len(self.groups) - 1
+        return len(self.groups) - 1
+
+    def _class_group(self, group: int, key: tuple) -> int:
+        """The last card dealt as classes (``chance.last_card_classes``): one board a class, its representative's."""
+        assert self.last_classes is not None
+        parent = self.groups[group].boards
+        rows, parents, members, cards_of = [], [], [], []
+        ways = 0
+        for b, cards in enumerate(parent.tolist()):
+            classes = last_card_classes(self.game, tuple(cards), self.last_classes)
+            if ways and len(classes) != ways:
+                raise SubgameError("the last card's classes differ in number between boards of one group")
+            ways = len(classes)
+            for cls in classes:
+                rows.append(cards + [cls[0]])
+                parents.append(b)
+                row = np.zeros(52, dtype=np.float32)
+                row[list(cls)] = 1.0
+                members.append(row)
+                cards_of.append(cls)
+        boards = np.array(rows, dtype=np.int64).reshape(len(rows), parent.shape[1] + 1)
+        self.groups.append(BoardGroup(boards, group, np.array(parents, dtype=np.int64), ways, np.array(members),
+                                      cards_of))
         self.group_key[key] = len(self.groups) - 1
         return len(self.groups) - 1
 
@@ -194,8 +227,12 @@ class _Builder:
         return out
 
 
-def build_tree(game: GameDef, state: State, board: tuple[int, ...], sizes: BetSizes | None = None) -> SubgameTree:
-    """The subgame tree from ``state`` (no cards needed) with ``board`` dealt, under ``sizes`` (no-limit)."""
+def build_tree(game: GameDef, state: State, board: tuple[int, ...], sizes: BetSizes | None = None,
+               last_classes: int | None = None) -> SubgameTree:
+    """The subgame tree from ``state`` (no cards needed) with ``board`` dealt, under ``sizes`` (no-limit).
+
+    ``last_classes``: deal the last board card as at most that many classes of cards (``chance``), not card by card.
+    """
     if game.num_players != 2:
         raise SubgameError(f"subgame solving is for two players; {game.name or 'this game'} has {game.num_players}")
     if state.finished or state.current_player < 0:
@@ -209,6 +246,8 @@ def build_tree(game: GameDef, state: State, board: tuple[int, ...], sizes: BetSi
         raise SubgameError(f"board {cards_to_text(board)} repeats a card or has one outside the game's deck")
     if game.is_nolimit and sizes is None:
         raise SubgameError("a no-limit subgame needs a betting abstraction (BetSizes)")
-    builder = _Builder(game, tuple(board), sizes)
+    if last_classes is not None and last_classes < 1:
+        raise SubgameError(f"the last card's classes must number at least 1, got {last_classes}")
+    builder = _Builder(game, tuple(board), sizes, last_classes)
     builder.add(state.copy(), 0, -1, (), _street_start(state))
     return SubgameTree(game, builder.nodes, builder.groups, tuple(state.spent), state.current_player)
