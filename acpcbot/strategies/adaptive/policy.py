@@ -14,7 +14,7 @@ from ...engine import RAISE, Action, ActionType, State, raise_to
 from ...gamedef import GameDef
 from .ranges import threshold_likelihoods
 from .search import NUM_BINS, SHORT_BEHIND
-from .stats import OpponentStats, info_class, spot_of
+from .stats import OpponentStats, info_class, spot_and_bet, spot_of
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
@@ -49,9 +49,7 @@ class ModelPolicy:
         where its thresholds are read against its usual ranges of the spot.
         """
         opp = self.opp
-        spot = spot_of(state, opp)
-        to_call = state.to_call(opp)
-        ratio = state.bet_to_pot(opp)
+        spot, to_call, ratio = spot_and_bet(state, opp)
         # the bet over the pot counts only beyond TYPICAL_OVERBET (overbet_triple): the bets under it share an entry
         base = (spot, to_call > 0, state.round, ratio if ratio > TYPICAL_OVERBET else None)
         key = base if hist is None else base + (hist.tobytes(),)
@@ -69,6 +67,14 @@ class ModelPolicy:
             spot_facts = self._spots[base] = (triple, kappa, (1.0 - kappa) * triple[:, None])
         triple, kappa, plain = spot_facts
         reference = self.stats.reference.blend((state.round, spot.kind, 0), UNIFORM if hist is None else hist)
+        shared = None
+        if hist is None:
+            # a pure function of these numbers: asked again by every later decision whose model gives the same
+            shared = (to_call > 0, triple.tobytes(), kappa.tobytes(), reference.tobytes())
+            hit = _SHARED.get(shared)
+            if hit is not None:
+                self._cache[key] = hit
+                return hit
         # reference_percentiles read at every bin in order (BIN_IDS): the gather is the identity
         u = np.cumsum(reference)
         u -= reference
@@ -78,6 +84,10 @@ class ModelPolicy:
         out += plain
         out /= out.sum(axis=0, keepdims=True)
         self._cache[key] = out
+        if shared is not None:
+            if len(_SHARED) >= SHARED_KEPT:
+                del _SHARED[next(iter(_SHARED))]
+            _SHARED[shared] = out
         return out
 
     def raise_to(self, state: State) -> Action:
@@ -91,6 +101,11 @@ class ModelPolicy:
         # nobody raises to leave a sliver behind
         return raise_to(hi if hi - target < SHORT_BEHIND * after else target)
 
+
+#: chances on the rivers of runouts kept across decisions, keyed by every number they are made of (facing a bet, the
+#: (fold, call, raise) triple, kappa, the reference distribution): the oldest dropped first past SHARED_KEPT
+SHARED_KEPT = 4096
+_SHARED: dict[tuple, np.ndarray] = {}
 
 #: the bet over the pot its largest size bucket stands for (over three pots: typically four)
 TYPICAL_OVERBET = 4.0

@@ -40,7 +40,7 @@ from ...engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
 from ...evaluator import NUM_PAIRS
 from .ranges import SCORE_BINS
 from .runouts import Runouts, _Moves, signed_sums
-from .stats import spot_of
+from .stats import spot_and_bet
 
 NUM_BINS = SCORE_BINS
 #: our raise sizes in the round we decide in, as fractions of the pot after calling (plus all-in)
@@ -75,8 +75,8 @@ class OpponentPolicy(Protocol):
 def spot_key(state: State, opp: int) -> tuple:
     """What a spot-keyed policy's chances where ``opp`` acts in ``state`` depend on (its spot, whether it faces a
     bet, the street, the bet over the pot), and which of its actions are legal there."""
-    to_call = state.to_call(opp)
-    return (spot_of(state, opp), to_call > 0, state.round, state.bet_to_pot(opp), state.raise_bounds() is None)
+    spot, to_call, ratio = spot_and_bet(state, opp)
+    return (spot, to_call > 0, state.round, ratio, state.raise_bounds() is None)
 
 
 # --------------------------------------------------------------------- our actions
