@@ -12,7 +12,7 @@ import numpy as np
 
 from ...engine import RAISE, Action, ActionType, State, raise_to
 from ...gamedef import GameDef
-from .ranges import threshold_likelihoods
+from .ranges import SOFTNESS, threshold_likelihoods
 from .search import NUM_BINS, SHORT_BEHIND
 from .stats import OpponentStats, info_class, spot_and_bet, spot_of
 
@@ -79,7 +79,7 @@ class ModelPolicy:
         u = np.cumsum(reference)
         u -= reference
         u += 0.5 * reference
-        out = threshold_likelihoods(u, triple, to_call > 0)
+        out = _threshold_rows(u, triple, to_call > 0)
         out *= kappa
         out += plain
         out /= out.sum(axis=0, keepdims=True)
@@ -134,6 +134,30 @@ def overbet_triple(triple: np.ndarray, ratio: float, seen: float = 0.0) -> np.nd
     scale = 1.0 - (1.0 - scale) * OVERBET_EVIDENCE / (OVERBET_EVIDENCE + seen)
     call, rais = triple[1] * scale, triple[2] * scale
     return np.array([1.0 - call - rais, call, rais])
+
+
+def _threshold_rows(u: np.ndarray, triple: np.ndarray, facing: bool) -> np.ndarray:
+    """:func:`adaptive.ranges.threshold_likelihoods` at the bins' percentiles ``u``, the same operations on every
+    element: facing a bet with folds and raises both possible, the two sigmoids are taken in one pass over a
+    (2, bins) array (the model is asked thousands of times a match; a pass costs its call more than its work)."""
+    f, r = float(triple[0]), float(triple[2])
+    if not (facing and f > 0 and r > 0):
+        return threshold_likelihoods(u, triple, facing)
+    x = np.empty((2, len(u)))
+    np.subtract(u, 1.0 - r, out=x[0])  # the raise's threshold
+    np.subtract(u, f, out=x[1])  # the fold's
+    x /= SOFTNESS
+    x *= 0.5  # the sigmoid, as ranges._sigmoid_into takes it: 0.5 * (1 + tanh(x / 2))
+    np.tanh(x, out=x)
+    x += 1.0
+    out = np.empty((3, len(u)))
+    np.multiply(x[0], 0.5, out=out[2])
+    np.multiply(x[1], 0.5, out=out[0])
+    np.subtract(1.0, out[0], out=out[0])
+    np.subtract(1.0, out[0], out=out[1])  # 1 - fold - raise, in that order, floored at 0
+    out[1] -= out[2]
+    np.maximum(out[1], 0.0, out=out[1])
+    return out
 
 
 #: every strength bin, in order: where the percentiles of a reference distribution are read

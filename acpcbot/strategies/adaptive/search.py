@@ -58,6 +58,9 @@ RAISE_CAP = 3
 SHORT_BEHIND = 0.25
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
+#: a won showdown's share, as the engine's terminal value takes it: a numpy scalar, which its array check
+#: (np.ndim) reads at once where a Python float costs it a caught exception (the same value either way)
+_WON = np.float64(1.0)
 
 
 class OpponentPolicy(Protocol):
@@ -204,7 +207,8 @@ class Search:
             last = len(actions) - 1
             return (_BEST, [self._after(s, a, g, i == last) for i, a in enumerate(actions)])
         probs = self._probs(s, self.mass * g)
-        kinds = [kind for kind in (_F, _C, _R) if probs[int(kind)].any()]
+        some = probs.any(axis=1).tolist()  # one pass for the three rows
+        kinds = [kind for kind in (_F, _C, _R) if some[kind]]
         parts = []
         for kind in kinds:
             action = (FOLD, CALL, None)[int(kind)] or self.policy.raise_to(s)
@@ -216,13 +220,13 @@ class Search:
         # the engine's terminal value: a fold pays what it pays whatever the cards; a showdown won (share 1) pays
         # the bet both matched, the stake a signed share is multiplied by
         if s.folded[me] or s.folded[opp]:
-            value = s.heads_up_value(me, 1.0, opp=opp)
+            value = s.heads_up_value(me, _WON, opp=opp)
             return (_VALUE, np.full(self.m, value * float((self.mass * g).sum())))
         if self.runouts is None:  # a showdown on the river
-            stake = s.heads_up_value(me, 1.0, opp=opp)
+            stake = s.heads_up_value(me, _WON, opp=opp)
             return (_VALUE, stake * signed_sums(self.mass * g)[self.our_bins])
         if s.finished:  # all-in: the board runs out
-            stake = s.heads_up_value(me, 1.0, opp=opp)
+            stake = s.heads_up_value(me, _WON, opp=opp)
             if self.allin.deferred:  # valued with the others at once (_all_ins)
                 self._allins.append((stake, g))
                 return (_ALLIN, len(self._allins) - 1)
@@ -249,7 +253,12 @@ class Search:
         reach = self.cont.reach(np.stack([g for _, g in self._leaves]))  # (ends, R, NUM_BINS)
         for members in groups.values():
             batch = [skeletons[i] for i in members]
-            values = self._walk(batch, 0, reach[members])
+            # every node's chips (a fold's, a showdown's stake), one row per end: read by column in the walk
+            chips = np.array([[value for _, value, _, _ in skeleton.nodes] for skeleton in batch])
+            q = reach[members]
+            values = self._walk(batch, 0, q, chips)
+            if values.shape != q.shape:  # a fold's values are kept by runout only (the same for every bin)
+                values = np.broadcast_to(values, q.shape)
             out[members] = self.cont.mean(values)
         return out
 
@@ -261,24 +270,27 @@ class Search:
         stakes = np.array([stake for stake, _ in self._allins])
         return stakes[:, None] * self.allin.exact_all_ins(np.stack([g for _, g in self._allins]))
 
-    def _walk(self, batch: list["Skeleton"], node: int, q: np.ndarray) -> np.ndarray:
-        """Values (ends, R, NUM_BINS) by our river bin of river rounds of one shape; ``q`` the opponent's reach."""
+    def _walk(self, batch: list["Skeleton"], node: int, q: np.ndarray, chips: np.ndarray) -> np.ndarray:
+        """Values (ends, R, NUM_BINS) by our river bin of river rounds of one shape; ``q`` the opponent's reach,
+        ``chips`` (ends, nodes) each node's chips.  A fold's values are (ends, R, 1), the same for every bin: the
+        sums and maxima above it broadcast them, element by element as the full array would be."""
         kind, _, children, _ = batch[0].nodes[node]
         if kind == FOLDED:
-            value = np.array([s.nodes[node][1] for s in batch])[:, None, None]
-            return np.broadcast_to(value * q.sum(axis=2, keepdims=True), q.shape)
+            return chips[:, node, None, None] * q.sum(axis=2, keepdims=True)
         if kind == SHOWDOWN:
-            stake = np.array([s.nodes[node][1] for s in batch])[:, None, None]
-            return stake * signed_sums(q)
+            return chips[:, node, None, None] * signed_sums(q)
         if kind == OURS:  # we know the runout: the best per runout and bin
-            best = self._walk(batch, children[0], q)
+            best = self._walk(batch, children[0], q, chips)
             for c in children[1:]:
-                best = np.maximum(best, self._walk(batch, c, q))
+                best = np.maximum(best, self._walk(batch, c, q, chips))
             return best
-        probs = np.stack([self._river_probs(s, node) for s in batch])[:, :, None, :]  # (ends, 3, 1, B)
+        each = [self._river_probs(s, node) for s in batch]
+        first = each[0]
+        # (ends, 3, 1, B), or (1, 3, 1, B) where every end asks the same spot (the products broadcast alike)
+        probs = (first[None] if all(p is first for p in each) else np.array(each))[:, :, None, :]
         total = None  # the first child's values as they are: adding them to zeros changes nothing
         for k, c in children:
-            part = self._walk(batch, c, q * probs[:, k])
+            part = self._walk(batch, c, q * probs[:, k], chips)
             total = part if total is None else total + part
         assert total is not None  # an opponent's node has a child for each legal action
         return total
@@ -401,7 +413,7 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
         if state.finished:
             # the engine's terminal value: what the fold pays, or the stake a won showdown pays
             kind = FOLDED if state.folded[me] or state.folded[opp] else SHOWDOWN
-            nodes[index] = (kind, state.heads_up_value(me, 1.0, opp=opp), [], None)
+            nodes[index] = (kind, state.heads_up_value(me, _WON, opp=opp), [], None)
             return index
         if state.current_player == me:
             opening = me not in state.actors[state.round]
