@@ -130,6 +130,14 @@ def our_actions(state: State, fractions: Sequence[float]) -> list[Action]:
     return out + [CALL] + our_raises(state, fractions)
 
 
+def _fold_or_call(state: State) -> list[Action]:
+    """``reply_actions(state)[:2]``: facing a bet, fold or call (its raise is not made)."""
+    if state.to_call() > 0:
+        return [FOLD, CALL]
+    raises = our_raises(state, ())
+    return [CALL, raises[-1]] if raises else [CALL]
+
+
 def reply_actions(state: State) -> list[Action]:
     """Our answers inside the search once we have acted in a round: fold, call, or all-in (limit: the raise)."""
     out: list[Action] = [FOLD] if state.to_call() > 0 else []
@@ -359,6 +367,8 @@ def _fold_up(plan: _Plan, ends: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
 # --------------------------------------------------------------------- river rounds, built once
 
 OURS, THEIRS, FOLDED, SHOWDOWN = range(4)
+#: a node's place while its children are built
+_PENDING: tuple = (OURS, 0.0, [], None)
 
 
 @dataclass
@@ -403,50 +413,60 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
         if all(policy.raise_to(state) == action for state, action in skeleton.raises):
             return skeleton
     nodes: list[tuple[int, float, list, State | None]] = []
+    # each node's form and, where the opponent acts, its spot key, made as the node is (the same tuples the
+    # finished list would give)
+    shape: list[tuple] = []
+    spots: list[tuple | None] = []
     raises: list[tuple[State, Action]] = []
+    limit = s.game.is_limit
+    no_children: list = []  # shared by the ends (never grown)
 
     def build(state: State, own: bool = True) -> int:
         """The node of ``state`` and those below it (``own``: the state is this build's, to apply our last
         action to where a node of ours keeps no state: one copy fewer per such node)."""
         index = len(nodes)
-        nodes.append((0, 0.0, [], None))
+        nodes.append(_PENDING)
+        shape.append(())
+        spots.append(None)
         if state.finished:
             # the engine's terminal value: what the fold pays, or the stake a won showdown pays
             kind = FOLDED if state.folded[me] or state.folded[opp] else SHOWDOWN
-            nodes[index] = (kind, state.heads_up_value(me, _WON, opp=opp), [], None)
+            nodes[index] = (kind, state.heads_up_value(me, _WON, opp=opp), no_children, None)
+            shape[index] = (kind, ())
             return index
         if state.current_player == me:
-            opening = me not in state.actors[state.round]
+            # opening the round: our bets; answering a raise: fold or call, and in limit the raise too (the game
+            # caps the round)
+            if me not in state.actors[state.round]:
+                actions = our_actions(state, RIVER_FRACTIONS)
+            else:
+                actions = reply_actions(state) if limit else _fold_or_call(state)
+            last = len(actions) - 1
             children = []
-            # answering a raise: fold or call, and in limit the raise too (the game caps the round)
-            replies = reply_actions(state) if state.game.is_limit else reply_actions(state)[:2]
-            actions = our_actions(state, RIVER_FRACTIONS) if opening else replies
             for i, action in enumerate(actions):
-                child = state if own and i == len(actions) - 1 else state.copy()
+                child = state if own and i == last else state.copy()
                 child.apply_unchecked(action)
                 children.append(build(child))
             nodes[index] = (OURS, 0.0, children, None)
+            shape[index] = (OURS, tuple(children))
             return index
         pairs = []
-        legal = state.legal_actions()
-        for kind in (_F, _C, _R):
-            if kind not in legal:
-                continue
-            reply = (FOLD, CALL, None)[int(kind)]
-            if reply is None:
+        for kind in state.legal_actions():  # fold, call, raise: in that order
+            if kind == _R:
                 reply = policy.raise_to(state)
                 raises.append((state, reply))
+            else:
+                reply = FOLD if kind == _F else CALL
             child = state.copy()
             child.apply_unchecked(reply)
             pairs.append((int(kind), build(child)))
         nodes[index] = (THEIRS, 0.0, pairs, state)
+        shape[index] = (THEIRS, tuple(pairs))
+        spots[index] = spot_key(state, opp)  # the node's state is its own: no child is applied to it
         return index
 
     build(s, own=False)  # the caller's state is left as it is
-    shape = tuple((kind, tuple(c if isinstance(c, int) else tuple(c) for c in children))
-                  for kind, _, children, _ in nodes)
-    skeleton = Skeleton(nodes, shape, tuple(spot_key(state, opp) if kind == THEIRS and state is not None else None
-                                            for kind, _, _, state in nodes), tuple(raises))
+    skeleton = Skeleton(nodes, tuple(shape), tuple(spots), tuple(raises))
     kept.insert(0, skeleton)
     del kept[SKELETON_VARIANTS:]
     while len(_SKELETONS) > SKELETONS_KEPT:
