@@ -39,7 +39,7 @@ class ModelPolicy:
         self.opp = opp
         self.game = game
         self._cache: dict[tuple, np.ndarray] = {}
-        self._spots: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._spots: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
         self._overbets: float | None = None
 
     def probs(self, state: State, hist: np.ndarray | None) -> np.ndarray:
@@ -64,8 +64,10 @@ class ModelPolicy:
             info = self.stats.info
             kappa = np.array([[info.kappa(info_class(kind, to_call, state.round, spot.bucket))]
                               for kind in (_F, _C, _R)])
-            spot_facts = self._spots[base] = (triple, kappa, (1.0 - kappa) * triple[:, None])
-        triple, kappa, plain = spot_facts
+            # the fold's and the raise's thresholds, as threshold_likelihoods takes them from the triple
+            edges = np.array([[float(triple[0])], [1.0 - float(triple[2])]])
+            spot_facts = self._spots[base] = (triple, kappa, (1.0 - kappa) * triple[:, None], edges)
+        triple, kappa, plain, edges = spot_facts
         reference = self.stats.reference.blend((state.round, spot.kind, 0), UNIFORM if hist is None else hist)
         shared = None
         if hist is None:
@@ -76,13 +78,15 @@ class ModelPolicy:
                 self._cache[key] = hit
                 return hit
         # reference_percentiles read at every bin in order (BIN_IDS): the gather is the identity
-        u = np.cumsum(reference)
+        u = _accumulate(reference)  # np.cumsum's very sums, without its wrapper
         u -= reference
         u += 0.5 * reference
-        out = _threshold_rows(u, triple, to_call > 0)
+        out = _threshold_rows(u, triple, to_call > 0, edges)
         out *= kappa
         out += plain
-        out /= out.sum(axis=0, keepdims=True)
+        total = np.add(out[0], out[1])  # out.sum(axis=0): the rows added in order, as the reduction adds them
+        total += out[2]
+        out /= total
         self._cache[key] = out
         if shared is not None:
             if len(_SHARED) >= SHARED_KEPT:
@@ -136,23 +140,24 @@ def overbet_triple(triple: np.ndarray, ratio: float, seen: float = 0.0) -> np.nd
     return np.array([1.0 - call - rais, call, rais])
 
 
-def _threshold_rows(u: np.ndarray, triple: np.ndarray, facing: bool) -> np.ndarray:
+_accumulate = np.add.accumulate
+
+
+def _threshold_rows(u: np.ndarray, triple: np.ndarray, facing: bool, edges: np.ndarray) -> np.ndarray:
     """:func:`adaptive.ranges.threshold_likelihoods` at the bins' percentiles ``u``, the same operations on every
     element: facing a bet with folds and raises both possible, the two sigmoids are taken in one pass over a
-    (2, bins) array (the model is asked thousands of times a match; a pass costs its call more than its work)."""
-    f, r = float(triple[0]), float(triple[2])
-    if not (facing and f > 0 and r > 0):
+    (2, bins) array, ``u`` less ``edges`` (the fold's threshold, the raise's: (2, 1)); the model is asked
+    thousands of times a match, and a pass costs its call more than its work."""
+    if not (facing and triple[0] > 0 and triple[2] > 0):
         return threshold_likelihoods(u, triple, facing)
     x = np.empty((2, len(u)))
-    np.subtract(u, 1.0 - r, out=x[0])  # the raise's threshold
-    np.subtract(u, f, out=x[1])  # the fold's
+    np.subtract(u, edges, out=x)
     x /= SOFTNESS
     x *= 0.5  # the sigmoid, as ranges._sigmoid_into takes it: 0.5 * (1 + tanh(x / 2))
     np.tanh(x, out=x)
     x += 1.0
     out = np.empty((3, len(u)))
-    np.multiply(x[0], 0.5, out=out[2])
-    np.multiply(x[1], 0.5, out=out[0])
+    np.multiply(x, 0.5, out=out[0::2])  # the fold's sigmoid in row 0, the raise's chance in row 2
     np.subtract(1.0, out[0], out=out[0])
     np.subtract(1.0, out[0], out=out[1])  # 1 - fold - raise, in that order, floored at 0
     out[1] -= out[2]

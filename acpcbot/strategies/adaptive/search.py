@@ -58,6 +58,7 @@ RAISE_CAP = 3
 SHORT_BEHIND = 0.25
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
+_add_up = np.add.reduce
 #: a won showdown's share, as the engine's terminal value takes it: a numpy scalar, which its array check
 #: (np.ndim) reads at once where a Python float costs it a caught exception (the same value either way)
 _WON = np.float64(1.0)
@@ -217,10 +218,11 @@ class Search:
         probs = self._probs(s, self.mass * g)
         some = probs.any(axis=1).tolist()  # one pass for the three rows
         kinds = [kind for kind in (_F, _C, _R) if some[kind]]
+        reach = g * probs  # every child's reach in one pass, row by row
         parts = []
         for kind in kinds:
             action = (FOLD, CALL, None)[int(kind)] or self.policy.raise_to(s)
-            parts.append(self._after(s, action, g * probs[int(kind)], kind == kinds[-1]))
+            parts.append(self._after(s, action, reach[int(kind)], kind == kinds[-1]))
         return (_SUM, parts)
 
     def _end_of_round(self, s: State, g: np.ndarray) -> "_Plan":
@@ -296,9 +298,10 @@ class Search:
         first = each[0]
         # (ends, 3, 1, B), or (1, 3, 1, B) where every end asks the same spot (the products broadcast alike)
         probs = (first[None] if all(p is first for p in each) else np.array(each))[:, :, None, :]
+        reach = q[:, None] * probs  # (ends, 3, R, B): every child's reach in one pass
         total = None  # the first child's values as they are: adding them to zeros changes nothing
         for k, c in children:
-            part = self._walk(batch, c, q * probs[:, k], chips)
+            part = self._walk(batch, c, reach[:, k], chips)
             total = part if total is None else total + part
         assert total is not None  # an opponent's node has a child for each legal action
         return total
@@ -326,7 +329,7 @@ class Search:
         if weight is None:
             hist = None
         else:
-            z = weight.sum()
+            z = _add_up(weight)  # weight.sum(), without its wrapper
             hist = weight / z if z > 0 else np.full(NUM_BINS, 1.0 / NUM_BINS)
         probs = self.policy.probs(s, hist)
         # made legal into fresh arrays (the policy's own are kept by it): filled row by row, which costs less than
