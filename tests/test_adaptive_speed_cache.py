@@ -193,3 +193,23 @@ def test_every_decisions_values_are_mains_to_the_bit(opponent, hands, seed):
 
     play_memory("hunl", ["adaptive", opponent], hands, seed, on_act=record, time_per_hand=1e6)
     assert digest.hexdigest() == MAINS_VALUES[(opponent, hands, seed)]
+
+
+def test_the_rivers_chances_asked_together_are_each_asked_alone(monkeypatch):
+    # a fresh model and one that has seen folds, calls and all-ins on the river: spots facing a bet (both
+    # sigmoids) and free ones (the raise's alone), many asked twice
+    gen = np.random.default_rng(17)
+    states = [s for s in _random_states(HUNL, 900, 19) if s.round == 3]
+    learnt = OpponentStats()
+    for state in states[:200]:
+        kind = int(gen.integers(3))
+        learnt.observe(state, (FOLD, CALL, raise_to(state.raise_bounds()[1]) if state.raise_bounds() else CALL)[kind])
+    for stats in (OpponentStats(), learnt):
+        for seat in (0, 1):
+            ours = [s for s in states if s.current_player == seat]
+            monkeypatch.setattr(adaptive_policy, "_SHARED", {})
+            together = ModelPolicy(stats, seat, HUNL).river_probs(ours)
+            monkeypatch.setattr(adaptive_policy, "_SHARED", {})
+            alone = ModelPolicy(stats, seat, HUNL)
+            for state, got in zip(ours, together):
+                assert np.array_equal(got, alone.probs(state, None))

@@ -41,6 +41,8 @@ class ModelPolicy:
         self._cache: dict[tuple, np.ndarray] = {}
         self._spots: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
         self._overbets: float | None = None
+        #: per (street, kind, 0), the spot's usual range blended with the uniform one (the rivers' reference)
+        self._usual: dict[tuple, np.ndarray] = {}
 
     def probs(self, state: State, hist: np.ndarray | None) -> np.ndarray:
         """(3, NUM_BINS) chances of fold, call, raise per strength bin where it acts in ``state``.
@@ -48,6 +50,59 @@ class ModelPolicy:
         ``hist`` is its range over the bins now; None on the river of a runout,
         where its thresholds are read against its usual ranges of the spot.
         """
+        key, hit, todo = self._prepare(state, hist)
+        if hit is not None:
+            return hit
+        reference, triple, facing, edges, kappa, plain, shared = todo
+        u = _accumulate(reference)  # np.cumsum's very sums, without its wrapper
+        u -= reference
+        u += 0.5 * reference
+        out = _threshold_rows(u, triple, facing, edges)
+        out *= kappa
+        out += plain
+        total = np.add(out[0], out[1])  # out.sum(axis=0): the rows added in order, as the reduction adds them
+        total += out[2]
+        out /= total
+        self._keep(key, out, shared)
+        return out
+
+    def river_probs(self, states: list[State]) -> list[np.ndarray]:
+        """``probs(state, None)`` for each of ``states``, the same numbers: those not known yet worked out together,
+        one numpy pass over all of them for each step (a search asks a dozen spots of the rivers at once)."""
+        out: list[np.ndarray | None] = [None] * len(states)
+        pending: dict[tuple, list[int]] = {}
+        facing: list[tuple] = []  # facing a bet, folds and raises both possible: the two sigmoids of _threshold_rows
+        free: list[tuple] = []  # raises possible, no fold: the raise's sigmoid alone
+        for i, state in enumerate(states):
+            key, hit, todo = self._prepare(state, None)
+            if hit is not None:
+                out[i] = hit
+                continue
+            if key in pending:
+                pending[key].append(i)
+                continue
+            pending[key] = [i]
+            triple = todo[1]
+            if triple[2] > 0 and todo[2] and triple[0] > 0:
+                facing.append((key, todo))
+            elif triple[2] > 0 and not (todo[2] and triple[0] > 0):
+                free.append((key, todo))
+            else:  # no raise: as probs works it out
+                made = self.probs(state, None)
+                for j in pending[key]:
+                    out[j] = made
+        for group, both in ((facing, True), (free, False)):
+            if group:
+                for (key, todo), made in zip(group, _rows_together([todo for _, todo in group], both)):
+                    self._keep(key, made, todo[6])
+                    for j in pending[key]:
+                        out[j] = made
+        return out  # type: ignore[return-value]  # every entry filled above
+
+    def _prepare(self, state: State, hist: np.ndarray | None) -> tuple[tuple, np.ndarray | None, tuple]:
+        """The cache key of the chances where it acts in ``state``, and those chances when kept; else what they
+        are made of: (reference, triple, facing a bet, the thresholds, kappa, the plain frequencies, the key
+        they are kept by across decisions or None)."""
         opp = self.opp
         spot, to_call, ratio = spot_and_bet(state, opp)
         # the bet over the pot counts only beyond TYPICAL_OVERBET (overbet_triple): the bets under it share an entry
@@ -55,7 +110,7 @@ class ModelPolicy:
         key = base if hist is None else base + (hist.tobytes(),)
         hit = self._cache.get(key)
         if hit is not None:
-            return hit
+            return key, hit, ()
         spot_facts = self._spots.get(base)
         if spot_facts is None:  # what does not depend on the range: kept for the whole decision
             if self._overbets is None:
@@ -68,31 +123,29 @@ class ModelPolicy:
             edges = np.array([[float(triple[0])], [1.0 - float(triple[2])]])
             spot_facts = self._spots[base] = (triple, kappa, (1.0 - kappa) * triple[:, None], edges)
         triple, kappa, plain, edges = spot_facts
-        reference = self.stats.reference.blend((state.round, spot.kind, 0), UNIFORM if hist is None else hist)
         shared = None
         if hist is None:
+            where = (state.round, spot.kind, 0)
+            reference = self._usual.get(where)
+            if reference is None:  # the spot's usual range: the same for the whole decision
+                reference = self._usual[where] = self.stats.reference.blend(where, UNIFORM)
             # a pure function of these numbers: asked again by every later decision whose model gives the same
             shared = (to_call > 0, triple.tobytes(), kappa.tobytes(), reference.tobytes())
             hit = _SHARED.get(shared)
             if hit is not None:
                 self._cache[key] = hit
-                return hit
-        # reference_percentiles read at every bin in order (BIN_IDS): the gather is the identity
-        u = _accumulate(reference)  # np.cumsum's very sums, without its wrapper
-        u -= reference
-        u += 0.5 * reference
-        out = _threshold_rows(u, triple, to_call > 0, edges)
-        out *= kappa
-        out += plain
-        total = np.add(out[0], out[1])  # out.sum(axis=0): the rows added in order, as the reduction adds them
-        total += out[2]
-        out /= total
+                return key, hit, ()
+        else:
+            reference = self.stats.reference.blend((state.round, spot.kind, 0), hist)
+        return key, None, (reference, triple, to_call > 0, edges, kappa, plain, shared)
+
+    def _keep(self, key: tuple, out: np.ndarray, shared: tuple | None) -> None:
+        """Keep chances made for the decision, and across decisions when ``shared`` keys them."""
         self._cache[key] = out
         if shared is not None:
             if len(_SHARED) >= SHARED_KEPT:
                 del _SHARED[next(iter(_SHARED))]
             _SHARED[shared] = out
-        return out
 
     def raise_to(self, state: State) -> Action:
         """Its typical raise where it acts in ``state``."""
@@ -163,6 +216,43 @@ def _threshold_rows(u: np.ndarray, triple: np.ndarray, facing: bool, edges: np.n
     out[1] -= out[2]
     np.maximum(out[1], 0.0, out=out[1])
     return out
+
+
+def _rows_together(todo: list[tuple], facing: bool) -> list[np.ndarray]:
+    """:meth:`ModelPolicy.probs`'s chances for each of ``todo`` (what each is made of, ``_prepare``), worked out
+    together with the same operations on every element: ``facing`` a bet with folds and raises both possible
+    (both sigmoids, as _threshold_rows), else raises possible and no fold (the raise's sigmoid alone, as
+    threshold_likelihoods)."""
+    reference = np.array([t[0] for t in todo])  # (k, bins)
+    u = _accumulate(reference, axis=1)  # each row's own running sums, as np.cumsum of the row
+    u -= reference
+    u += 0.5 * reference
+    k, bins = u.shape
+    out = np.empty((k, 3, bins))
+    if facing:
+        x = np.subtract(u[:, None, :], np.array([t[3] for t in todo]))  # (k, 2, bins): less the fold's, the raise's
+    else:
+        x = np.subtract(u, np.array([t[3][1, 0] for t in todo])[:, None])  # (k, bins): less the raise's threshold
+    x /= SOFTNESS
+    x *= 0.5
+    np.tanh(x, out=x)
+    x += 1.0
+    if facing:
+        np.multiply(x, 0.5, out=out[:, 0::2])
+        np.subtract(1.0, out[:, 0], out=out[:, 0])
+        np.subtract(1.0, out[:, 0], out=out[:, 1])
+        out[:, 1] -= out[:, 2]
+    else:
+        np.multiply(x, 0.5, out=out[:, 2])
+        out[:, 0] = 0.0
+        np.subtract(1.0, out[:, 2], out=out[:, 1])
+    np.maximum(out[:, 1], 0.0, out=out[:, 1])
+    out *= np.array([t[4] for t in todo])  # kappa, (k, 3, 1)
+    out += np.array([t[5] for t in todo])  # the plain frequencies
+    total = np.add(out[:, 0], out[:, 1])
+    total += out[:, 2]
+    out /= total[:, None]
+    return list(out)
 
 
 #: every strength bin, in order: where the percentiles of a reference distribution are read

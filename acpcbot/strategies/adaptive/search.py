@@ -261,6 +261,8 @@ class Search:
             skeletons.append(skeleton)
             groups.setdefault(skeleton.shape, []).append(i)
         reach = self.cont.reach(np.stack([g for _, g in self._leaves]))  # (ends, R, NUM_BINS)
+        if self._spot_keyed and hasattr(self.policy, "river_probs"):
+            self._ask_rivers(skeletons)
         for members in groups.values():
             batch = [skeletons[i] for i in members]
             # every node's chips (a fold's, a showdown's stake), one row per end: read by column in the walk
@@ -321,6 +323,21 @@ class Search:
             hit = self._river[key] = self._probs(state, None)
         return hit
 
+    def _ask_rivers(self, skeletons: list["Skeleton"]) -> None:
+        """The chances at every spot of these river rounds not asked yet, from a policy that answers many at once
+        (``river_probs``): what :meth:`_river_probs` would ask one by one, the same numbers."""
+        wanted: dict[tuple, State] = {}
+        for skeleton in skeletons:
+            for node, key in enumerate(skeleton.spots):
+                if key is not None and key not in self._river and key not in wanted:
+                    state = skeleton.nodes[node][3]
+                    assert state is not None  # an opponent's node keeps its state
+                    wanted[key] = state
+        if wanted:
+            states = list(wanted.values())
+            for key, state, probs in zip(wanted, states, self.policy.river_probs(states)):  # type: ignore[attr-defined]
+                self._river[key] = self._legal(state, probs)
+
     def _probs(self, s: State, weight: np.ndarray | None) -> np.ndarray:
         """Its (fold, call, raise) chances per bin where it acts in ``s``, by the policy, made legal.
 
@@ -331,7 +348,11 @@ class Search:
         else:
             z = _add_up(weight)  # weight.sum(), without its wrapper
             hist = weight / z if z > 0 else np.full(NUM_BINS, 1.0 / NUM_BINS)
-        probs = self.policy.probs(s, hist)
+        return self._legal(s, self.policy.probs(s, hist))
+
+    def _legal(self, s: State, probs: np.ndarray) -> np.ndarray:
+        """The policy's chances where it acts in ``s``, made legal: a raise where none is allowed is a call, a fold
+        with nothing to call a check."""
         # made legal into fresh arrays (the policy's own are kept by it): filled row by row, which costs less than
         # stacking a list of rows
         if s.raise_bounds() is None:  # a raise is a call
