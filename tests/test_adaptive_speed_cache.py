@@ -204,12 +204,14 @@ def test_the_rivers_chances_asked_together_are_each_asked_alone(monkeypatch):
     for state in states[:200]:
         kind = int(gen.integers(3))
         learnt.observe(state, (FOLD, CALL, raise_to(state.raise_bounds()[1]) if state.raise_bounds() else CALL)[kind])
+    hist = gen.dirichlet(np.ones(64))  # a range now (the layout's questions): read against it, not the usual one
     for stats in (OpponentStats(), learnt):
         for seat in (0, 1):
-            ours = [s for s in states if s.current_player == seat]
-            monkeypatch.setattr(adaptive_policy, "_SHARED", {})
-            together = ModelPolicy(stats, seat, HUNL).river_probs(ours)
-            monkeypatch.setattr(adaptive_policy, "_SHARED", {})
-            alone = ModelPolicy(stats, seat, HUNL)
-            for state, got in zip(ours, together):
-                assert np.array_equal(got, alone.probs(state, None))
+            for now in (None, hist):
+                ours = [s for s in states if s.current_player == seat]
+                monkeypatch.setattr(adaptive_policy, "_SHARED", {})
+                together = ModelPolicy(stats, seat, HUNL).probs_many(ours, now)
+                monkeypatch.setattr(adaptive_policy, "_SHARED", {})
+                alone = ModelPolicy(stats, seat, HUNL)
+                for state, got in zip(ours, together):
+                    assert np.array_equal(got, alone.probs(state, now))

@@ -66,15 +66,16 @@ class ModelPolicy:
         self._keep(key, out, shared)
         return out
 
-    def river_probs(self, states: list[State]) -> list[np.ndarray]:
-        """``probs(state, None)`` for each of ``states``, the same numbers: those not known yet worked out together,
-        one numpy pass over all of them for each step (a search asks a dozen spots of the rivers at once)."""
+    def probs_many(self, states: list[State], hist: np.ndarray | None) -> list[np.ndarray]:
+        """``probs(state, hist)`` for each of ``states``, the same numbers: those not known yet worked out together,
+        one numpy pass over all of them for each step (a search asks a dozen spots of the rivers at once, and
+        every bet of ours meets the same range)."""
         out: list[np.ndarray | None] = [None] * len(states)
         pending: dict[tuple, list[int]] = {}
         facing: list[tuple] = []  # facing a bet, folds and raises both possible: the two sigmoids of _threshold_rows
         free: list[tuple] = []  # raises possible, no fold: the raise's sigmoid alone
         for i, state in enumerate(states):
-            key, hit, todo = self._prepare(state, None)
+            key, hit, todo = self._prepare(state, hist)
             if hit is not None:
                 out[i] = hit
                 continue
@@ -88,7 +89,7 @@ class ModelPolicy:
             elif triple[2] > 0 and not (todo[2] and triple[0] > 0):
                 free.append((key, todo))
             else:  # no raise: as probs works it out
-                made = self.probs(state, None)
+                made = self.probs(state, hist)
                 for j in pending[key]:
                     out[j] = made
         for group, both in ((facing, True), (free, False)):

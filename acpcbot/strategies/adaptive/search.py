@@ -171,6 +171,8 @@ class Search:
         self.runouts = runouts
         self.m = len(ours)
         self._spot_keyed = bool(getattr(policy, "spot_keyed", False))
+        #: whether the policy answers many states at once (``probs_many``: the same numbers as one by one)
+        self._many = hasattr(policy, "probs_many")
         self._river: dict[tuple, np.ndarray] = {}
         if runouts is not None:
             # after the flop many rows' all-ins are valued by exact ranks, as act's one row is: a policy plays as act
@@ -194,7 +196,7 @@ class Search:
         actions = our_actions(self.root, OUR_FRACTIONS if self.root.round else PREFLOP_FRACTIONS)
         self._leaves: list[tuple[State, np.ndarray]] = []
         self._allins: list[tuple[float, np.ndarray]] = []
-        plans = [self._after(self.root, a, g) for a in actions]
+        plans = self._children(self.root, actions, g, own=False)
         ends = (self._continuations(), self._all_ins())
         return actions, np.stack([_fold_up(p, ends) for p in plans], axis=1)
 
@@ -207,15 +209,35 @@ class Search:
 
     # ----------------------------------------------------------------- the current round, laid out
 
-    def _node(self, s: State, g: np.ndarray) -> "_Plan":
+    def _children(self, s: State, actions: list[Action], g: np.ndarray, own: bool) -> list["_Plan"]:
+        """The nodes after each of our ``actions`` in ``s`` (``own``: the last takes ``s`` itself); the opponent's
+        chances at those where it acts next asked together (one range meets every bet of ours)."""
+        last = len(actions) - 1
+        states = []
+        for i, action in enumerate(actions):
+            child = s if own and i == last else s.copy()
+            child.apply_unchecked(action)
+            states.append(child)
+        asked: dict[int, np.ndarray] = {}
+        if self._many:
+            theirs = [i for i, c in enumerate(states)
+                      if not c.finished and c.round == self.root.round and c.current_player != self.me]
+            if len(theirs) > 1:
+                hist = self._hist(self.mass * g)
+                many = self.policy.probs_many([states[i] for i in theirs], hist)  # type: ignore[attr-defined]
+                asked = {i: self._legal(states[i], p) for i, p in zip(theirs, many)}
+        return [self._node(child, g, asked.get(i)) for i, child in enumerate(states)]
+
+    def _node(self, s: State, g: np.ndarray, probs: np.ndarray | None = None) -> "_Plan":
+        """The node of ``s`` (its own state) reached with ``g``; ``probs``: the opponent's chances there, when
+        already asked."""
         if s.finished or s.round != self.root.round:
             return self._end_of_round(s, g)
-        # s is this node's own state (made by _after): its last child takes it rather than a copy
+        # s is this node's own state: its last child takes it rather than a copy
         if s.current_player == self.me:
-            actions = reply_actions(s)
-            last = len(actions) - 1
-            return (_BEST, [self._after(s, a, g, i == last) for i, a in enumerate(actions)])
-        probs = self._probs(s, self.mass * g)
+            return (_BEST, self._children(s, reply_actions(s), g, own=True))
+        if probs is None:
+            probs = self._probs(s, self.mass * g)
         some = probs.any(axis=1).tolist()  # one pass for the three rows
         kinds = [kind for kind in (_F, _C, _R) if some[kind]]
         reach = g * probs  # every child's reach in one pass, row by row
@@ -261,7 +283,7 @@ class Search:
             skeletons.append(skeleton)
             groups.setdefault(skeleton.shape, []).append(i)
         reach = self.cont.reach(np.stack([g for _, g in self._leaves]))  # (ends, R, NUM_BINS)
-        if self._spot_keyed and hasattr(self.policy, "river_probs"):
+        if self._spot_keyed and self._many:
             self._ask_rivers(skeletons)
         for members in groups.values():
             batch = [skeletons[i] for i in members]
@@ -325,7 +347,7 @@ class Search:
 
     def _ask_rivers(self, skeletons: list["Skeleton"]) -> None:
         """The chances at every spot of these river rounds not asked yet, from a policy that answers many at once
-        (``river_probs``): what :meth:`_river_probs` would ask one by one, the same numbers."""
+        (``probs_many``): what :meth:`_river_probs` would ask one by one, the same numbers."""
         wanted: dict[tuple, State] = {}
         for skeleton in skeletons:
             for node, key in enumerate(skeleton.spots):
@@ -335,7 +357,7 @@ class Search:
                     wanted[key] = state
         if wanted:
             states = list(wanted.values())
-            for key, state, probs in zip(wanted, states, self.policy.river_probs(states)):  # type: ignore[attr-defined]
+            for key, state, probs in zip(wanted, states, self.policy.probs_many(states, None)):  # type: ignore[attr-defined]
                 self._river[key] = self._legal(state, probs)
 
     def _probs(self, s: State, weight: np.ndarray | None) -> np.ndarray:
@@ -343,12 +365,14 @@ class Search:
 
         ``weight`` is its weight per bin (None on a runout's river: the policy reads its usual ranges there).
         """
-        if weight is None:
-            hist = None
-        else:
-            z = _add_up(weight)  # weight.sum(), without its wrapper
-            hist = weight / z if z > 0 else np.full(NUM_BINS, 1.0 / NUM_BINS)
+        hist = None if weight is None else self._hist(weight)
         return self._legal(s, self.policy.probs(s, hist))
+
+    @staticmethod
+    def _hist(weight: np.ndarray) -> np.ndarray:
+        """The opponent's range over the bins from its weight per bin (uniform where it weighs nothing)."""
+        z = _add_up(weight)  # weight.sum(), without its wrapper
+        return weight / z if z > 0 else np.full(NUM_BINS, 1.0 / NUM_BINS)
 
     def _legal(self, s: State, probs: np.ndarray) -> np.ndarray:
         """The policy's chances where it acts in ``s``, made legal: a raise where none is allowed is a call, a fold
