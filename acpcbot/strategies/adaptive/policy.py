@@ -14,7 +14,7 @@ from ...engine import RAISE, Action, ActionType, State, raise_to
 from ...gamedef import GameDef
 from .ranges import SOFTNESS, threshold_likelihoods
 from .search import NUM_BINS, SHORT_BEHIND
-from .stats import OpponentStats, info_class, spot_and_bet, spot_of
+from .stats import KINDS, OpponentStats, info_class, spot_and_bet, spot_of
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
@@ -147,6 +147,11 @@ class ModelPolicy:
             if len(_SHARED) >= SHARED_KEPT:
                 del _SHARED[next(iter(_SHARED))]
             _SHARED[shared] = out
+
+    def raise_key(self, street: int) -> tuple:
+        """Everything :meth:`raise_to` reads besides the state in a betting round of ``street``: the seat, the game's
+        betting and the typical raise of each kind of spot (equal keys: equal raises at every state of the round)."""
+        return (self.opp, self.game.is_limit, tuple(self.stats.raise_size(kind, street) for kind in KINDS))
 
     def raise_to(self, state: State) -> Action:
         """Its typical raise where it acts in ``state``."""

@@ -75,6 +75,9 @@ class OpponentPolicy(Protocol):
     def raise_to(self, state: State) -> Action:
         """The raise it makes where it acts in ``state`` and raises."""
 
+    # optional: ``raise_key(street) -> tuple``, everything raise_to depends on besides the state in a betting round
+    # of ``street``: two policies with the same key raise alike at every state of that round (adaptive.policy)
+
 
 def spot_key(state: State, opp: int) -> tuple:
     """What a spot-keyed policy's chances where ``opp`` acts in ``state`` depend on (its spot, whether it faces a
@@ -435,6 +438,8 @@ class Skeleton:
     spots: tuple = ()
     #: every (state, raise) of the opponent's it was built with, in building order
     raises: tuple = ()
+    #: the policy's ``raise_key`` on the river when it was built (None: the policy has none)
+    raise_key: tuple | None = None
 
 
 #: river rounds kept: at most SKELETONS_KEPT starts (chips in, whose turn), the least recently used dropped first,
@@ -457,8 +462,12 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
     key = (s.game, tuple(s.spent), s.current_player, me, tuple(s.actions[s.round]), opp)
     kept = _SKELETONS.pop(key, None) or []
     _SKELETONS[key] = kept  # the most recently used last
+    keyed = getattr(policy, "raise_key", None)
+    raises_by = keyed(s.round) if keyed is not None else None
     for skeleton in kept:
-        if all(policy.raise_to(state) == action for state, action in skeleton.raises):
+        # the same raise key: the same raises at every node (a lookup); else each raise asked again
+        if raises_by is not None and skeleton.raise_key == raises_by or \
+                all(policy.raise_to(state) == action for state, action in skeleton.raises):
             return skeleton
     nodes: list[tuple[int, float, list, State | None]] = []
     # each node's form and, where the opponent acts, its spot key, made as the node is (the same tuples the
@@ -514,7 +523,7 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
         return index
 
     build(s, own=False)  # the caller's state is left as it is
-    skeleton = Skeleton(nodes, tuple(shape), tuple(spots), tuple(raises))
+    skeleton = Skeleton(nodes, tuple(shape), tuple(spots), tuple(raises), raises_by)
     kept.insert(0, skeleton)
     del kept[SKELETON_VARIANTS:]
     while len(_SKELETONS) > SKELETONS_KEPT:
