@@ -241,7 +241,7 @@ class Search:
             return (_BEST, self._children(s, reply_actions(s), g, own=True))
         if probs is None:
             probs = self._probs(s, self.mass * g)
-        some = probs.any(axis=1).tolist()  # one pass for the three rows
+        some: list[bool] = probs.any(axis=1).tolist()  # type: ignore[assignment]  # one pass for the three rows
         kinds = [kind for kind in (_F, _C, _R) if some[kind]]
         reach = g * probs  # every child's reach in one pass, row by row
         parts = []
