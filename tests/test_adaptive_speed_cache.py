@@ -20,10 +20,12 @@ import pytest
 from playkit import play_memory
 
 from acpcbot.engine import CALL, FOLD, RAISE, ActionType, State, raise_to
+from acpcbot.evaluator import pair_ranks
 from acpcbot.gamedef import load_game
 from acpcbot.strategies.adaptive import policy as adaptive_policy, search as adaptive_search
 from acpcbot.strategies.adaptive.policy import ModelPolicy, _threshold_rows
-from acpcbot.strategies.adaptive.ranges import threshold_likelihoods
+from acpcbot.strategies.adaptive.ranges import preflop_bins, threshold_likelihoods
+from acpcbot.strategies.adaptive.runouts import NUM_BINS, Runouts, _move, _showdown_sums, runout_boards, signed_sums
 from acpcbot.strategies.adaptive.search import (
     FOLDED,
     OURS,
@@ -215,3 +217,18 @@ def test_the_rivers_chances_asked_together_are_each_asked_alone(monkeypatch):
                 alone = ModelPolicy(stats, seat, HUNL)
                 for state, got in zip(ours, together):
                     assert np.array_equal(got, alone.probs(state, now))
+
+
+def test_the_showdown_table_for_every_pair_is_the_runout_by_runout_sum():
+    gen = np.random.default_rng(23)
+    runouts = Runouts(pair_ranks(runout_boards((), 30, 5)))
+    w0 = gen.random(1326) * (gen.random(1326) < 0.7)
+    move = _move(runouts, preflop_bins(), w0)
+    got = _showdown_sums(move, runouts.bins, runouts.live, runouts.counts)
+    # the plain form: each runout's signed sums gathered at every pair's river bin, added in runout order
+    table = signed_sums(move.reshape(NUM_BINS, len(runouts.ranks), NUM_BINS))
+    plain = np.zeros((1326, NUM_BINS))
+    for r in range(len(runouts.ranks)):
+        plain += (table[:, r, :][:, runouts.bins[r]] * runouts.live[r]).T
+    plain = np.divide(plain, runouts.counts[:, None], out=np.zeros_like(plain), where=runouts.counts[:, None] > 0)
+    assert np.array_equal(got, plain)
