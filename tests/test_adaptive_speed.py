@@ -181,14 +181,14 @@ def test_river_rounds_kept_are_bounded(monkeypatch):
 
 def test_a_spot_keyed_policy_is_asked_once_per_spot_on_the_rivers(monkeypatch):
     asked = []
-    real = ModelPolicy.probs
+    real = ModelPolicy._prepare  # every question, asked one by one (probs) or many at once (probs_many)
 
     def counting(self, state, hist):
         if hist is None:
             asked.append(1)
         return real(self, state, hist)
 
-    monkeypatch.setattr(ModelPolicy, "probs", counting)
+    monkeypatch.setattr(ModelPolicy, "_prepare", counting)
     line = "MATCHSTATE:0:3:r300c/:AsKd|/2c7h9s"
     player = started("adaptive", HUNL)
     view = View.parse(line, HUNL)

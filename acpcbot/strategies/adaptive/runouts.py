@@ -54,7 +54,7 @@ _RANK_SLOTS = 8192
 
 def signed_sums(q: np.ndarray) -> np.ndarray:
     """For weights ``q`` over bins (last axis): per bin a of ours, the weight below a minus the weight above a."""
-    c = np.cumsum(q, axis=-1)
+    c = np.add.accumulate(q, axis=-1)  # np.cumsum's very sums, without its wrapper
     below = c - q
     # (total - c) into c itself, then below - above: the same operations, two temporaries fewer
     np.subtract(c[..., -1:], c, out=c)
@@ -335,9 +335,15 @@ def _showdown_sums(move: np.ndarray, our_river: np.ndarray, our_live: np.ndarray
         out = (move.reshape(NUM_BINS, R * NUM_BINS) @ signs.ravel().astype(np.float64))[None, :]
     else:
         table = signed_sums(move)  # [b, r, a]: below a minus above a, on runout r, of bin b's weight
+        # [r, a, b]: each runout's table a row per river bin of ours, so that a runout's rows for every pair are
+        # one contiguous gather (the same products, added runout by runout in order)
+        rows = np.ascontiguousarray(table.transpose(1, 2, 0))
+        live = our_live[:, :, None]
         out = np.zeros((our_river.shape[1], NUM_BINS))
         for r in range(R):
-            out += (table[:, r, :][:, our_river[r]] * our_live[r]).T
+            term = rows[r][our_river[r]]
+            term *= live[r]
+            out += term
     return np.divide(out, count[:, None], out=np.zeros_like(out), where=count[:, None] > 0)
 
 

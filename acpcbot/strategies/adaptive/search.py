@@ -40,7 +40,7 @@ from ...engine import CALL, FOLD, RAISE, Action, ActionType, State, raise_to
 from ...evaluator import NUM_PAIRS
 from .ranges import SCORE_BINS
 from .runouts import Runouts, _Moves, signed_sums
-from .stats import spot_of
+from .stats import spot_and_bet
 
 NUM_BINS = SCORE_BINS
 #: our raise sizes in the round we decide in, as fractions of the pot after calling (plus all-in)
@@ -58,6 +58,10 @@ RAISE_CAP = 3
 SHORT_BEHIND = 0.25
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
+_add_up = np.add.reduce
+#: a won showdown's share, as the engine's terminal value takes it: a numpy scalar, which its array check
+#: (np.ndim) reads at once where a Python float costs it a caught exception (the same value either way)
+_WON = np.float64(1.0)
 
 
 class OpponentPolicy(Protocol):
@@ -71,12 +75,15 @@ class OpponentPolicy(Protocol):
     def raise_to(self, state: State) -> Action:
         """The raise it makes where it acts in ``state`` and raises."""
 
+    # optional: ``raise_key(street) -> tuple``, everything raise_to depends on besides the state in a betting round
+    # of ``street``: two policies with the same key raise alike at every state of that round (adaptive.policy)
+
 
 def spot_key(state: State, opp: int) -> tuple:
     """What a spot-keyed policy's chances where ``opp`` acts in ``state`` depend on (its spot, whether it faces a
     bet, the street, the bet over the pot), and which of its actions are legal there."""
-    to_call = state.to_call(opp)
-    return (spot_of(state, opp), to_call > 0, state.round, state.bet_to_pot(opp), state.raise_bounds() is None)
+    spot, to_call, ratio = spot_and_bet(state, opp)
+    return (spot, to_call > 0, state.round, ratio, state.raise_bounds() is None)
 
 
 # --------------------------------------------------------------------- our actions
@@ -127,6 +134,14 @@ def our_actions(state: State, fractions: Sequence[float]) -> list[Action]:
     return out + [CALL] + our_raises(state, fractions)
 
 
+def _fold_or_call(state: State) -> list[Action]:
+    """``reply_actions(state)[:2]``: facing a bet, fold or call (its raise is not made)."""
+    if state.to_call() > 0:
+        return [FOLD, CALL]
+    raises = our_raises(state, ())
+    return [CALL, raises[-1]] if raises else [CALL]
+
+
 def reply_actions(state: State) -> list[Action]:
     """Our answers inside the search once we have acted in a round: fold, call, or all-in (limit: the raise)."""
     out: list[Action] = [FOLD] if state.to_call() > 0 else []
@@ -159,6 +174,8 @@ class Search:
         self.runouts = runouts
         self.m = len(ours)
         self._spot_keyed = bool(getattr(policy, "spot_keyed", False))
+        #: whether the policy answers many states at once (``probs_many``: the same numbers as one by one)
+        self._many = hasattr(policy, "probs_many")
         self._river: dict[tuple, np.ndarray] = {}
         if runouts is not None:
             # after the flop many rows' all-ins are valued by exact ranks, as act's one row is: a policy plays as act
@@ -182,7 +199,7 @@ class Search:
         actions = our_actions(self.root, OUR_FRACTIONS if self.root.round else PREFLOP_FRACTIONS)
         self._leaves: list[tuple[State, np.ndarray]] = []
         self._allins: list[tuple[float, np.ndarray]] = []
-        plans = [self._after(self.root, a, g) for a in actions]
+        plans = self._children(self.root, actions, g, own=False)
         ends = (self._continuations(), self._all_ins())
         return actions, np.stack([_fold_up(p, ends) for p in plans], axis=1)
 
@@ -195,20 +212,42 @@ class Search:
 
     # ----------------------------------------------------------------- the current round, laid out
 
-    def _node(self, s: State, g: np.ndarray) -> "_Plan":
+    def _children(self, s: State, actions: list[Action], g: np.ndarray, own: bool) -> list["_Plan"]:
+        """The nodes after each of our ``actions`` in ``s`` (``own``: the last takes ``s`` itself); the opponent's
+        chances at those where it acts next asked together (one range meets every bet of ours)."""
+        last = len(actions) - 1
+        states = []
+        for i, action in enumerate(actions):
+            child = s if own and i == last else s.copy()
+            child.apply_unchecked(action)
+            states.append(child)
+        asked: dict[int, np.ndarray] = {}
+        if self._many:
+            theirs = [i for i, c in enumerate(states)
+                      if not c.finished and c.round == self.root.round and c.current_player != self.me]
+            if len(theirs) > 1:
+                hist = self._hist(self.mass * g)
+                many = self.policy.probs_many([states[i] for i in theirs], hist)  # type: ignore[attr-defined]
+                asked = {i: self._legal(states[i], p) for i, p in zip(theirs, many)}
+        return [self._node(child, g, asked.get(i)) for i, child in enumerate(states)]
+
+    def _node(self, s: State, g: np.ndarray, probs: np.ndarray | None = None) -> "_Plan":
+        """The node of ``s`` (its own state) reached with ``g``; ``probs``: the opponent's chances there, when
+        already asked."""
         if s.finished or s.round != self.root.round:
             return self._end_of_round(s, g)
-        # s is this node's own state (made by _after): its last child takes it rather than a copy
+        # s is this node's own state: its last child takes it rather than a copy
         if s.current_player == self.me:
-            actions = reply_actions(s)
-            last = len(actions) - 1
-            return (_BEST, [self._after(s, a, g, i == last) for i, a in enumerate(actions)])
-        probs = self._probs(s, self.mass * g)
-        kinds = [kind for kind in (_F, _C, _R) if probs[int(kind)].any()]
+            return (_BEST, self._children(s, reply_actions(s), g, own=True))
+        if probs is None:
+            probs = self._probs(s, self.mass * g)
+        some: list[bool] = probs.any(axis=1).tolist()  # type: ignore[assignment]  # one pass for the three rows
+        kinds = [kind for kind in (_F, _C, _R) if some[kind]]
+        reach = g * probs  # every child's reach in one pass, row by row
         parts = []
         for kind in kinds:
             action = (FOLD, CALL, None)[int(kind)] or self.policy.raise_to(s)
-            parts.append(self._after(s, action, g * probs[int(kind)], kind == kinds[-1]))
+            parts.append(self._after(s, action, reach[int(kind)], kind == kinds[-1]))
         return (_SUM, parts)
 
     def _end_of_round(self, s: State, g: np.ndarray) -> "_Plan":
@@ -216,13 +255,13 @@ class Search:
         # the engine's terminal value: a fold pays what it pays whatever the cards; a showdown won (share 1) pays
         # the bet both matched, the stake a signed share is multiplied by
         if s.folded[me] or s.folded[opp]:
-            value = s.heads_up_value(me, 1.0, opp=opp)
+            value = s.heads_up_value(me, _WON, opp=opp)
             return (_VALUE, np.full(self.m, value * float((self.mass * g).sum())))
         if self.runouts is None:  # a showdown on the river
-            stake = s.heads_up_value(me, 1.0, opp=opp)
+            stake = s.heads_up_value(me, _WON, opp=opp)
             return (_VALUE, stake * signed_sums(self.mass * g)[self.our_bins])
         if s.finished:  # all-in: the board runs out
-            stake = s.heads_up_value(me, 1.0, opp=opp)
+            stake = s.heads_up_value(me, _WON, opp=opp)
             if self.allin.deferred:  # valued with the others at once (_all_ins)
                 self._allins.append((stake, g))
                 return (_ALLIN, len(self._allins) - 1)
@@ -247,9 +286,16 @@ class Search:
             skeletons.append(skeleton)
             groups.setdefault(skeleton.shape, []).append(i)
         reach = self.cont.reach(np.stack([g for _, g in self._leaves]))  # (ends, R, NUM_BINS)
+        if self._spot_keyed and self._many:
+            self._ask_rivers(skeletons)
         for members in groups.values():
             batch = [skeletons[i] for i in members]
-            values = self._walk(batch, 0, reach[members])
+            # every node's chips (a fold's, a showdown's stake), one row per end: read by column in the walk
+            chips = np.array([[value for _, value, _, _ in skeleton.nodes] for skeleton in batch])
+            q = reach[members]
+            values = self._walk(batch, 0, q, chips)
+            if values.shape != q.shape:  # a fold's values are kept by runout only (the same for every bin)
+                values = np.broadcast_to(values, q.shape)
             out[members] = self.cont.mean(values)
         return out
 
@@ -261,24 +307,28 @@ class Search:
         stakes = np.array([stake for stake, _ in self._allins])
         return stakes[:, None] * self.allin.exact_all_ins(np.stack([g for _, g in self._allins]))
 
-    def _walk(self, batch: list["Skeleton"], node: int, q: np.ndarray) -> np.ndarray:
-        """Values (ends, R, NUM_BINS) by our river bin of river rounds of one shape; ``q`` the opponent's reach."""
+    def _walk(self, batch: list["Skeleton"], node: int, q: np.ndarray, chips: np.ndarray) -> np.ndarray:
+        """Values (ends, R, NUM_BINS) by our river bin of river rounds of one shape; ``q`` the opponent's reach,
+        ``chips`` (ends, nodes) each node's chips.  A fold's values are (ends, R, 1), the same for every bin: the
+        sums and maxima above it broadcast them, element by element as the full array would be."""
         kind, _, children, _ = batch[0].nodes[node]
         if kind == FOLDED:
-            value = np.array([s.nodes[node][1] for s in batch])[:, None, None]
-            return np.broadcast_to(value * q.sum(axis=2, keepdims=True), q.shape)
+            return chips[:, node, None, None] * q.sum(axis=2, keepdims=True)
         if kind == SHOWDOWN:
-            stake = np.array([s.nodes[node][1] for s in batch])[:, None, None]
-            return stake * signed_sums(q)
+            return chips[:, node, None, None] * signed_sums(q)
         if kind == OURS:  # we know the runout: the best per runout and bin
-            best = self._walk(batch, children[0], q)
+            best = self._walk(batch, children[0], q, chips)
             for c in children[1:]:
-                best = np.maximum(best, self._walk(batch, c, q))
+                best = np.maximum(best, self._walk(batch, c, q, chips))
             return best
-        probs = np.stack([self._river_probs(s, node) for s in batch])[:, :, None, :]  # (ends, 3, 1, B)
+        each = [self._river_probs(s, node) for s in batch]
+        first = each[0]
+        # (ends, 3, 1, B), or (1, 3, 1, B) where every end asks the same spot (the products broadcast alike)
+        probs = (first[None] if all(p is first for p in each) else np.array(each))[:, :, None, :]
+        reach = q[:, None] * probs  # (ends, 3, R, B): every child's reach in one pass
         total = None  # the first child's values as they are: adding them to zeros changes nothing
         for k, c in children:
-            part = self._walk(batch, c, q * probs[:, k])
+            part = self._walk(batch, c, reach[:, k], chips)
             total = part if total is None else total + part
         assert total is not None  # an opponent's node has a child for each legal action
         return total
@@ -298,17 +348,38 @@ class Search:
             hit = self._river[key] = self._probs(state, None)
         return hit
 
+    def _ask_rivers(self, skeletons: list["Skeleton"]) -> None:
+        """The chances at every spot of these river rounds not asked yet, from a policy that answers many at once
+        (``probs_many``): what :meth:`_river_probs` would ask one by one, the same numbers."""
+        wanted: dict[tuple, State] = {}
+        for skeleton in skeletons:
+            for node, key in enumerate(skeleton.spots):
+                if key is not None and key not in self._river and key not in wanted:
+                    state = skeleton.nodes[node][3]
+                    assert state is not None  # an opponent's node keeps its state
+                    wanted[key] = state
+        if wanted:
+            states = list(wanted.values())
+            for key, state, probs in zip(wanted, states, self.policy.probs_many(states, None)):  # type: ignore[attr-defined]
+                self._river[key] = self._legal(state, probs)
+
     def _probs(self, s: State, weight: np.ndarray | None) -> np.ndarray:
         """Its (fold, call, raise) chances per bin where it acts in ``s``, by the policy, made legal.
 
         ``weight`` is its weight per bin (None on a runout's river: the policy reads its usual ranges there).
         """
-        if weight is None:
-            hist = None
-        else:
-            z = weight.sum()
-            hist = weight / z if z > 0 else np.full(NUM_BINS, 1.0 / NUM_BINS)
-        probs = self.policy.probs(s, hist)
+        hist = None if weight is None else self._hist(weight)
+        return self._legal(s, self.policy.probs(s, hist))
+
+    @staticmethod
+    def _hist(weight: np.ndarray) -> np.ndarray:
+        """The opponent's range over the bins from its weight per bin (uniform where it weighs nothing)."""
+        z = _add_up(weight)  # weight.sum(), without its wrapper
+        return weight / z if z > 0 else np.full(NUM_BINS, 1.0 / NUM_BINS)
+
+    def _legal(self, s: State, probs: np.ndarray) -> np.ndarray:
+        """The policy's chances where it acts in ``s``, made legal: a raise where none is allowed is a call, a fold
+        with nothing to call a check."""
         # made legal into fresh arrays (the policy's own are kept by it): filled row by row, which costs less than
         # stacking a list of rows
         if s.raise_bounds() is None:  # a raise is a call
@@ -347,6 +418,8 @@ def _fold_up(plan: _Plan, ends: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
 # --------------------------------------------------------------------- river rounds, built once
 
 OURS, THEIRS, FOLDED, SHOWDOWN = range(4)
+#: a node's place while its children are built
+_PENDING: tuple = (OURS, 0.0, [], None)
 
 
 @dataclass
@@ -365,6 +438,8 @@ class Skeleton:
     spots: tuple = ()
     #: every (state, raise) of the opponent's it was built with, in building order
     raises: tuple = ()
+    #: the policy's ``raise_key`` on the river when it was built (None: the policy has none)
+    raise_key: tuple | None = None
 
 
 #: river rounds kept: at most SKELETONS_KEPT starts (chips in, whose turn), the least recently used dropped first,
@@ -387,54 +462,68 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
     key = (s.game, tuple(s.spent), s.current_player, me, tuple(s.actions[s.round]), opp)
     kept = _SKELETONS.pop(key, None) or []
     _SKELETONS[key] = kept  # the most recently used last
+    keyed = getattr(policy, "raise_key", None)
+    raises_by = keyed(s.round) if keyed is not None else None
     for skeleton in kept:
-        if all(policy.raise_to(state) == action for state, action in skeleton.raises):
+        # the same raise key: the same raises at every node (a lookup); else each raise asked again
+        if raises_by is not None and skeleton.raise_key == raises_by or \
+                all(policy.raise_to(state) == action for state, action in skeleton.raises):
             return skeleton
     nodes: list[tuple[int, float, list, State | None]] = []
+    # each node's form and, where the opponent acts, its spot key, made as the node is (the same tuples the
+    # finished list would give)
+    shape: list[tuple] = []
+    spots: list[tuple | None] = []
     raises: list[tuple[State, Action]] = []
+    limit = s.game.is_limit
+    no_children: list = []  # shared by the ends (never grown)
 
     def build(state: State, own: bool = True) -> int:
         """The node of ``state`` and those below it (``own``: the state is this build's, to apply our last
         action to where a node of ours keeps no state: one copy fewer per such node)."""
         index = len(nodes)
-        nodes.append((0, 0.0, [], None))
+        nodes.append(_PENDING)
+        shape.append(())
+        spots.append(None)
         if state.finished:
             # the engine's terminal value: what the fold pays, or the stake a won showdown pays
             kind = FOLDED if state.folded[me] or state.folded[opp] else SHOWDOWN
-            nodes[index] = (kind, state.heads_up_value(me, 1.0, opp=opp), [], None)
+            nodes[index] = (kind, state.heads_up_value(me, _WON, opp=opp), no_children, None)
+            shape[index] = (kind, ())
             return index
         if state.current_player == me:
-            opening = me not in state.actors[state.round]
+            # opening the round: our bets; answering a raise: fold or call, and in limit the raise too (the game
+            # caps the round)
+            if me not in state.actors[state.round]:
+                actions = our_actions(state, RIVER_FRACTIONS)
+            else:
+                actions = reply_actions(state) if limit else _fold_or_call(state)
+            last = len(actions) - 1
             children = []
-            # answering a raise: fold or call, and in limit the raise too (the game caps the round)
-            replies = reply_actions(state) if state.game.is_limit else reply_actions(state)[:2]
-            actions = our_actions(state, RIVER_FRACTIONS) if opening else replies
             for i, action in enumerate(actions):
-                child = state if own and i == len(actions) - 1 else state.copy()
+                child = state if own and i == last else state.copy()
                 child.apply_unchecked(action)
                 children.append(build(child))
             nodes[index] = (OURS, 0.0, children, None)
+            shape[index] = (OURS, tuple(children))
             return index
         pairs = []
-        legal = state.legal_actions()
-        for kind in (_F, _C, _R):
-            if kind not in legal:
-                continue
-            reply = (FOLD, CALL, None)[int(kind)]
-            if reply is None:
+        for kind in state.legal_actions():  # fold, call, raise: in that order
+            if kind == _R:
                 reply = policy.raise_to(state)
                 raises.append((state, reply))
+            else:
+                reply = FOLD if kind == _F else CALL
             child = state.copy()
             child.apply_unchecked(reply)
             pairs.append((int(kind), build(child)))
         nodes[index] = (THEIRS, 0.0, pairs, state)
+        shape[index] = (THEIRS, tuple(pairs))
+        spots[index] = spot_key(state, opp)  # the node's state is its own: no child is applied to it
         return index
 
     build(s, own=False)  # the caller's state is left as it is
-    shape = tuple((kind, tuple(c if isinstance(c, int) else tuple(c) for c in children))
-                  for kind, _, children, _ in nodes)
-    skeleton = Skeleton(nodes, shape, tuple(spot_key(state, opp) if kind == THEIRS and state is not None else None
-                                            for kind, _, _, state in nodes), tuple(raises))
+    skeleton = Skeleton(nodes, tuple(shape), tuple(spots), tuple(raises), raises_by)
     kept.insert(0, skeleton)
     del kept[SKELETON_VARIANTS:]
     while len(_SKELETONS) > SKELETONS_KEPT:

@@ -93,13 +93,41 @@ def spot_of(state: State, player: int | None = None) -> Spot:
     p = state.current_player if player is None else player
     r = state.round
     to_call = state.to_call(p)
-    raises = state.num_raises
     if to_call <= 0:
-        return Spot(r, "stab" if state.actions[r] else "open")
+        return _spot(r, "stab" if state.actions[r] else "open", 0)
+    raises = state.num_raises
     if raises == 0:
-        return Spot(r, "blind")
+        return _spot(r, "blind", 0)
     bucket = 0 if state.game.is_limit else size_bucket(state.bet_to_pot(p))
-    return Spot(r, "bet" if raises == 1 else "raise", bucket)
+    return _spot(r, "bet" if raises == 1 else "raise", bucket)
+
+
+def spot_and_bet(state: State, player: int) -> tuple[Spot, int, float]:
+    """``player``'s spot in ``state``, the chips it must call and the bet it faces over the pot (``State.bet_to_pot``):
+    what the search's questions about a spot read, each worked out once."""
+    r = state.round
+    to_call = state.to_call(player)
+    ratio = state.bet_to_pot(player)
+    if to_call <= 0:
+        return _spot(r, "stab" if state.actions[r] else "open", 0), to_call, ratio
+    raises = state.num_raises
+    if raises == 0:
+        return _spot(r, "blind", 0), to_call, ratio
+    bucket = 0 if state.game.is_limit else size_bucket(ratio)
+    return _spot(r, "bet" if raises == 1 else "raise", bucket), to_call, ratio
+
+
+#: every spot made so far, by its fields: a spot is asked for at every node of a search, and a lookup costs less
+#: than making the named tuple
+_SPOTS: dict[tuple[int, str, int], Spot] = {}
+
+
+def _spot(street: int, kind: str, bucket: int) -> Spot:
+    key = (street, kind, bucket)
+    spot = _SPOTS.get(key)
+    if spot is None:
+        spot = _SPOTS[key] = Spot(street, kind, bucket)
+    return spot
 
 
 class ActionStats:
