@@ -249,10 +249,11 @@ def play_dealer(game_name: str, specs: list[str], hands: int, seed: int, names: 
                 timeout: float | None = None) -> DealerOutcome:
     """Play a match through the real TCP dealer on 127.0.0.1; every seat is an in-process acpcbot client.
 
-    ``timeout``: the most the match may take; by default 0.3 s a hand, at least ``TIMEOUT``. It only catches a
-    hang: a 2,000-hand match took over 120 s on a busy 2-core machine (the tree of the day before as well)."""
+    ``timeout``: the most the match may take; by default 1 s a hand, at least ``TIMEOUT``. It only catches a
+    hang, never a slow machine: a player on a re-solving floor spends up to about 0.25 s of CPU a hand, and a
+    2,000-hand hulhe match of adaptive took over 600 s on a 2-core machine at load 4 (2026-11-29)."""
     if timeout is None:
-        timeout = max(TIMEOUT, 0.3 * hands)
+        timeout = max(TIMEOUT, 1.0 * hands)
     return asyncio.run(asyncio.wait_for(_play_dealer(game_name, specs, hands, seed, names, strategies, seeds,
                                                      timeout), timeout))
 
