@@ -65,8 +65,10 @@ RULES = ((0.1, None), (0.01, None), (0.001, None), (0.1, 0.1), (0.03, 0.05), (TA
 CAP = 200
 
 
-def river_spots(game, count: int, seed: int) -> list[State]:
-    """The first river decision of the blueprint's seat in each dealt hand that has one."""
+def blueprint_spots(game, count: int, seed: int, street: int | None = None) -> list[State]:
+    """The first decision of the blueprint's seat on ``street`` (default: the river) in each dealt hand that has one
+    (against call and against itself, seats alternating): the spots of this benchmark and of resolving_turn.py."""
+    street = game.num_rounds - 1 if street is None else street
     me_spec = "blueprint:resolve=0"
     player = create(me_spec, game, seed)
     opponents = [create("call", game, seed + 1), create(me_spec, game, seed + 2)]
@@ -82,7 +84,7 @@ def river_spots(game, count: int, seed: int) -> list[State]:
         while not state.finished:
             p = state.current_player
             view = View.parse(format_match_state(state, p), game)
-            if p == me and state.round == game.num_rounds - 1:
+            if p == me and state.round == street:
                 out.append(view.state)
                 break
             state.apply((player if p == me else opponent).act(view, 0.0))
@@ -147,7 +149,7 @@ def main() -> None:
     spec = spec_for(game)
     assert spec is not None and spec.resolver is not None
     resolver = spec.resolver(game, load_blueprint(game), args.reference, 1e9, game.num_rounds - 1)
-    spots = river_spots(game, args.spots, args.seed)
+    spots = blueprint_spots(game, args.spots, args.seed)
     runs = [measure(resolver, s, args.reference, args.every) for s in spots]
     if args.dump:
         with open(args.dump, "w") as f:

@@ -44,7 +44,6 @@ import argparse  # noqa: E402
 import cProfile  # noqa: E402
 import json  # noqa: E402
 import pstats  # noqa: E402
-import random  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -53,7 +52,8 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from acpcbot.cards import deck  # noqa: E402
+from resolving_convergence import blueprint_spots  # noqa: E402 - the sibling benchmark's spots, on any street
+
 from acpcbot.engine import State  # noqa: E402
 from acpcbot.gamedef import load_game  # noqa: E402
 from acpcbot.notation.matchstate import format_match_state  # noqa: E402
@@ -63,38 +63,12 @@ from acpcbot.solve.resolving.clock import SETTLE, TARGET  # noqa: E402
 from acpcbot.solve.subgame import Subgame  # noqa: E402
 from acpcbot.strategies import builtin  # noqa: E402,F401  (registers the strategies)
 from acpcbot.strategies.blueprint import load_blueprint  # noqa: E402
-from acpcbot.strategies.registry import create  # noqa: E402
-from acpcbot.world import View  # noqa: E402
 
 TURN = 2
 #: cProfile's functions by what they do in an iteration
 PARTS = {"_terminals": "terminals (showdown products)", "__call__": "terminals (fold sums)",
          "regret_matching": "regret matching", "step": "regret and average updates", "forward": "reach down",
          "level_values": "values up (levels)", "backward": "values up (chance sums)", "take": "terminals (fold sums)"}
-
-
-def turn_spots(game, count: int, seed: int) -> list[State]:
-    """The first turn decision of the blueprint's seat in each dealt hand that has one."""
-    me_spec = "blueprint:resolve=0"
-    player = create(me_spec, game, seed)
-    opponents = [create("call", game, seed + 1), create(me_spec, game, seed + 2)]
-    rng = random.Random(seed)
-    cards = list(deck())
-    out: list[State] = []
-    hand = 0
-    while len(out) < count:
-        dealt = rng.sample(cards, 4 + game.total_board_cards)
-        state = State(game, hand, [dealt[0:2], dealt[2:4]], dealt[4:])
-        me, opponent = hand % 2, opponents[(hand // 2) % 2]
-        hand += 1
-        while not state.finished:
-            p = state.current_player
-            view = View.parse(format_match_state(state, p), game)
-            if p == me and state.round == TURN:
-                out.append(view.state)
-                break
-            state.apply((player if p == me else opponent).act(view, 0.0))
-    return out
 
 
 def cpu() -> float:
@@ -203,7 +177,7 @@ def main() -> None:
     resolver = spec.resolver(game, table, 200, 1e9, TURN)
     classes = [int(k) for k in args.classes.split(",") if k]
     caps = [int(c) for c in args.caps.split(",") if c]
-    spots = turn_spots(game, args.spots, args.seed)
+    spots = blueprint_spots(game, args.spots, args.seed, TURN)
     out_spots = []
     for n, state in enumerate(spots):
         row: dict = {"spot": format_match_state(state, state.current_player)}
@@ -278,10 +252,9 @@ def main() -> None:
     if args.player:
         # the peer, in the same minutes: today's river re-solve (the spec's resolver from the river) on the river
         # spots of resolving_convergence, turn and river decisions alternated
-        from resolving_convergence import river_spots  # noqa: PLC0415 - a sibling benchmark's spots
         live = spec.resolver(game, table, 200, 1e9, TURN)
         peer = spec.resolver(game, table, 200, 1e9, game.num_rounds - 1)
-        rivers = river_spots(game, len(spots), args.seed)
+        rivers = blueprint_spots(game, len(spots), args.seed)
         times: dict[str, list[float]] = {"turn": [], "river": []}
         for turn, river in zip(spots, rivers):
             for name, who, state in (("turn", live, turn), ("river", peer, river)):
