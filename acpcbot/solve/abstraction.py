@@ -28,9 +28,11 @@ from __future__ import annotations
 import itertools
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from multiprocessing import Pool
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -207,6 +209,28 @@ def nearest(x: np.ndarray, centroids: np.ndarray) -> np.ndarray:
 
 # ------------------------------------------------------------ the data
 
+@contextmanager
+def _open_buckets(path: str | os.PathLike[str]) -> Iterator[Any]:
+    """A bucket file's arrays, its format checked; any failure to read it (inside the block too) is the
+    AbstractionError naming the file."""
+    where = os.fspath(path)
+    try:
+        with np.load(path) as z:
+            if int(z["format"]) != FORMAT:
+                raise AbstractionError(f"{where}: bucket format {int(z['format'])}, expected {FORMAT}")
+            yield z
+    except (OSError, KeyError, ValueError) as exc:
+        if isinstance(exc, AbstractionError):
+            raise
+        raise AbstractionError(f"{where}: cannot read bucket data: {exc}") from None
+
+
+def bucket_counts(path: str | os.PathLike[str]) -> tuple[int, ...]:
+    """The bucket counts (flop, turn, river) of a file written by ``Buckets.save``, its tables not read."""
+    with _open_buckets(path) as z:
+        return tuple(int(x) for x in z["k"])
+
+
 @dataclass
 class Buckets:
     """Everything that maps cards to abstract histories, plus the exact transition tables."""
@@ -236,20 +260,13 @@ class Buckets:
     def load(cls, path: str | os.PathLike[str]) -> "Buckets":
         """Read a file written by ``save``; AbstractionError naming what does not fit."""
         where = os.fspath(path)
-        try:
-            with np.load(path) as z:
-                if int(z["format"]) != FORMAT:
-                    raise AbstractionError(f"{where}: bucket format {int(z['format'])}, expected {FORMAT}")
-                if not np.array_equal(z["canon_flops"], _flop_tables()[0]):
-                    raise AbstractionError(f"{where}: made with another list of canonical flops")
-                k1, k2, k3 = (int(x) for x in z["k"])
-                b = cls(k=(k1, k2, k3), river_edges=z["river_edges"], flop_bucket=z["flop_bucket"],
-                        turn_centroids=z["turn_centroids"], transitions=[z["t1"], z["t2"], z["t3"]],
-                        build_seconds=float(z["build_seconds"]))
-        except (OSError, KeyError, ValueError) as exc:
-            if isinstance(exc, AbstractionError):
-                raise
-            raise AbstractionError(f"{where}: cannot read bucket data: {exc}") from None
+        with _open_buckets(path) as z:
+            if not np.array_equal(z["canon_flops"], _flop_tables()[0]):
+                raise AbstractionError(f"{where}: made with another list of canonical flops")
+            k1, k2, k3 = (int(x) for x in z["k"])
+            b = cls(k=(k1, k2, k3), river_edges=z["river_edges"], flop_bucket=z["flop_bucket"],
+                    turn_centroids=z["turn_centroids"], transitions=[z["t1"], z["t2"], z["t3"]],
+                    build_seconds=float(z["build_seconds"]))
         k1, k2, k3 = b.k
         want = {"flop_bucket": (len(_flop_tables()[0]), NUM_PAIRS), "turn_centroids": (NUM_CLASSES, k1, k2, BINS),
                 "river_edges": (k3 - 1,)}

@@ -110,6 +110,16 @@ def load_rows(policy: str | os.PathLike[str], directory: Path | None = None) -> 
     return rows, meta
 
 
+def check_fits(game: GameDef, policy: str | os.PathLike[str], buckets: str | os.PathLike[str], game_text: str,
+               k: tuple[int, ...], bucket_k: tuple[int, ...]) -> None:
+    """The AbstractionError of a policy trained for another game than ``game`` (its ``game_text``) or with other
+    bucket counts (``k``) than the bucket file's (``bucket_k``): the loader's and the header check's words."""
+    if game_text != game.to_text():
+        raise AbstractionError(f"{os.fspath(policy)} was trained for another game than {game.name}")
+    if k != bucket_k:
+        raise AbstractionError(f"{os.fspath(policy)} needs buckets {k}, {os.fspath(buckets)} has {bucket_k}")
+
+
 class Blueprint:
     """The shipped policy of a 2-player limit hold'em game and its card abstraction."""
 
@@ -118,11 +128,7 @@ class Blueprint:
         self.game = load_game(game) if isinstance(game, str) else game
         self.buckets = Buckets.load(buckets)
         self.rows, self.meta = load_rows(policy)
-        if self.meta["game_text"] != self.game.to_text():
-            raise AbstractionError(f"{os.fspath(policy)} was trained for another game than {self.game.name}")
-        if tuple(self.meta["k"]) != tuple(self.buckets.k):
-            raise AbstractionError(f"{os.fspath(policy)} needs buckets {self.meta['k']}, "
-                                   f"{os.fspath(buckets)} has {self.buckets.k}")
+        check_fits(self.game, policy, buckets, self.meta["game_text"], tuple(self.meta["k"]), tuple(self.buckets.k))
         self.abstract = blueprint_game(self.game, self.buckets)
         self._game_text = self.game.to_text()
         for r, q in enumerate(self.rows):

@@ -8,7 +8,6 @@ hold'em never reads their tables.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 from .blueprint_files import DEFAULT_BUCKETS, DEFAULT_POLICY, is_limit_holdem
@@ -27,30 +26,13 @@ def _load(game: GameDef, policy: PathArg, buckets: PathArg | None) -> Blueprint:
 def _check(game: GameDef, policy: PathArg, buckets: PathArg | None) -> None:
     """``Blueprint``'s own refusal (its words) when the files' headers say they cannot be played in ``game``: the
     game the policy was trained for, the buckets' sizes; the tables are not read (a damaged one is refused at load)."""
-    import numpy as np  # noqa: PLC0415 - numpy only for the games that use it
-
-    from .abstraction import AbstractionError  # noqa: PLC0415
-    from .cfr_core import POLICY_FORMAT  # noqa: PLC0415
+    from .abstraction import bucket_counts  # noqa: PLC0415 - numpy only for the games that use it
+    from .blueprint import check_fits  # noqa: PLC0415
+    from .cfr_core import read_policy_header  # noqa: PLC0415
     buckets = buckets or DEFAULT_BUCKETS
-    try:
-        with np.load(buckets) as z:
-            have = tuple(int(x) for x in z["k"])
-    except (OSError, KeyError, ValueError) as exc:
-        raise AbstractionError(f"{os.fspath(buckets)}: cannot read bucket data: {exc}") from None
-    where = os.fspath(policy)
-    try:
-        with np.load(policy) as z:
-            if int(z["format"]) != POLICY_FORMAT:
-                raise AbstractionError(f"{where}: policy format {int(z['format'])}, expected {POLICY_FORMAT}")
-            game_text, k = str(z["game"]), tuple(int(x) for x in z["k"])
-    except (OSError, KeyError, ValueError) as exc:
-        if isinstance(exc, AbstractionError):
-            raise
-        raise AbstractionError(f"{where}: cannot read the policy: {exc}") from None
-    if game_text != game.to_text():
-        raise AbstractionError(f"{where} was trained for another game than {game.name}")
-    if k != have:
-        raise AbstractionError(f"{where} needs buckets {k}, {os.fspath(buckets)} has {have}")
+    bucket_k = bucket_counts(buckets)
+    game_text, k = read_policy_header(policy)
+    check_fits(game, policy, buckets, game_text, k, bucket_k)
 
 
 def _train(argv: list[str]) -> int:

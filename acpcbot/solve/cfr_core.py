@@ -21,7 +21,8 @@ from __future__ import annotations
 import json
 import lzma
 import os
-from typing import TYPE_CHECKING, Any
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
@@ -97,23 +98,37 @@ def write_abstract_policy(path: str | os.PathLike[str], ag: AbstractGame, rows: 
                  k=np.array(ag.buckets[1:]), meta=np.array(json.dumps(meta)), **blobs, **shapes)
 
 
-def read_abstract_policy(path: str | os.PathLike[str]) -> tuple[list[np.ndarray], dict]:
-    """The uint8 policy rows per round and the metadata of a file written by :func:`write_abstract_policy`."""
+@contextmanager
+def _open_policy(path: str | os.PathLike[str]) -> Iterator[Any]:
+    """The policy file's arrays, its format checked; any failure to read it (inside the block too) is the
+    AbstractionError naming the file."""
     where = os.fspath(path)
     try:
         with np.load(path) as z:
             if int(z["format"]) != POLICY_FORMAT:
                 raise AbstractionError(f"{where}: policy format {int(z['format'])}, expected {POLICY_FORMAT}")
-            rows = []
-            for r in range(4):
-                shape = tuple(int(x) for x in z[f"shape{r}"])
-                raw = lzma.decompress(z[f"round{r}"].tobytes())
-                rows.append(np.frombuffer(raw, dtype=np.uint8).reshape(shape))
-            meta = json.loads(str(z["meta"]))
-            meta["game_text"] = str(z["game"])
-            meta["k"] = tuple(int(x) for x in z["k"])
+            yield z
     except (OSError, KeyError, ValueError, lzma.LZMAError) as exc:   # json errors are ValueErrors
         if isinstance(exc, AbstractionError):
             raise
         raise AbstractionError(f"{where}: cannot read the policy: {exc}") from None
+
+
+def read_abstract_policy(path: str | os.PathLike[str]) -> tuple[list[np.ndarray], dict]:
+    """The uint8 policy rows per round and the metadata of a file written by :func:`write_abstract_policy`."""
+    with _open_policy(path) as z:
+        rows = []
+        for r in range(4):
+            shape = tuple(int(x) for x in z[f"shape{r}"])
+            raw = lzma.decompress(z[f"round{r}"].tobytes())
+            rows.append(np.frombuffer(raw, dtype=np.uint8).reshape(shape))
+        meta = json.loads(str(z["meta"]))
+        meta["game_text"] = str(z["game"])
+        meta["k"] = tuple(int(x) for x in z["k"])
     return rows, meta
+
+
+def read_policy_header(path: str | os.PathLike[str]) -> tuple[str, tuple[int, ...]]:
+    """The game text and the bucket counts a policy file was trained with, its rows not read."""
+    with _open_policy(path) as z:
+        return str(z["game"]), tuple(int(x) for x in z["k"])
