@@ -41,13 +41,10 @@ def _train(argv: list[str]) -> int:
 
 
 def _resolver(game: GameDef, table: Blueprint, iterations: int, seconds: float, start_round: int) -> Any:
-    # the solver loads only when re-solving
-    from .resolving.clock import TURN_CLASSES, TURN_ITERATIONS, Budget  # noqa: PLC0415
+    from .resolving.clock import Budget, nested_settings  # noqa: PLC0415 - the solver loads only when re-solving
     from .resolving.player import Resolver  # noqa: PLC0415
-    if start_round >= game.num_rounds - 1:
-        return Resolver(game, table.probabilities_all, Budget(iterations, seconds), start_round=start_round)
     return Resolver(game, table.probabilities_all, Budget(iterations, seconds), start_round=start_round,
-                    last_classes=TURN_CLASSES, early=Budget(min(iterations, TURN_ITERATIONS), seconds))
+                    **nested_settings(game.num_rounds, start_round, iterations, seconds))
 
 
 HULHE = BlueprintSpec(

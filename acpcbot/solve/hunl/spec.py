@@ -36,21 +36,17 @@ def _train(argv: list[str]) -> int:
 
 
 def _resolver(game: GameDef, table: HunlBlueprint, iterations: int, seconds: float, start_round: int) -> Any:
-    # the solver loads only when re-solving
-    from ..resolving.clock import TURN_CLASSES, TURN_ITERATIONS, Budget, MatchClock  # noqa: PLC0415
+    from ..resolving.clock import Budget, MatchClock, nested_settings  # noqa: PLC0415 - only when re-solving
     from ..resolving.player import Resolver  # noqa: PLC0415
     from ..subgame.abstraction import LadderSizes  # noqa: PLC0415
     abstraction = table.tree.abstraction
     assert abstraction is not None  # a no-limit policy's tree has its sizes
     ladder = LadderSizes(bet_fractions=(), raise_fractions=(), min_raise=False, ladder=abstraction.sizes,
                          caps=abstraction.max_raises)
-    # from the turn: the river inside the turn's subgame as classes of cards, the river re-solved at its start (the
-    # hold'em spec's settings, resolving.clock)
-    early = start_round < game.num_rounds - 1
+    # from the turn: the river inside the turn's subgame as classes of cards, re-solved at its start (as hold'em's)
     return Resolver(game, table.probabilities_all, Budget(iterations, seconds), start_round=start_round,
                     actions=table.actions, sizes=lambda _root: ladder, clock=MatchClock(),
-                    last_classes=TURN_CLASSES if early else None,
-                    early=Budget(min(iterations, TURN_ITERATIONS), seconds) if early else None)
+                    **nested_settings(game.num_rounds, start_round, iterations, seconds))
 
 
 HUNL = BlueprintSpec(

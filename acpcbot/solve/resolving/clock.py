@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 #: seconds kept back from the deadline for sending the answer
 MARGIN = 0.05
@@ -101,3 +102,12 @@ class MatchClock:
     def charge(self, seconds: float) -> None:
         """Take a solve's wall time out of the bank."""
         self.used += max(0.0, seconds)
+
+
+def nested_settings(num_rounds: int, start_round: int, iterations: int, seconds: float) -> dict[str, Any]:
+    """The ``Resolver`` keywords of a re-solver starting on ``start_round``: from before the last round, every
+    round re-solved at its start, the last card as TURN_CLASSES classes and at most TURN_ITERATIONS iterations in
+    a solve rooted before it; none from the last round (one exact solve)."""
+    if start_round >= num_rounds - 1:
+        return {}
+    return {"last_classes": TURN_CLASSES, "early": Budget(min(iterations, TURN_ITERATIONS), seconds)}
