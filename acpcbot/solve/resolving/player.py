@@ -212,13 +212,17 @@ class Resolver:
 
     def budget_for(self, spot: ResolveSpot) -> Budget:
         """The budget of the solve at ``spot``: ``early``'s before the last round when given, ``budget``'s else."""
-        if self.early is not None and spot.root.round < self.game.num_rounds - 1:
+        if self.early is not None and self._early(spot):
             return self.early
         return self.budget
 
+    def _early(self, spot: ResolveSpot) -> bool:
+        """Whether ``spot``'s subgame is rooted before the last round (its own budget, pace and card classes)."""
+        return spot.root.round < self.game.num_rounds - 1
+
     def _too_long(self, spot: ResolveSpot, limit: float) -> bool:
         """Whether the pace measured so far says a solve of ``spot`` would not finish within ``limit`` seconds."""
-        pace = self.pace if spot.root.round == self.game.num_rounds - 1 else self.early_pace
+        pace = self.early_pace if self._early(spot) else self.pace
         if pace is None:
             return False
         decisions = build_tree(self.game, spot.root, spot.board, spot.sizes).num_decisions
@@ -258,7 +262,7 @@ class Resolver:
             return None  # a history the blueprint never plays: nothing to re-solve from
         budget = self.budget_for(spot)
         iterations = budget.iterations
-        early = spot.root.round < self.game.num_rounds - 1
+        early = self._early(spot)
         t0 = time.perf_counter()
         result, alternative = resolve(self.game, spot.root, spot.board, ranges, player, self.node_rows,
                                       spot.sizes, iterations=iterations, time_limit=limit, target=budget.target,
