@@ -16,16 +16,14 @@ cached per board, so later decisions on the same street cost a table read.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from ..arrayfile import ArrayFileError, arrays_digest, read_npz
-from ..atomic import atomic_write
+from ..arrayfile import Expected
+from ..cachefile import read_cache, write_cache
 from ..engine import CALL, FOLD, RAISE, Action, State
 from ..equity_vectors import showdown_strength
 from ..evaluator import NUM_PAIRS, PAIR_INDEX, pair_ranks
@@ -49,34 +47,17 @@ from .blueprint_train import DEFAULT_BUCKETS, DEFAULT_POLICY, QUANT, blueprint_g
 _CACHE = 64   # boards remembered
 
 
-#: what a rows cache file holds: its metadata (JSON, with the rows' shapes and content digest) and four rounds
-_ROWS_FORMAT = 2
+#: what a rows cache file holds: its metadata (JSON: the policy's, the rows' shapes, key, layout and content digest)
+#: and four rounds (``arrayfile.read_cache``)
+_ROWS_FORMAT = 3
 
 
-def _read_cached_rows(path: Path) -> tuple[list[np.ndarray], dict] | None:
-    """The rows and metadata in a cache file when it is whole and its content digest matches; None otherwise.
-
-    The metadata is read first and names the rows' shapes; each row's header
-    must announce exactly that shape (and the bytes the file holds) before it
-    is read, so a forged header never allocates; the SHA-256 of the rows,
-    stored in the metadata when the cache was written, must match what was
-    read, so an edited row is caught and the cache rebuilt.
-    """
-    try:
-        meta = json.loads(str(read_npz(path, {"meta": ("U", ())}, exact=False)["meta"]))
-        shapes = meta["shapes"]
-        if meta.get("rows_format") != _ROWS_FORMAT or not isinstance(meta.get("rows_digest"), str) or \
-                not (isinstance(shapes, list) and len(shapes) == 4):
-            return None
-        want = {f"round{r}": (np.dtype(np.uint8), tuple(int(n) for n in shapes[r])) for r in range(4)}
-        arrays = read_npz(path, {"meta": ("U", ()), **want})
-        rows = [arrays[f"round{r}"] for r in range(4)]
-        if arrays_digest({f"round{r}": q for r, q in enumerate(rows)}) != meta["rows_digest"]:
-            return None
-        meta["k"] = tuple(meta["k"])
-        return rows, meta
-    except (OSError, ArrayFileError, ValueError, KeyError, TypeError, RecursionError):
-        return None  # missing, unreadable, cut short, forged, damaged or edited: decompress again
+def _rows_shapes(meta: dict) -> dict[str, Expected]:
+    """The four rounds' arrays a rows cache must hold, as its metadata announces them."""
+    shapes = meta["shapes"]
+    if not (isinstance(shapes, list) and len(shapes) == 4):
+        raise ValueError("not four rounds")
+    return {f"round{r}": (np.dtype(np.uint8), tuple(int(n) for n in shapes[r])) for r in range(4)}
 
 
 def load_rows(policy: str | os.PathLike[str], directory: Path | None = None) -> tuple[list[np.ndarray], dict]:
@@ -86,27 +67,23 @@ def load_rows(policy: str | os.PathLike[str], directory: Path | None = None) -> 
     every process that plays it (each TCP seat, each test process); the
     rows are kept uncompressed in acpcbot's cache folder, named after the
     policy file's SHA-256, and read back in milliseconds.  A cache file is
-    used only when its headers and the content digest stored beside the
-    rows check out (:func:`_read_cached_rows`); anything else is rebuilt
-    from the policy file.  An unwritable cache folder only costs the
-    decompression.
+    used only when its metadata names that digest, each row's header
+    announces the shape the metadata gives (so a forged header never
+    allocates) and the content digest stored beside the rows matches
+    (``arrayfile.read_cache``); anything else is rebuilt from the policy
+    file.  An unwritable cache folder only costs the decompression.
     """
     data = Path(policy).read_bytes()
-    digest = hashlib.sha256(data).hexdigest()[:32]
-    path = (cache_dir() if directory is None else Path(directory)) / f"blueprint_rows_{digest}.npz"
-    cached = _read_cached_rows(path)
+    digest = hashlib.sha256(data).hexdigest()
+    path = (cache_dir() if directory is None else Path(directory)) / f"blueprint_rows_{digest[:32]}.npz"
+    cached = read_cache(path, digest, _ROWS_FORMAT, _rows_shapes)
     if cached is not None:
-        return cached
+        arrays, meta = cached
+        meta["k"] = tuple(meta["k"])
+        return [arrays[f"round{r}"] for r in range(4)], meta
     rows, meta = read_policy(policy)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        kept = dict(meta, k=list(meta["k"]), shapes=[list(r.shape) for r in rows], rows_format=_ROWS_FORMAT,
-                    rows_digest=arrays_digest({f"round{r}": q for r, q in enumerate(rows)}))
-        members: dict[str, Any] = {f"round{r}": q for r, q in enumerate(rows)}
-        with atomic_write(path, "wb") as fh:
-            np.savez(fh, meta=np.array(json.dumps(kept)), **members)
-    except OSError:
-        pass  # an unwritable cache: decompress again next time
+    write_cache(path, digest, _ROWS_FORMAT, {f"round{r}": q for r, q in enumerate(rows)},
+                dict(meta, k=list(meta["k"]), shapes=[list(r.shape) for r in rows]))
     return rows, meta
 
 

@@ -37,13 +37,11 @@ import json
 import lzma
 import math
 from pathlib import Path
-from typing import Any, Callable
 
 import numpy as np
 
 from ... import engine, gamedef
-from ...arrayfile import ArrayFileError, arrays_digest, read_npz
-from ...atomic import atomic_write
+from ...cachefile import read_cache, write_cache
 from ...engine import CALL, FOLD, RAISE, Action, ActionType, raise_to
 from ...evaluator.tables import cache_dir
 from ...gamedef import GameDef
@@ -189,17 +187,17 @@ def load_tree(game: GameDef, abstraction: ActionAbstraction | None, widths: tupl
     except OSError:
         return BlueprintTree(game, abstraction, widths)  # no source to hash: no cache to trust
     path = (cache_dir() if directory is None else Path(directory)) / f"hunl_tree_{key[:32]}.npz"
-    arrays = _read_cache(path, key, TREE_FORMAT, _tree_shapes)
-    if arrays is not None:
+    cached = read_cache(path, key, TREE_FORMAT, _tree_shapes)
+    if cached is not None:
         try:
-            return tree_from_arrays(game, abstraction, widths, arrays)
+            return tree_from_arrays(game, abstraction, widths, cached[0])
         except ValueError:
             pass  # hashed but not a tree: rebuilt below
     tree = BlueprintTree(game, abstraction, widths)
     arrays = tree_arrays(tree)
     counts = {"nodes": tree.num_nodes, "edges": len(arrays["action"]), "terminals": len(tree.stake),
               "distinct": len(arrays["kind"])}
-    _write_cache(path, key, TREE_FORMAT, arrays, counts)
+    write_cache(path, key, TREE_FORMAT, arrays, counts)
     return tree
 
 
@@ -218,44 +216,9 @@ def unpacked_rows(blob: np.ndarray, directory: Path | None = None) -> np.ndarray
     cache file named after ``blob``'s SHA-256 (written the first time)."""
     key = hashlib.sha256(np.ascontiguousarray(blob).tobytes()).hexdigest()
     path = (cache_dir() if directory is None else Path(directory)) / f"hunl_rows_{key[:32]}.npz"
-    arrays = _read_cache(path, key, ROWS_FORMAT, lambda meta: {"rows": (np.dtype(np.uint8), (int(meta["entries"]),))})
-    if arrays is not None:
-        return arrays["rows"]
+    cached = read_cache(path, key, ROWS_FORMAT, lambda meta: {"rows": (np.dtype(np.uint8), (int(meta["entries"]),))})
+    if cached is not None:
+        return cached[0]["rows"]
     rows = np.frombuffer(lzma.decompress(blob.tobytes()), dtype=np.uint8)
-    _write_cache(path, key, ROWS_FORMAT, {"rows": rows}, {"entries": len(rows)})
+    write_cache(path, key, ROWS_FORMAT, {"rows": rows}, {"entries": len(rows)})
     return rows
-
-
-# ------------------------------------------------------------------ both
-
-Shapes = Callable[[dict], dict[str, tuple[np.dtype, tuple[int, ...]]]]
-
-
-def _read_cache(path: Path, key: str, fmt: int, shapes: Shapes) -> dict[str, np.ndarray] | None:
-    """The arrays of a cache file when its metadata names ``key`` and ``fmt``, every array has the announced shape
-    and their SHA-256 is the one stored; None otherwise (the caller rebuilds)."""
-    try:
-        meta = json.loads(str(read_npz(path, {"meta": ("U", ())}, exact=False)["meta"]))
-        if not isinstance(meta, dict) or meta.get("key") != key or meta.get("format") != fmt \
-                or not isinstance(meta.get("digest"), str):
-            return None
-        want = shapes(meta)
-        arrays = read_npz(path, {"meta": ("U", ()), **want})
-        arrays.pop("meta")
-        if arrays_digest(arrays) != meta["digest"]:
-            return None
-        return arrays
-    except (OSError, ArrayFileError, ValueError, KeyError, TypeError, RecursionError):
-        return None  # missing, unreadable, cut short, forged, damaged or edited: rebuilt
-
-
-def _write_cache(path: Path, key: str, fmt: int, arrays: dict[str, np.ndarray], counts: dict[str, int]) -> None:
-    """Write a cache file (atomic replace); an unwritable folder only means rebuilding next time."""
-    meta = dict(counts, key=key, format=fmt, digest=arrays_digest(arrays))
-    members: dict[str, Any] = dict(arrays)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_write(path, "wb") as fh:
-            np.savez(fh, meta=np.array(json.dumps(meta)), **members)
-    except OSError:
-        pass
