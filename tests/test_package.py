@@ -107,7 +107,9 @@ def test_tarball_keeps_modes_and_leaves_out_built_environments(tmp_path):
         members = {m.name: m for m in tar.getmembers()}
     assert all(name.split("/")[0] == "submission_kuhn2p" for name in members)
     assert members["submission_kuhn2p/startme.sh"].mode & STARTME_MASK == STARTME_MASK
-    assert not any("/cache" in name for name in members)
+    # the kit's own cache folder is left out, not any file whose name starts with "cache"
+    assert not any(name.split("/")[1:2] == ["cache"] for name in members)
+    assert any(name.endswith("/cachefile.py") for name in members)
 
 
 def test_rebuilding_replaces_a_kit_but_never_another_folder(tmp_path):
