@@ -22,6 +22,9 @@ from .kit_build import MANIFEST, SHUTDOWN_SECONDS, KitError
 from .notation.loglines import SCORE_PREFIX, STATE_PREFIX
 
 KIT_GONE_GRACE = 3.0  # a kit that exits while the dealer still runs: how long the dealer may take to end too
+#: the dealer's own wait for the seats outlasts the check's limit by this much, so that a kit that never connects is
+#: reported by the check's time-out, not by whichever of the two timers a busy machine lets fire first
+START_MARGIN = 10.0
 
 @dataclass
 class CheckResult:
@@ -150,7 +153,7 @@ def _play_check_match(kit: Path, game: GameDef, hands: int, seed: int, work: Pat
     transcript = work / "check.err"
     with open(transcript, "wb") as err:
         dealer = subprocess.Popen([sys.executable, "-m", "dealer", "check", game_file, str(hands), str(seed),
-                                   *names, "--start_timeout", str(int(limit * 1000))], cwd=work,
+                                   *names, "--start_timeout", str(int((limit + START_MARGIN) * 1000))], cwd=work,
                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err,
                                   start_new_session=True, preexec_fn=die_with_parent())
     procs.append(dealer)
