@@ -184,6 +184,33 @@ def test_rank_batch_over_blocks_names_the_row():
         ev.rank_batch(hands)
 
 
+def test_a_replays_cyclic_garbage_is_collected_during_the_analysis(tmp_path, monkeypatch):
+    # the analysis turns the collector off for its own objects; a replayed strategy's cycles (a re-solver's
+    # subgames) were then never freed until it ended: a worker replaying adaptive on the HUNL floor passed 5 GB
+    import weakref
+
+    from dealer.arena import aivat
+
+    class Cycle:
+        pass
+
+    made: weakref.WeakSet = weakref.WeakSet()
+    alive: list[int] = []
+    replay_hand = aivat.Replay.hand
+
+    def hand(self, *args, **kwargs):
+        alive.append(len(made))  # earlier hands' cycles still alive now
+        cycle = Cycle()
+        cycle.me = cycle  # garbage once this returns, freed only by the collector
+        made.add(cycle)
+        return replay_hand(self, *args, **kwargs)
+
+    monkeypatch.setattr(aivat.Replay, "hand", hand)
+    _run(tmp_path)  # random is replayed, hand by hand
+    assert len(alive) == 60
+    assert max(alive) < 20, alive  # with the collector off: 59
+
+
 def test_an_in_memory_run_is_analysed_without_reading_its_log(tmp_path, monkeypatch):
     from dealer.arena import analysis
 

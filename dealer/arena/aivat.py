@@ -24,8 +24,11 @@ every heads-up run.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import multiprocessing
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -209,6 +212,35 @@ def evaluate_run(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], pl
     """
     if game.num_players != 2:
         return None
+    with _collecting():
+        return _evaluate_run(records, logs, players, game, parallel, steps)
+
+
+@contextlib.contextmanager
+def _collecting() -> Iterator[None]:
+    """The garbage collector on while strategies are replayed, over what the replays allocate.
+
+    A replayed strategy leaves cyclic garbage behind every decision (a
+    re-solver's subgames, adaptive's search), and the analysis around this
+    turns the collector off for its own millions of small objects: with it
+    off, a worker replaying adaptive on the HUNL floor grew past 5 GB.  What
+    is allocated so far is frozen, so the collector's passes skip it (and
+    the forked workers inherit it frozen and the collector on).
+    """
+    was_on = gc.isenabled()
+    gc.freeze()
+    gc.enable()
+    try:
+        yield
+    finally:
+        if not was_on:
+            gc.disable()
+        gc.unfreeze()
+
+
+def _evaluate_run(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players: Sequence[dict[str, str]],
+                  game: GameDef, parallel: int | None,
+                  steps: Sequence[Sequence[Sequence[Step]]] | None) -> RunAIVAT:
     spec_of = {p["player"]: p["strategy"] for p in players}
     known = [p["player"] for p in players if known_policy(p["strategy"])]
     out = RunAIVAT(known)
