@@ -131,6 +131,12 @@ class DeadlineAlarm:
             callback()
 
 
+#: signals Python handles in the main thread only, blocked on the strategy's thread so that the kernel hands them to
+#: the main thread: one delivered to this thread waited until the main thread woke (a Ctrl-C at the human player's
+#: prompt, read on this thread while the event loop slept, was lost about one time in six)
+MAIN_THREAD_SIGNALS = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 class StrategyThread:
     """Runs a strategy's hooks one at a time, in submission order, on a daemon thread.
 
@@ -177,6 +183,8 @@ class StrategyThread:
         self._jobs.put(None)
 
     def _main(self) -> None:
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_BLOCK, MAIN_THREAD_SIGNALS)
         while True:
             job = self._jobs.get()
             if job is None:

@@ -18,7 +18,7 @@ import secrets
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Coroutine
 
 from acpcbot.cli import play_leavable
 from acpcbot.gamedef import GameDefError, load_game
@@ -87,7 +87,8 @@ def main(args: argparse.Namespace) -> int:
     # the reader blocked on your keyboard would then hold the process at exit
     previous = signal.signal(signal.SIGINT, lambda *_: _interrupted(run_dir, handler))
     try:
-        return asyncio.run(_play(game, args.game, args.hands, seed, name, bots, bot, me, run_dir))
+        return asyncio.run(_interruptible(_play(game, args.game, args.hands, seed, name, bots, bot, me, run_dir),
+                                          run_dir, handler))
     finally:
         signal.signal(signal.SIGINT, previous)
         root.removeHandler(handler)
@@ -95,6 +96,14 @@ def main(args: argparse.Namespace) -> int:
 
 
 _CHILDREN: list[Any] = []  # the dealer and the bots of the session in play, for Ctrl-C
+
+
+async def _interruptible(play: Coroutine[Any, Any, int], run_dir: Path, handler: logging.Handler) -> int:
+    """``play`` with Ctrl-C handled by the event loop, so that it wakes the loop whichever thread the kernel hands
+    the signal to (a Python handler alone runs when the main thread next wakes, and it sleeps in the loop while you
+    think: the reader of your keyboard, the child watchers' threads, ... took the first Ctrl-C one time in six)."""
+    asyncio.get_running_loop().add_signal_handler(signal.SIGINT, _interrupted, run_dir, handler)
+    return await play
 
 
 def _interrupted(run_dir: Path, handler: logging.Handler) -> None:
