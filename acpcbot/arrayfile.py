@@ -8,9 +8,9 @@ the caller expects, and requires the member to hold exactly the bytes the
 header announces, so nothing larger than the file itself is ever allocated;
 object arrays (pickles) are never read.  :func:`arrays_digest` is the
 content hash a cache stores beside its arrays, so that an edited or damaged
-array is caught and the cache rebuilt; :func:`read_cache` and
-:func:`write_cache` are the whole round trip of such a cache file (its key,
-layout and digest in a JSON ``meta`` member beside the arrays).
+array is caught and the cache rebuilt (``acpcbot.cachefile`` is the whole
+round trip of such a cache file: its key, layout and digest in a JSON
+``meta`` member beside the arrays).
 """
 
 from __future__ import annotations
@@ -104,4 +104,3 @@ def arrays_digest(arrays: Mapping[str, np.ndarray]) -> str:
         h.update(f"{name} {arr.dtype.str} {arr.shape};".encode())
         h.update(arr.tobytes())
     return h.hexdigest()
-

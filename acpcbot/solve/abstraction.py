@@ -210,19 +210,27 @@ def nearest(x: np.ndarray, centroids: np.ndarray) -> np.ndarray:
 # ------------------------------------------------------------ the data
 
 @contextmanager
-def _open_buckets(path: str | os.PathLike[str]) -> Iterator[Any]:
-    """A bucket file's arrays, its format checked; any failure to read it (inside the block too) is the
-    AbstractionError naming the file."""
+def open_abstraction_file(path: str | os.PathLike[str], fmt: int, kind: str, contents: str,
+                          errors: tuple[type[Exception], ...] = ()) -> Iterator[Any]:
+    """An abstraction file's arrays (buckets, a policy), its ``format`` member checked against ``fmt``; any failure to
+    read it (inside the block too; ``errors`` adds the block's own kinds) is the AbstractionError naming the file:
+    "``kind`` format N, expected ``fmt``", or "cannot read ``contents``"."""
     where = os.fspath(path)
+    caught: tuple[type[Exception], ...] = (OSError, KeyError, ValueError, *errors)
     try:
         with np.load(path) as z:
-            if int(z["format"]) != FORMAT:
-                raise AbstractionError(f"{where}: bucket format {int(z['format'])}, expected {FORMAT}")
+            if int(z["format"]) != fmt:
+                raise AbstractionError(f"{where}: {kind} format {int(z['format'])}, expected {fmt}")
             yield z
-    except (OSError, KeyError, ValueError) as exc:
+    except caught as exc:
         if isinstance(exc, AbstractionError):
             raise
-        raise AbstractionError(f"{where}: cannot read bucket data: {exc}") from None
+        raise AbstractionError(f"{where}: cannot read {contents}: {exc}") from None
+
+
+def _open_buckets(path: str | os.PathLike[str]) -> Any:
+    """A bucket file's arrays, its format checked (:func:`open_abstraction_file`)."""
+    return open_abstraction_file(path, FORMAT, "bucket", "bucket data")
 
 
 def bucket_counts(path: str | os.PathLike[str]) -> tuple[int, ...]:

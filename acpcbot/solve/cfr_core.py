@@ -21,13 +21,12 @@ from __future__ import annotations
 import json
 import lzma
 import os
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..atomic import atomic_write
-from .abstraction import AbstractionError
+from .abstraction import open_abstraction_file
 
 if TYPE_CHECKING:
     from .abstract_game import AbstractGame
@@ -98,20 +97,9 @@ def write_abstract_policy(path: str | os.PathLike[str], ag: AbstractGame, rows: 
                  k=np.array(ag.buckets[1:]), meta=np.array(json.dumps(meta)), **blobs, **shapes)
 
 
-@contextmanager
-def _open_policy(path: str | os.PathLike[str]) -> Iterator[Any]:
-    """The policy file's arrays, its format checked; any failure to read it (inside the block too) is the
-    AbstractionError naming the file."""
-    where = os.fspath(path)
-    try:
-        with np.load(path) as z:
-            if int(z["format"]) != POLICY_FORMAT:
-                raise AbstractionError(f"{where}: policy format {int(z['format'])}, expected {POLICY_FORMAT}")
-            yield z
-    except (OSError, KeyError, ValueError, lzma.LZMAError) as exc:   # json errors are ValueErrors
-        if isinstance(exc, AbstractionError):
-            raise
-        raise AbstractionError(f"{where}: cannot read the policy: {exc}") from None
+def _open_policy(path: str | os.PathLike[str]) -> Any:
+    """A policy file's arrays, its format checked (:func:`open_abstraction_file`; json errors are ValueErrors)."""
+    return open_abstraction_file(path, POLICY_FORMAT, "policy", "the policy", (lzma.LZMAError,))
 
 
 def read_abstract_policy(path: str | os.PathLike[str]) -> tuple[list[np.ndarray], dict]:
