@@ -48,7 +48,7 @@ _CACHE = 64   # boards remembered
 
 
 #: what a rows cache file holds: its metadata (JSON: the policy's, the rows' shapes, key, layout and content digest)
-#: and four rounds (``arrayfile.read_cache``)
+#: and four rounds (``cachefile.read_cache``)
 _ROWS_FORMAT = 3
 
 
@@ -70,7 +70,7 @@ def load_rows(policy: str | os.PathLike[str], directory: Path | None = None) -> 
     used only when its metadata names that digest, each row's header
     announces the shape the metadata gives (so a forged header never
     allocates) and the content digest stored beside the rows matches
-    (``arrayfile.read_cache``); anything else is rebuilt from the policy
+    (``cachefile.read_cache``); anything else is rebuilt from the policy
     file.  An unwritable cache folder only costs the decompression.
     """
     data = Path(policy).read_bytes()
