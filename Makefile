@@ -14,7 +14,7 @@ help:
 	@echo "                 dealer when ACPC_REFERENCE_DIR names it built (several minutes)"
 	@echo "make lint        the static checks: ruff (pyflakes, import order) and mypy over acpcbot/ and dealer/"
 	@echo "                 (--strict on the engine, cards, game definitions, evaluator and text formats)"
-	@echo "make selfmatch   the main job: adaptive against the studies' players over TCP, in duplicate"
+	@echo "make selfmatch   the main job: adaptive (off the HUNL floor) against the studies' players over TCP, in duplicate"
 	@echo "make submission  the competition kit in build/submission"
 	@echo "make docs-results  the measured tables of README.md and docs/, generated from docs/results/*.json"
 	@echo "make install     create .venv and install the package (the targets above do it when needed)"

@@ -158,15 +158,16 @@ def smoke_hunl_policy(tmp_path_factory):
     return str(path)
 
 
-def test_unasked_adaptive_has_no_floor_in_hunl():
-    # shipped or not, hunl's first blueprint is not yet for the default players: adaptive stands on it only when
-    # its file is named (floor_policy), and blueprint is not hunl's default strategy
+def test_unasked_adaptive_stands_on_the_shipped_floor_in_hunl_and_is_its_default():
+    # hunl's blueprint is for the default players: adaptive stands on it unasked and is the game's default
+    # (blueprint is played when named); blueprint=0 takes it off the floor
     from acpcbot.strategies.registry import default_spec
 
-    assert not stands_on_blueprint(HUNL, True, "")
-    assert stands_on_blueprint(HUNL, True, "", policy="mine.npz")
-    assert default_spec(HUNL) == "adaptive"
-    assert started("adaptive", HUNL).floor is None and create("adaptive", HUNL, 1).deterministic
+    assert stands_on_blueprint(HUNL, True, "")
+    assert not stands_on_blueprint(HUNL, False, "")
+    assert default_spec(HUNL) == "adaptive" and default_spec(HULHE) == "blueprint"
+    assert started("adaptive", HUNL).floor is not None and not create("adaptive", HUNL, 1).deterministic
+    assert started("adaptive:blueprint=0", HUNL).floor is None and create("adaptive:blueprint=0", HUNL, 1).deterministic
 
 
 @pytest.mark.parametrize("line", ["MATCHSTATE:1:0::|AsKd", "MATCHSTATE:0:0:r300:7c2d|",

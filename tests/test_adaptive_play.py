@@ -62,8 +62,11 @@ def test_a_seeded_match_replays_exactly():
 @functools.lru_cache(maxsize=None)
 def _training(opponent: str, hands: int):
     """An adaptive player after ``hands`` hands of hunl against ``opponent`` (seat names p1, p2), and the match."""
-    player = create("adaptive", HUNL, 5)
-    result = play_memory("hunl", ["adaptive", opponent], hands, 3, strategies=[player, create(opponent, HUNL, 9)])
+    # the search and model off the floor, where what it learns shows from the first hands (on the floor, the cold
+    # hands and the portfolio's bar come first: test_adaptive_floor)
+    player = create("adaptive:blueprint=0", HUNL, 5)
+    result = play_memory("hunl", ["adaptive:blueprint=0", opponent], hands, 3,
+                         strategies=[player, create(opponent, HUNL, 9)])
     return player, result
 
 
@@ -105,9 +108,12 @@ def test_steals_from_a_folder_and_does_not_bluff_a_station():
 @pytest.mark.slow  # a duplicate strength run of hundreds of hands: make soak
 # uc3m: 1,500 hands a seating (measured 2026-11-26: +9,595, se 1,332); at 300 the standard error (~2,200)
 # let the seed decide (+4,548 before the preflop snapshot of the statistics, +1,942 after)
+# Off the HUNL floor (blueprint=0, hunl's default before it stood on the floor): the model's strength, from the
+# first hand; on the floor the portfolio leaves the blueprint only as its measured results allow, which takes
+# more hands than a soak run has (matches/hunl-field.toml measures it)
 @pytest.mark.parametrize("opponent,hands,floor", [("uc3m", 1500, 3000), ("rock", 400, 300)])
 def test_beats_uc3m_and_rock_in_no_limit(opponent, hands, floor):
-    mean, se = duplicate("hunl", "adaptive", opponent, hands, 17)
+    mean, se = duplicate("hunl", "adaptive:blueprint=0", opponent, hands, 17)
     assert mean > floor and mean > 2 * se, (mean, se)
 
 

@@ -129,7 +129,7 @@ def _play(game_name: str, opponent: str, hands: int, ask: bool, spec: str = "ada
     ("hunl", "random", 25), pytest.param("hulhe", "random", COLD_HANDS + 25, marks=pytest.mark.slow)])
 def test_asking_hypothetical_policies_changes_nothing_later(game_name, opponent, hands):
     # on the table floor: a re-solve's rows are its iteration count's whatever was asked before (resolving's tests)
-    spec = "adaptive:resolve=0" if load_game(game_name).is_limit else "adaptive"
+    spec = "adaptive:resolve=0"
     plain = _play(game_name, opponent, hands, ask=False, spec=spec)
     asked = _play(game_name, opponent, hands, ask=True, spec=spec)
     assert asked.asked > 2 * hands  # the question was really put, many times
@@ -161,7 +161,8 @@ def test_a_policy_asked_of_a_hypothetical_state_counts_nothing():
 # ------------------------------------------------------------------ deterministic where its rows are one-hot
 
 @pytest.mark.parametrize("game_name,spec,expected", [
-    ("hunl", "adaptive", True),                     # no-limit: one-hot rows, act plays them
+    ("hunl", "adaptive", False),                    # the blueprint floor mixes
+    ("hunl", "adaptive:blueprint=0", True),         # off the floor, no-limit: one-hot rows, act plays them
     ("hulhe", "adaptive", False),                   # the blueprint floor mixes
     ("hulhe", "adaptive:blueprint=0", True),        # off the floor: the best response alone
     ("hulhe", "adaptive:opponent=probe:kind=call", True),
@@ -174,7 +175,8 @@ def test_deterministic_per_game(game_name, spec, expected):
     assert _policy_kind(spec, game) == ("deterministic" if expected else "mixed")
 
 
-@pytest.mark.parametrize("game_name,spec,hands", [("hunl", "adaptive", 25), ("hulhe", "adaptive:blueprint=0", 20)])
+@pytest.mark.parametrize("game_name,spec,hands", [("hunl", "adaptive:blueprint=0", 25),
+                                                   ("hulhe", "adaptive:blueprint=0", 20)])
 def test_rows_are_one_hot_and_act_plays_them_where_deterministic(game_name, spec, hands):
     game = load_game(game_name)
     assert create(spec, game, 1).deterministic
@@ -200,7 +202,9 @@ def test_a_fresh_copy_replayed_gives_the_policy_act_played(game_name, hands, sea
     # the policy searched afresh, so now and then act played an action its replayed policy gave no probability
     # (these are the seeds of `acpc-match play --game G --duplicate adaptive station`, where AIVAT saw it)
     game = load_game(game_name)
-    shadowed = Shadowed(game, "adaptive", strategy_seed(0, "adaptive"))
+    # hunl: the search alone, where the defect was (its floor's rows are the re-solver's: test_adaptive_floor)
+    spec = "adaptive:blueprint=0" if game_name == "hunl" else "adaptive"
+    shadowed = Shadowed(game, spec, strategy_seed(0, "adaptive"))
     station = create("station", game, strategy_seed(0, "station"))
     names = ["adaptive", "station"] if seat == 0 else ["station", "adaptive"]
     result = play_memory(game_name, names, hands, 0, names=names, time_per_hand=UNCLOCKED,
@@ -223,7 +227,8 @@ def test_after_the_flop_every_rows_policy_is_what_act_plays_holding_it(line, gam
     view = View.parse(line, game)
     assert view.is_my_turn
     opponents = ("a", "b")[:game.num_players - 1]
-    player = started("adaptive", game, 1, opponents=opponents)
+    spec = "adaptive:blueprint=0"  # the search's rows (one-hot, so act's choice is their argmax); 3pnl has no floor
+    player = started(spec, game, 1, opponents=opponents)
     player.observe(view)
     policy = player.policy(view)
     state = view.state
@@ -236,7 +241,7 @@ def test_after_the_flop_every_rows_policy_is_what_act_plays_holding_it(line, gam
         seats = holes.split("|")
         seats[view.position] = cards_to_text((a, b))
         other = View.parse(f"{head}:{'|'.join(seats)}/{board}", game)
-        fresh = started("adaptive", game, 1, opponents=opponents)
+        fresh = started(spec, game, 1, opponents=opponents)
         fresh.observe(other)
         assert fresh.act(other, 0.0) == policy.actions[int(np.argmax(policy.row((a, b))))], (a, b)
 

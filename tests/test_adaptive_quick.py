@@ -33,7 +33,7 @@ HULHE = load_game("hulhe")
     ("MATCHSTATE:0:6:r200c/cc/cc/cr400:AsAh|/AdAc2s/7h/9d", raise_to(1200)),
 ])
 def test_no_limit_quick_raises_are_pot_sized(line, expected):
-    player = started("adaptive", HUNL)
+    player = started("adaptive:blueprint=0", HUNL)  # off the floor: the search's quick answer
     view = View.parse(line, HUNL)
     action = player.quick_action(view)
     assert view.is_legal(action)

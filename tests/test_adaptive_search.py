@@ -30,6 +30,8 @@ from dealer.arena.memory import play_match as arena_match
 from dealer.config import MatchConfig
 
 HUNL = load_game("hunl")
+#: adaptive's search and model without the blueprint floor hunl's default stands on (the floor: test_adaptive_floor)
+OFF_FLOOR = "adaptive:blueprint=0"
 HULHE = load_game("hulhe")
 
 
@@ -177,16 +179,17 @@ def test_in_limit_it_caps_the_betting_where_the_game_allows():
 
 def test_calls_a_learnt_jammer_with_the_hands_the_variance_penalty_folded():
     # The hands: once ahead against an all-in-every-hand bot, the old variance penalty folded
-    # AKs, AKo, AJs, KQo, KJo (all above 50% against a random hand).  Learnt from play, they call.
-    player = create("adaptive", HUNL, 5)
-    play_memory("hunl", ["adaptive", "probe:kind=jam"], 80, 3, strategies=[player, create("probe:kind=jam", HUNL, 9)])
+    # AKs, AKo, AJs, KQo, KJo (all above 50% against a random hand).  Learnt from play, they call (the search off
+    # the floor: on it, 80 hands are within the cold hands, where the floor plays)
+    player = create(OFF_FLOOR, HUNL, 5)
+    play_memory("hunl", [OFF_FLOOR, "probe:kind=jam"], 80, 3, strategies=[player, create("probe:kind=jam", HUNL, 9)])
     for k, hole in enumerate(("AsKs", "AsKd", "AsJs", "KsQd", "KsJd")):
         view = View.parse(f"MATCHSTATE:0:{900000 + k}:r20000:{hole}|", HUNL)
         assert player.act(view, 0.0) == CALL, hole
 
 
 def test_the_quick_answer_never_folds_what_beats_the_pot_odds():
-    player = started("adaptive", HUNL)
+    player = started(OFF_FLOOR, HUNL)
     for line in ("MATCHSTATE:0:1:r20000:AsAd|", "MATCHSTATE:0:2:r300:KsKd|", "MATCHSTATE:1:3::|7c2d",
                  "MATCHSTATE:1:4:cc/cc/cc/r300:|AhAd/AcKd8c/4s/2h"):
         view = View.parse(line, HUNL)
@@ -198,7 +201,7 @@ def test_the_quick_answer_never_folds_what_beats_the_pot_odds():
 
 
 def test_policy_rows_are_the_decisions_of_every_holding():
-    player = started("adaptive", HUNL)
+    player = started(OFF_FLOOR, HUNL)  # one-hot rows: act plays their argmax
     view = View.parse("MATCHSTATE:0:7:r300:KsKd|", HUNL)
     policy = player.policy(view)
     assert policy.probs.shape == (1326, len(policy.actions))

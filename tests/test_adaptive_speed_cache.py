@@ -41,6 +41,7 @@ from acpcbot.strategies.adaptive.stats import OpponentStats, spot_and_bet, spot_
 from acpcbot.world import View
 
 HUNL = load_game("hunl")
+OFF_FLOOR = "adaptive:blueprint=0"
 
 
 def _random_states(game, count: int, seed: int) -> list[State]:
@@ -195,7 +196,9 @@ def test_every_decisions_values_are_mains(opponent, hands, seed):
             digest.update(repr((tuple(action), None if last is None else
                                 sorted((tuple(a), f"{float(v):.9g}") for a, v in last.values.items()))).encode())
 
-    play_memory("hunl", ["adaptive", opponent], hands, seed, on_act=record, time_per_hand=1e6)
+    # both off the floor, as main played them then (hunl's adaptive had no floor before issue 30)
+    specs = [OFF_FLOOR, OFF_FLOOR if opponent == "adaptive" else opponent]
+    play_memory("hunl", specs, hands, seed, on_act=record, time_per_hand=1e6)
     assert digest.hexdigest() == MAINS_VALUES[(opponent, hands, seed)]
 
 

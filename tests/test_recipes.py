@@ -135,7 +135,7 @@ def test_recipe_file_name_is_the_default_run_name(tmp_path):
     assert p.name == "my-run" and p.game.num_rounds == 2
 
 
-@pytest.mark.parametrize("recipe", ["hunl-baselines", "hunl-all", "hulhe-baselines", "kuhn3p", "leduc"])
+@pytest.mark.parametrize("recipe", ["hunl-baselines", "hunl-all", "hunl-field", "hulhe-baselines", "kuhn3p", "leduc"])
 def test_shipped_recipes_load(recipe):
     from pathlib import Path
     p = load_recipe(Path(__file__).resolve().parents[1] / "matches" / f"{recipe}.toml")
@@ -162,3 +162,22 @@ def test_a_blueprint_with_its_own_policy_file_passes_the_check_where_no_policy_i
     with pytest.raises(RecipeError, match="no shipped policy"):
         check_strategy("cfr", load_game("leducnl"), "hero")
     check_strategy(f"cfr:policy={mine}", load_game("leducnl"), "hero")
+
+
+def test_the_hunl_recipes_play_adaptive_off_the_floor_by_name_and_the_field_recipe_plays_the_default():
+    # the main job measures what adaptive takes from the study players: the model's best response from the first
+    # hand, under adaptive's own name (so its seeds, and its committed figures, are the same as before hunl's
+    # default stood on the floor); hunl-field plays the default itself, which stands on the floor
+    from pathlib import Path
+
+    from acpcbot.gamedef import load_game
+    from acpcbot.strategies.registry import create, default_spec
+
+    matches = Path(__file__).resolve().parents[1] / "matches"
+    for recipe in ("hunl-baselines", "hunl-all", "hunl-probes"):
+        hero = load_recipe(matches / f"{recipe}.toml").jobs[0].seats[0]
+        assert (hero.name, hero.strategy) == ("adaptive", "adaptive:blueprint=0"), recipe
+    hunl = load_game("hunl")
+    field = load_recipe(matches / "hunl-field.toml")
+    assert field.hands >= 2000 and field.jobs[0].seats[0].strategy == default_spec(hunl) == "adaptive"
+    assert create("adaptive:blueprint=0", hunl, 1).floor is None

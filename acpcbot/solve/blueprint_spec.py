@@ -81,6 +81,9 @@ class BlueprintSpec:
     #: it comes first in the preferences, and ``adaptive``'s floor): False while it is not yet measured against
     #: the game's field; it still plays when asked for by name (``blueprint``, ``adaptive:floor_policy=FILE``)
     default_players: bool = True
+    #: where the default players stand on it, which of them is the game's default: ``blueprint`` (it plays alone)
+    #: or ``adaptive`` (standing on it, leaving it only as far as its measured results against an opponent allow)
+    default_strategy: str = "blueprint"
     #: (game, policy path, buckets path or None) -> None, or the loader's own error (its words) when the files'
     #: headers say they cannot be played in the game (the game they were trained for, the abstraction's parameters);
     #: reads headers only, never the tables, so that asking whether a blueprint plays a game costs milliseconds, not

@@ -159,10 +159,13 @@ class BlueprintStrategy(Strategy):
 
     @classmethod
     def not_default_reason(cls, game: GameDef) -> str | None:
-        """A blueprint whose spec says it is not yet for the default players is played only when named."""
+        """Played only when named where the spec is not yet for the default players, or names another default
+        standing on it (hunl: adaptive)."""
         spec = spec_for(game)
         if spec is not None and not spec.default_players:
             return f"the {spec.name} blueprint plays when named; the game's default players do not stand on it yet"
+        if spec is not None and spec.default_strategy != cls.name:
+            return f"{spec.default_strategy}, standing on the {spec.name} blueprint, is the game's default"
         return cls.unsupported_reason(game)
 
     @classmethod

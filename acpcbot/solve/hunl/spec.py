@@ -65,9 +65,11 @@ HUNL = BlueprintSpec(
     buckets=DEFAULT_BUCKETS,
     policy=DEFAULT_POLICY,
     build="python -m acpcbot.solve hunl --minutes 120 --checkpoint hunl.ckpt.npz",
-    # the first build ships to be played and measured by name; adaptive stays hunl's default, off this floor,
-    # until the measurements of issue 30 (LBR under S1-S4, duplicates against the field) say the floor holds
-    default_players=False,
+    # adaptive standing on it is hunl's default: LBR wins +1,397 against the blueprint under S2 and loses against
+    # adaptive on it; under `full` they are level on the same 2,000 deals a seating (+2,509 and +2,735, where
+    # adaptive alone gave ~10,000); both beat the whole field at 300 deals a seating (docs/results.md)
+    default_players=True,
+    default_strategy="adaptive",
     load=_load,
     check=_check,
     train=_train,

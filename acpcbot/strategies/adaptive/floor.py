@@ -48,7 +48,7 @@ def stands_on_blueprint(game: GameDef, blueprint: bool, opponent: str, policy: s
     spec = spec_for(game)
     if not blueprint or opponent or game.num_players != 2 or spec is None:
         return False
-    # a spec not yet for the default players (hunl's first build) is a floor only when its file is named
+    # a spec not yet for the default players (a first build being measured) is a floor only when its file is named
     return bool(policy) or (spec.default_players and shipped_reason(game) is None)
 
 
