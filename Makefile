@@ -8,7 +8,7 @@ LINT_STAMP := $(VENV)/.installed-dev
 .DEFAULT_GOAL := help
 
 help:
-	@echo "make test        the quick suite on every core: all but the long matches (about 2 minutes on a quiet"
+	@echo "make test        the quick suite on every core: all but the long matches (about 5 minutes on a quiet"
 	@echo "                 2-core machine, several times that when other work shares the processors)"
 	@echo "make soak        the long runs: 2,000-hand matches through the dealer, floods against the reference"
 	@echo "                 dealer when ACPC_REFERENCE_DIR names it built (several minutes)"
