@@ -200,3 +200,35 @@ def test_matches_valued_in_parallel_give_the_same_values(tmp_path, monkeypatch):
     monkeypatch.setattr(arena_aivat, "PARALLEL_HANDS", 0)
     pooled = evaluate_run(played, logs, doc["players"], game, parallel=2)
     assert pooled.aivat == serial.aivat and pooled.allin == serial.allin and len(serial.aivat) == 2
+
+
+def test_a_hero_runs_crosstable_gives_each_opponent_the_aivat_figure_of_its_own_run(tmp_path):
+    # the main job's kind of run (a hero against each opponent, in duplicate): each cell's AIVAT figure is the one a
+    # run of that pairing alone gives (the same seed, names and deals), and the column's cell is its negative
+    hero, others = Entry("station", "station"), [Entry("maniac", "maniac"), Entry("rock", "rock")]
+    plan = build_plan(name="field", game="hunl", hands=40, seed=3, duplicate=True, mode="tournament",
+                      entries=others, hero=hero, transport="memory", parallel=2)
+    doc = execute(plan, tmp_path / "field")
+    table = doc["crosstable"]
+    row = table["players"].index("station")
+    for opponent in others:
+        col = table["players"].index(opponent.name)
+        seed = next(m["seed"] for m in doc["matches"] if opponent.name in [s["player"] for s in m["seats"]])
+        alone = execute(build_plan(name=opponent.name, game="hunl", hands=40, seed=seed, duplicate=True,
+                                   mode="play", entries=[hero, opponent], transport="memory", parallel=2),
+                        tmp_path / opponent.name)
+        own = alone["results"][0]
+        assert alone["results"][0]["player"] == "station"
+        assert table["mbb_per_hand"][row][col] == pytest.approx(own["duplicate_mbb_per_hand"])
+        assert table["aivat_mbb_per_hand"][row][col] == pytest.approx(own["aivat_duplicate_mbb_per_hand"])
+        assert table["aivat_ci95"][row][col] == pytest.approx(own["aivat_duplicate_ci95"])
+        assert table["aivat_mbb_per_hand"][col][row] == pytest.approx(-own["aivat_duplicate_mbb_per_hand"])
+        assert own["aivat_duplicate_ci95"] != own["duplicate_ci95"]  # AIVAT corrected something
+
+
+def test_without_aivat_the_crosstable_has_the_plain_figures_only(tmp_path):
+    plan = build_plan(name="field", game="hunl", hands=10, seed=3, duplicate=True, mode="tournament",
+                      entries=[Entry("maniac", "maniac"), Entry("rock", "rock")], hero=Entry("station", "station"),
+                      transport="memory", parallel=1)
+    doc = execute(plan, tmp_path, with_aivat=False)
+    assert "aivat_mbb_per_hand" not in doc["crosstable"] and doc["crosstable"]["mbb_per_hand"]

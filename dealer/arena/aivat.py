@@ -46,7 +46,7 @@ from acpcbot.world import MatchInfo, World
 
 from .handsteps import light_steps
 from .recipes import strategy_seed
-from .stats import Estimate, estimate, mbb_scale
+from .stats import Estimate, estimate, mbb_scale, pooled_cells
 
 VALUE_FUNCTION = ("u_p = eq_p * 2M - M: the share of a pot both players fill to the bet M (capped at the smaller "
                   "stack) if both check/call to showdown, eq_p the showdown equity against the opponent's actual "
@@ -314,6 +314,18 @@ def estimates(run: RunAIVAT, logs: Sequence[MatchLog], groups: Sequence[Sequence
             for name, v in _duplicate(per_log, logs, groups).items():
                 out.setdefault(name, {})[f"{kind}_duplicate"] = estimate(v, scale)
     return out
+
+
+def crosstable_cells(run: RunAIVAT, logs: Sequence[MatchLog], groups: Sequence[Sequence[int]],
+                     game: GameDef) -> dict[tuple[str, str], Estimate]:
+    """Row against column, AIVAT's figure as ``stats.crosstable`` gives the payoffs' (a duplicate group per deal,
+    other matches hand by hand); empty when no player's policy is known."""
+    if not run.known:
+        return {}
+    grouped = {i for group in groups for i in group}
+    samples = [_duplicate(run.aivat, logs, [group]) for group in groups]
+    samples += [values for i, values in enumerate(run.aivat) if i not in grouped]
+    return pooled_cells(samples, mbb_scale(game))
 
 
 def series(run: RunAIVAT, name: str) -> list[float]:

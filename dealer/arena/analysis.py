@@ -145,6 +145,12 @@ def _analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], player
             "mbb_per_hand": [[_num(cells[(r, c)].mean) if (r, c) in cells else None for c in names] for r in names],
             "ci95": [[_num(cells[(r, c)].ci95) if (r, c) in cells else None for c in names] for r in names],
             "hands": [[cells[(r, c)].n if (r, c) in cells else 0 for c in names] for r in names]}
+        luck = aivat.crosstable_cells(run_aivat, logs, duplicate_groups, game) if run_aivat is not None else {}
+        if luck:  # each pairing's figure with the luck of the cards (and of known policies) taken out
+            out["crosstable"].update({
+                "aivat_mbb_per_hand": [[_num(luck[(r, c)].mean) if (r, c) in luck else None for c in names]
+                                       for r in names],
+                "aivat_ci95": [[_num(luck[(r, c)].ci95) if (r, c) in luck else None for c in names] for r in names]})
         per_table = table_results(logs)
         present = [n for n in names if any(n in t for t in per_table)]
         rankings: dict[str, Any] = {"total_bankroll": bankroll_ranking(per_table, present)}

@@ -331,13 +331,18 @@ def crosstable(logs: Sequence[MatchLog], duplicate_groups: Sequence[Sequence[int
     """
     if not logs:
         return {}
-    scale = mbb_scale(logs[0].game)
     samples: list[dict[str, list[float]]] = []
     grouped: set[int] = set()
     for group in duplicate_groups:
         samples.append(duplicate_values([logs[i].hands for i in group]))
         grouped.update(group)
     samples += [player_values(log.hands) for i, log in enumerate(logs) if i not in grouped]
+    return pooled_cells(samples, mbb_scale(logs[0].game))
+
+
+def pooled_cells(samples: Sequence[Mapping[str, list[float]]], scale: float) -> dict[tuple[str, str], Estimate]:
+    """Row-versus-column estimates from samples of tables: each sample maps every player who sat to its values
+    there (per deal or per hand); a row's values count in its cell with every other player of the sample."""
     pooled: dict[tuple[str, str], list[float]] = {}
     for values in samples:
         for row, chips in values.items():
