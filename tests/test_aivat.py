@@ -224,6 +224,12 @@ def test_a_hero_runs_crosstable_gives_each_opponent_the_aivat_figure_of_its_own_
         assert table["aivat_ci95"][row][col] == pytest.approx(own["aivat_duplicate_ci95"])
         assert table["aivat_mbb_per_hand"][col][row] == pytest.approx(-own["aivat_duplicate_mbb_per_hand"])
         assert own["aivat_duplicate_ci95"] != own["duplicate_ci95"]  # AIVAT corrected something
+    from dealer.arena.results_text import format_results
+
+    printed = format_results(doc).splitlines()
+    at = printed.index(next(line for line in printed if line.startswith("crosstable, AIVAT:")))
+    cell = table["aivat_mbb_per_hand"][row][table["players"].index("rock")]
+    assert f"{cell:+.0f}" in printed[at + 2 + row]
 
 
 def test_without_aivat_the_crosstable_has_the_plain_figures_only(tmp_path):
@@ -232,3 +238,6 @@ def test_without_aivat_the_crosstable_has_the_plain_figures_only(tmp_path):
                       transport="memory", parallel=1)
     doc = execute(plan, tmp_path, with_aivat=False)
     assert "aivat_mbb_per_hand" not in doc["crosstable"] and doc["crosstable"]["mbb_per_hand"]
+    from dealer.arena.results_text import format_results
+
+    assert "crosstable, AIVAT" not in format_results(doc) and "crosstable:" in format_results(doc)

@@ -53,14 +53,18 @@ def format_results(doc: dict[str, Any]) -> str:
         ct = doc["crosstable"]
         names = ct["players"]
         cw = max(14, max(len(n) for n in names) + 2)
-        lines.append("crosstable: row against column, mbb/hand ± 95% half-width")
-        lines.append(" " * (width + 2) + "".join(f"{n[:cw - 2]:>{cw}}" for n in names))
-        for i, r in enumerate(names):
-            cells = []
-            for j in range(len(names)):
-                m, c = ct["mbb_per_hand"][i][j], ct["ci95"][i][j]
-                cells.append(f"{'' if m is None else f'{m:+.0f}' + ('' if c is None else f' ±{c:.0f}'):>{cw}}")
-            lines.append(f"{r:<{width}}  " + "".join(cells))
+        tables = [("crosstable", "mbb_per_hand", "ci95")]
+        if "aivat_mbb_per_hand" in ct:
+            tables.append(("crosstable, AIVAT", "aivat_mbb_per_hand", "aivat_ci95"))
+        for title, means, halves in tables:
+            lines.append(f"{title}: row against column, mbb/hand ± 95% half-width")
+            lines.append(" " * (width + 2) + "".join(f"{n[:cw - 2]:>{cw}}" for n in names))
+            for i, r in enumerate(names):
+                cells = []
+                for j in range(len(names)):
+                    m, c = ct[means][i][j], ct[halves][i][j]
+                    cells.append(f"{'' if m is None else f'{m:+.0f}' + ('' if c is None else f' ±{c:.0f}'):>{cw}}")
+                lines.append(f"{r:<{width}}  " + "".join(cells))
         rk = doc.get("rankings") or {}
         if rk.get("total_bankroll"):
             lines.append("ranking by total bankroll: " + ", ".join(rk["total_bankroll"]))
