@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -235,3 +236,72 @@ def test_the_match_clock_banks_two_seconds_a_hand_and_caps_a_decision_at_six():
         MatchClock(per_hand=0.0)
     with pytest.raises(ValueError):
         Budget(0)
+
+
+# ------------------------------------------------------------------ from the turn: a ladder of its own
+
+TURN = "cc/cc/"
+
+
+def turn_state(position: int, betting: str, hole: str = "AsKd") -> State:
+    """A state on the turn (board 7h7c2c 9h) after ``betting``, seen by ``position``."""
+    cards = f"{hole}|/7h7c2c/9h" if position == 0 else f"|{hole}/7h7c2c/9h"
+    return View.parse(f"MATCHSTATE:{position}:0:{betting}:{cards}", GAME).state
+
+
+def test_a_turn_subgame_bets_a_pot_or_all_in_with_one_raise_and_has_32_decisions(tiny):
+    _, table = tiny
+    r = resolver(table, start_round=2)
+    spot = r.spot(turn_state(0, TURN))
+    sizes = spot.sizes
+    assert sizes is not None and spot.key[-1] == ()
+    root = spot.root
+    # pot 200 (100 each): a pot-sized bet is to 300, and all-in; over it only all-in (one raise a street)
+    assert sizes.raise_sizes(root, tuple(root.spent)) == [300, 20_000]
+    bet = root.copy()
+    bet.apply(raise_to(300))
+    assert sizes.raise_sizes(bet, tuple(root.spent)) == [20_000]
+    # by hand: 8 decisions on the turn (check/pot/all-in, the answers), 3 of its lines reach the river (check-check,
+    # check-pot-call, pot-call), each a river of 8: 8 + 3 x 8
+    assert build_tree(GAME, root, spot.board, sizes).num_decisions == 32
+    # the river's subgame keeps the table's ladder (its sizes to the chip: the tiny policy's pot)
+    river = r.spot(state_of(0, RIVER))
+    assert river.sizes is not None and river.sizes.raise_sizes(river.root, tuple(river.root.spent)) == [300, 20_000]
+    # the shipped ladder (keying a spot reads no rows: the table's abstraction only)
+    stub = SimpleNamespace(tree=SimpleNamespace(abstraction=HUNL_DEFAULT), probabilities_all=None, actions=tuple)
+    shipped = HUNL.resolver(GAME, stub, 20, 60.0, 2)
+    turn = shipped.spot(turn_state(0, TURN))
+    assert build_tree(GAME, turn.root, turn.board, turn.sizes).num_decisions == 32
+    river = shipped.spot(state_of(0, RIVER))  # the shipped ladder's river: 1/2, 1, 2 pots and all-in
+    assert river.sizes.raise_sizes(river.root, tuple(river.root.spent)) == [200, 300, 500, 20_000]
+
+
+def test_every_turn_bet_the_opponent_can_make_is_in_the_turn_subgame(tiny):
+    _, table = tiny
+    r = resolver(table, start_round=2)
+    for opening in (f"{TURN}r", f"{TURN}cr"):
+        us = 1 if opening.endswith("/r") else 0
+        for size in (200, 250, 299, 300, 301, 777, 5_000, 19_999, 20_000):
+            state = turn_state(us, f"{opening}{size}")
+            spot = r.spot(state)
+            tree = build_tree(GAME, spot.root, spot.board, spot.sizes)
+            node = path_in_tree(tree, state, spot.before)
+            assert node is not None and tree.nodes[node].kind == DECISION and tree.nodes[node].player == us, size
+            assert (size in spot.key[-1]) == (size not in (300, 20_000)), size
+
+
+def test_a_turn_resolve_gives_legal_complete_rows_and_is_safe_and_its_deadline_plays_the_blueprint(tiny):
+    _, table = tiny
+    r = resolver(table, iterations=40, start_round=2)
+    state = turn_state(1, f"{TURN}r777")
+    actions = table.actions(state)
+    rows = r.rows(state, None, cap=False)
+    assert rows is not None and r.solves == 1 and r.cut_short == 0 and r.missed == 0
+    assert rows.shape == (1326, len(actions)) and (rows >= 0).all()
+    np.testing.assert_allclose(rows.sum(axis=1), 1.0, atol=1e-9)
+    assert np.abs(rows - table.probabilities_all(state)).max() > 1e-3
+    assert r.margins and r.margins[0][0] >= 0  # the gadget's opponent gains nothing over the blueprint on average
+    short = resolver(table, iterations=10_000, seconds=1e-6, start_round=2)
+    floor = ResolvingTable(table, short)
+    np.testing.assert_array_equal(floor.probabilities_all(state), table.probabilities_all(state))
+    assert short.cut_short == 1
