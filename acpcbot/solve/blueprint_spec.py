@@ -75,6 +75,9 @@ class BlueprintSpec:
     #: (game, table, iterations, seconds, start_round) -> a re-solver (``resolving.player.Resolver``'s
     #: interface: ``active(state)``, ``rows(state, deadline, cap)``), or None: the blueprint plays alone
     resolver: Callable[[GameDef, Any, int, float, int], Any] | None = None
+    #: the street the ``blueprint`` strategy and adaptive's floor re-solve from unless told (``resolve_from``):
+    #: ``river`` (one exact solve of the river) or ``turn`` (each street from the turn re-solved at its start)
+    resolve_from: str = "river"
     #: what the player is, for the submission kit's description (the ACPC form's questions: equilibrium, model)
     about: str = ""
     #: whether the game's default players stand on this blueprint unasked (it is the game's default strategy where
@@ -89,6 +92,11 @@ class BlueprintSpec:
     #: reads headers only, never the tables, so that asking whether a blueprint plays a game costs milliseconds, not
     #: a load (a damaged table passes here and is refused, loudly, when loaded). None: the question loads the table
     check: Callable[[GameDef, PathArg, PathArg | None], None] | None = None
+
+    def start_round(self, game: GameDef, street: str = "") -> int:
+        """The round re-solving starts on in ``game``: ``street``'s (``river`` or ``turn``), or the spec's own when
+        empty."""
+        return game.num_rounds - (2 if (street or self.resolve_from) == "turn" else 1)
 
     def reason(self, game: GameDef) -> str | None:
         """Why the shipped files cannot be played in ``game`` before loading them (None: try loading)."""

@@ -118,9 +118,9 @@ class BlueprintStrategy(Strategy):
         "resolve_settle": Param(float, SETTLE, "... and the safety margin moved at most this % of the pot since the "
                                                "last check",
                                 lambda x: x >= 0, "must be >= 0"),
-        "resolve_from": Param(str, "river", "the street re-solving starts on (turn: each street re-solved at its "
-                                            "start, the river inside the turn's subgame as 3 classes of cards; about "
-                                            "2 s of CPU a turn decision, not measured safe: docs/resolving.md)",
+        "resolve_from": Param(str, "", "the street re-solving starts on (turn: each street re-solved at its start, "
+                                       "the river inside the turn's subgame as 3 classes of cards; default: the "
+                                       "game's, docs/resolving.md)",
                               choices=("river", "turn")),
         "resolve_seconds": Param(float, 2.5, "the most seconds a re-solve may take (past it: the blueprint's row)",
                                  lambda x: x > 0, "must be > 0"),
@@ -137,7 +137,7 @@ class BlueprintStrategy(Strategy):
         spec = spec_for(game)
         if self.resolve and spec is not None and spec.resolver is not None:
             self.resolver = spec.resolver(game, self.table, self.resolve_iterations, self.resolve_seconds,
-                                          game.num_rounds - (2 if self.resolve_from == "turn" else 1))
+                                          spec.start_round(game, self.resolve_from))
             # the stopping rule (the spec's resolver has the cap and the seconds): 0 is the fixed count
             self.resolver.budget = replace(self.resolver.budget, target=self.resolve_target or None,
                                            settle=self.resolve_settle)

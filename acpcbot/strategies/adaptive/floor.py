@@ -97,7 +97,7 @@ def shipped_floor(game: GameDef, policy: str = "", resolve: bool = True) -> Blue
     if not resolve or spec.resolver is None:
         return BlueprintFloor(table)
     from ...solve.resolving.floor import ResolvingTable  # noqa: PLC0415 - the solver loads only when re-solving
-    resolver = spec.resolver(game, table, RESOLVE_ITERATIONS, RESOLVE_SECONDS, game.num_rounds - 1)
+    resolver = spec.resolver(game, table, RESOLVE_ITERATIONS, RESOLVE_SECONDS, spec.start_round(game))
     return BlueprintFloor(table, ResolvingTable(table, resolver))
 
 
