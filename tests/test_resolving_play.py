@@ -12,6 +12,7 @@ import pytest
 from acpcbot.engine import State
 from acpcbot.gamedef import load_game
 from acpcbot.holdings import holding_index
+from acpcbot.solve.blueprint_registry import spec_for
 from acpcbot.solve.resolving.clock import Budget
 from acpcbot.solve.resolving.gadget import resolve
 from acpcbot.solve.resolving.player import Resolver, bare, round_start
@@ -103,6 +104,9 @@ def test_a_solve_the_clock_cuts_short_plays_the_blueprint() -> None:
 def test_resolve_from_turn_moves_the_root_and_bad_values_are_refused() -> None:
     player = create("blueprint:resolve_from=turn", HULHE, 2)
     assert player.resolver.start_round == 2 and create("blueprint", HULHE, 2).resolver.start_round == 3
+    # unless told, the game's spec decides (both the river today: from the turn LBR measured no gain in hunl)
+    assert create("blueprint:resolve_from=river", HULHE, 2).resolver.start_round == 3
+    assert spec_for(HULHE).start_round(HULHE) == 3 and spec_for(HULHE).start_round(HULHE, "turn") == 2
     turn = view("MATCHSTATE:0:0:rc/cc/:AsKd|/7h7c2c/9h").state
     assert player.resolver.active(turn) and not create("blueprint", HULHE, 2).resolver.active(turn)
     assert create("blueprint:resolve=0", HULHE, 2).resolver is None
