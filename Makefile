@@ -8,10 +8,10 @@ LINT_STAMP := $(VENV)/.installed-dev
 .DEFAULT_GOAL := help
 
 help:
-	@echo "make test        the quick suite on every core: all but the long matches (about 5 minutes on a quiet"
-	@echo "                 2-core machine, several times that when other work shares the processors)"
+	@echo "make test        the quick suite on every core: all but the long runs (about 4 minutes on a quiet"
+	@echo "                 2-core machine, estimated; 8 measured beside two processors' worth of other work)"
 	@echo "make soak        the long runs: 2,000-hand matches through the dealer, floods against the reference"
-	@echo "                 dealer when ACPC_REFERENCE_DIR names it built (several minutes)"
+	@echo "                 dealer when ACPC_REFERENCE_DIR names it built (36 minutes beside the same other work)"
 	@echo "make lint        the static checks: ruff (pyflakes, import order) and mypy over acpcbot/ and dealer/"
 	@echo "                 (--strict on the engine, cards, game definitions, evaluator and text formats)"
 	@echo "make selfmatch   the main job: adaptive (off the HUNL floor) against the studies' players over TCP, in duplicate"

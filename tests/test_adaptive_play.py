@@ -1,6 +1,9 @@
-"""adaptive in play: legal in every hold'em game, clean through the TCP dealer, and its sanity results.
+"""adaptive in play: legal in every hold'em game, it adapts to what it sees, and a three-handed sanity result.
 
-The duplicate results here are sanity checks with generous margins on
+Its long runs in heads-up games (through the TCP dealer, duplicate strength
+matches) are make soak's, in test_adaptive_play_long_hunl.py and
+test_adaptive_play_long_hulhe.py: two files so that make soak deals them to
+both cores.  The duplicate results here are sanity checks with generous margins on
 fixed seeds (memory transport, the real client code); the full crosstable
 against every study player and baseline is measured with ``acpc-match``
 (matches/adaptive-*.toml), not in unit tests.
@@ -12,7 +15,7 @@ import functools
 
 import numpy as np
 import pytest
-from playkit import check_dealer_match, duplicate, play_match, play_memory
+from playkit import play_match, play_memory
 
 from acpcbot.engine import CALL, FOLD, ActionType
 from acpcbot.gamedef import load_game
@@ -35,16 +38,8 @@ def test_every_reply_is_legal_in_every_holdem_game(game_name, specs):
     assert abs(sum(sum(r) for r in results)) < 1e-6
 
 
-@pytest.mark.parametrize("game_name,spec", [("hunl", "adaptive"), ("hulhe", "adaptive:resolve=0")])
-def test_plays_random_through_the_dealer(game_name, spec, caplog):
-    check_dealer_match(game_name, spec, 200, 41, caplog)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("game_name", ["hunl", "hulhe"])
-def test_plays_2000_hands_against_random_through_the_dealer(game_name, caplog):
-    check_dealer_match(game_name, "adaptive", 2000, 42, caplog)
-
+# Through the TCP dealer (200 and 2,000 hands, make soak): test_adaptive_play_long_hunl.py and
+# test_adaptive_play_long_hulhe.py
 
 MANIAC_HANDS = 80  # the maniac's training match: replayed below, and read by the folding test
 
@@ -105,25 +100,7 @@ def test_steals_from_a_folder_and_does_not_bluff_a_station():
 # Measured when written (duplicate, memory transport, these seeds): see the asserts' comments; the
 # requirements are far below, so a small change of play does not break them by luck of the seed.
 
-@pytest.mark.slow  # a duplicate strength run of hundreds of hands: make soak
-# uc3m: 1,500 hands a seating (measured 2026-11-26: +9,595, se 1,332); at 300 the standard error (~2,200)
-# let the seed decide (+4,548 before the preflop snapshot of the statistics, +1,942 after)
-# Off the HUNL floor (blueprint=0, hunl's default before it stood on the floor): the model's strength, from the
-# first hand; on the floor the portfolio leaves the blueprint only as its measured results allow, which takes
-# more hands than a soak run has (matches/hunl-field.toml measures it)
-@pytest.mark.parametrize("opponent,hands,floor", [("uc3m", 1500, 3000), ("rock", 400, 300)])
-def test_beats_uc3m_and_rock_in_no_limit(opponent, hands, floor):
-    mean, se = duplicate("hunl", "adaptive:blueprint=0", opponent, hands, 17)
-    assert mean > floor and mean > 2 * se, (mean, se)
-
-
-@pytest.mark.slow  # a duplicate strength run of hundreds of hands: make soak
-# uc3m: 1,500 hands a seating (measured 2026-11-26: +451, se 76; at 300 hands +159, se 139)
-@pytest.mark.parametrize("opponent,hands,floor", [("uc3m", 1500, 150), ("rock", 300, 400)])
-def test_beats_uc3m_and_rock_in_limit(opponent, hands, floor):
-    mean, se = duplicate("hulhe", "adaptive", opponent, hands, 17)
-    assert mean > floor and mean > 2 * se, (mean, se)
-
+# Heads-up no-limit (uc3m, rock): test_adaptive_play_long_hunl.py; limit: test_adaptive_play_long_hulhe.py
 
 @pytest.mark.slow  # a duplicate strength run of hundreds of hands: make soak
 def test_beats_call_and_random_three_handed():

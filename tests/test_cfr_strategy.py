@@ -200,6 +200,7 @@ def test_cfr_plays_2000_hands_with_no_warnings(tmp_path, caplog, game_name, spec
     assert scores["cfr0"] > 0
 
 
+@pytest.mark.slow  # a duplicate strength match, 2 x 1,000 hands through the dealer: make soak
 def test_cfr_beats_random_in_a_leduc_duplicate_match(tmp_path, caplog):
     import asyncio
     hands = 1000

@@ -4,8 +4,12 @@ All nine matches run at once (a dealer process per game and one process
 for all the players) so that they share the two cores; each test then checks one game's
 outcome: every hand completed, no WARNING in the dealer's transcript, no
 action corrected or replaced, and every seat's own result equal to the
-dealer's SCORE.  The issue's 2,000-hand runs are marked slow (``make test``
-runs them); 200 hands per game keep the same checks in the quick suite.
+dealer's SCORE.  The issue's 2,000-hand runs and the 200-hand ones are
+marked slow (``make soak`` runs them: nine matches through the dealer are a
+long run at either size); ``make test`` checks the client against a fake
+dealer dealing every shipped game (test_client_dealing.py) and plays real
+clients through the dealer over TCP in test_dealer_match.py and the
+strategies' dealer runs (test_uc3m_play.py, test_patterns_play.py ...).
 """
 
 from __future__ import annotations
@@ -91,6 +95,7 @@ def _check(m: dict, game_name: str, hands: int) -> None:
     assert sum(line.startswith("STATE:") for line in m["log"].read_text().splitlines()) == hands
 
 
+@pytest.mark.slow  # nine matches of 200 hands through the dealer processes: make soak
 @pytest.mark.parametrize("game_name", SHIPPED_GAMES)
 def test_random_in_every_seat_plays_200_hands_cleanly(quick_matches, game_name):
     _check(quick_matches[game_name], game_name, QUICK_HANDS)

@@ -67,6 +67,9 @@ def test_kit_plays_20_hands_through_our_dealer_without_warnings(tmp_path):
     assert not (kit / "cache").exists()  # the check ran on a copy
 
 
+# make soak's: the whole hunl kit, whose first start builds the blueprint's cache (about 8 s before the first
+# hand, 12 s in all; fewer hands would save little); the kuhn kits above check the same steps in make test
+@pytest.mark.slow
 def test_hunl_kit_with_the_default_strategy(tmp_path):
     kit = _kit(tmp_path, game="hunl")
     assert kit.name == "submission_2pn"

@@ -3,9 +3,12 @@
 The dealer runs as its command line (``python -m dealer``) on 127.0.0.1;
 the two seats are this process's clients.  All ten matches run at once so
 that they share the two cores.  The issue's 2,000-hand runs (about 40 s
-together) are marked slow, run by ``make soak``; ``make test`` plays
-150 hands each instead.  The sanity results use duplicate matches in
-memory (``acpc-match play --duplicate --transport memory``).
+together) and the 150-hand ones are marked slow, run by ``make soak``
+(ten matches through the dealer are a long run either way: about 17 s of
+``make test`` at 150 hands); the policies' rules are checked in memory by
+test_study2008.py and test_study2008_policy.py.  The sanity results use
+duplicate matches in memory (``acpc-match play --duplicate --transport
+memory``), strength matches: make soak's too.
 """
 
 from __future__ import annotations
@@ -97,6 +100,7 @@ def _check_match(played: tuple[dict, list[str]], game_name: str, spec: str, hand
     assert client_warnings == []  # no client or strategy warned (no corrected action, no fallback)
 
 
+@pytest.mark.slow  # ten matches of 150 hands through the dealer process: make soak
 @pytest.mark.parametrize("game_name", GAMES)
 @pytest.mark.parametrize("spec", SPECS)
 def test_plays_random_through_the_dealer(short_matches, game_name, spec):
@@ -125,6 +129,7 @@ def duplicate(game: str, hands: int, seed: int, a: str, b: str, tmp_path) -> dic
     return {"mbb": first["mbb_per_hand"], "ci95": first["ci95"]}
 
 
+@pytest.mark.slow  # a duplicate strength match (2 x 300 hands): make soak
 def test_mfs_beats_random(tmp_path):
     # Measured: about +26 bb/hand (95% interval +-5) over 2 x 1000 hands of hunl; here 2 x 300 with a wide margin
     r = duplicate("hunl", 300, 11, "mfs:t=1", "random2008", tmp_path)
@@ -136,6 +141,7 @@ def test_mfs_beats_random(tmp_path):
     assert r["mbb"] - r["ci95"] > 0, r
 
 
+@pytest.mark.slow  # a duplicate strength match (2 x 300 hands): make soak
 def test_learner_beats_random(tmp_path):
     # Measured: about +21 bb/hand (95% interval +-4) over 2 x 2000 hands of hunl with the shipped table
     r = duplicate("hunl", 300, 13, "learner2008", "random2008", tmp_path)

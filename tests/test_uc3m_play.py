@@ -19,6 +19,7 @@ def test_plays_2000_hands_against_random_through_the_dealer(spec, game_name, cap
     check_dealer_match(game_name, spec, 2000, 32, caplog)
 
 
+@pytest.mark.slow  # a duplicate strength run (2 x 400 hands a pairing): make soak
 @pytest.mark.parametrize("opponent", ["call", "raise:size=pot"])
 def test_uc3m_beats_call_and_pot_raises_in_duplicate(opponent):
     """The study's test opponents: always-call and always-raise (pot-sized), heads-up no-limit.
