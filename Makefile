@@ -9,9 +9,9 @@ LINT_STAMP := $(VENV)/.installed-dev
 
 help:
 	@echo "make test        the quick suite on every core: all but the long runs (about 4 minutes on a quiet"
-	@echo "                 2-core machine, estimated; 8 measured beside two processors' worth of other work)"
-	@echo "make soak        the long runs: 2,000-hand matches through the dealer, floods against the reference"
-	@echo "                 dealer when ACPC_REFERENCE_DIR names it built (36 minutes beside the same other work)"
+	@echo "                 2-core machine, several times that when other work shares the processors)"
+	@echo "make soak        the long runs: matches of hundreds to thousands of hands, strength matches, floods against"
+	@echo "                 the reference dealer when ACPC_REFERENCE_DIR names it built (about 20 minutes, quiet)"
 	@echo "make lint        the static checks: ruff (pyflakes, import order) and mypy over acpcbot/ and dealer/"
 	@echo "                 (--strict on the engine, cards, game definitions, evaluator and text formats)"
 	@echo "make selfmatch   the main job: adaptive (off the HUNL floor) against the studies' players over TCP, in duplicate"
@@ -35,8 +35,8 @@ $(LINT_STAMP): pyproject.toml | $(PY)
 	touch $(LINT_STAMP)
 
 # The suite's files are dealt to one pytest process per core (tests/suite.py); `-m slow` marks what
-# `make soak` runs instead: the 2,000-hand matches through the dealer and the comparisons of floods with
-# the built reference dealer.
+# `make soak` runs instead: the long runs (matches of hundreds to thousands of hands, strength matches)
+# and the comparisons of floods with the built reference dealer.
 test: $(STAMP)
 	$(PY) tests/suite.py -m "not slow"
 
