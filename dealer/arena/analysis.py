@@ -10,7 +10,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence, TextIO
+from typing import Any, Callable, Mapping, Sequence, TextIO
 
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import MatchLog
@@ -20,6 +20,7 @@ from .folders import RunError
 from .handsteps import run_steps
 from .memory import take_hands
 from .stats import (
+    Estimate,
     StatsError,
     bankroll_ranking,
     crosstable,
@@ -32,6 +33,12 @@ from .stats import (
 
 def _num(x: float | None, digits: int = 3) -> float | None:
     return None if x is None or not math.isfinite(x) else round(x, digits)
+
+
+def _grid(cells: Mapping[tuple[str, str], Estimate], names: Sequence[str], figure: Callable[[Estimate], Any],
+          missing: Any = None) -> list[list[Any]]:
+    """Row against column: ``figure`` of each pairing's estimate, ``missing`` where the two never met."""
+    return [[figure(cells[(r, c)]) if (r, c) in cells else missing for c in names] for r in names]
 
 
 @dataclass
@@ -142,15 +149,13 @@ def _analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], player
         cells = crosstable(logs, duplicate_groups)
         out["crosstable"] = {
             "players": names,
-            "mbb_per_hand": [[_num(cells[(r, c)].mean) if (r, c) in cells else None for c in names] for r in names],
-            "ci95": [[_num(cells[(r, c)].ci95) if (r, c) in cells else None for c in names] for r in names],
-            "hands": [[cells[(r, c)].n if (r, c) in cells else 0 for c in names] for r in names]}
+            "mbb_per_hand": _grid(cells, names, lambda e: _num(e.mean)),
+            "ci95": _grid(cells, names, lambda e: _num(e.ci95)),
+            "hands": _grid(cells, names, lambda e: e.n, 0)}
         luck = aivat.crosstable_cells(run_aivat, logs, duplicate_groups, game) if run_aivat is not None else {}
         if luck:  # each pairing's figure with the luck of the cards (and of known policies) taken out
-            out["crosstable"].update({
-                "aivat_mbb_per_hand": [[_num(luck[(r, c)].mean) if (r, c) in luck else None for c in names]
-                                       for r in names],
-                "aivat_ci95": [[_num(luck[(r, c)].ci95) if (r, c) in luck else None for c in names] for r in names]})
+            out["crosstable"].update({"aivat_mbb_per_hand": _grid(luck, names, lambda e: _num(e.mean)),
+                                      "aivat_ci95": _grid(luck, names, lambda e: _num(e.ci95))})
         per_table = table_results(logs)
         present = [n for n in names if any(n in t for t in per_table)]
         rankings: dict[str, Any] = {"total_bankroll": bankroll_ranking(per_table, present)}

@@ -47,8 +47,8 @@ def _resolver(game: GameDef, table: HunlBlueprint, iterations: int, seconds: flo
                          caps=abstraction.max_raises)
     # from the turn: the river inside the turn's subgame as classes of cards, re-solved at its start (as hold'em's);
     # the turn's subgame on a ladder of its own (the blueprint's has 344 decision nodes there: minutes a solve)
-    coarse = turn_ladder(ladder, game.num_rounds - 1)
     last = game.num_rounds - 1
+    coarse = turn_ladder(ladder, last)
     return Resolver(game, table.probabilities_all, Budget(iterations, seconds), start_round=start_round,
                     actions=table.actions, sizes=lambda root: ladder if root.round >= last else coarse,
                     clock=MatchClock(), **nested_settings(game.num_rounds, start_round, iterations, seconds))
