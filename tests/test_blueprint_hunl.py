@@ -122,7 +122,7 @@ def test_pseudo_harmonic_probabilities_on_hand_worked_numbers():
     assert pseudo_harmonic(0.5, 1.0, 0.5) == pytest.approx(1.0) and pseudo_harmonic(0.5, 1.0, 1.0) == 0.0
 
 
-@pytest.mark.parametrize("line", [(), (CALL,), (raise_to(250), CALL, CALL)])
+@pytest.mark.parametrize("line", [(), (CALL,), (raise_to(300), CALL, CALL)])
 def test_every_size_the_opponent_can_bet_maps_onto_the_tree(line):
     tree = BlueprintTree(HUNL_GAME, TINY, (1, 1, 1, 1))
     state = State(HUNL_GAME)
@@ -130,14 +130,15 @@ def test_every_size_the_opponent_can_bet_maps_onto_the_tree(line):
         state.apply(a)
     paths = tree_paths(tree, state)
     assert len(paths) == 1 and paths[0][1] == pytest.approx(1.0)
-    node, _, tree_state = paths[0]
+    node, _, tree_state, _ = paths[0]
     lo, hi = state.raise_bounds()
     raises = [i for i, a in enumerate(tree.actions[node]) if a[0] == ActionType.RAISE]
+    call = tree.actions[node].index(CALL)
     for to in range(lo, hi + 1, 7):
         got = map_action(tree, node, state, tree_state, raise_to(to))
         assert got and sum(p for _, p in got) == pytest.approx(1.0)
-        assert {i for i, _ in got} <= set(raises)
-        assert len(got) == 1 or got[1][0] == got[0][0] + 1          # the two neighbouring sizes
+        assert {i for i, _ in got} <= set(raises) | {call}        # below the smallest size: the call or it
+        assert len(got) == 1 or got[1][0] == got[0][0] + 1          # the two neighbouring sizes (the call first)
     assert map_action(tree, node, state, tree_state, raise_to(hi)) == [(raises[-1], 1.0)]
 
 
@@ -278,16 +279,16 @@ def test_the_trees_own_sizes_made_in_whole_chips_read_as_themselves():
     # an open to 275 (0.875 pot) reads as 250 (0.75) or 300 (1): (1 - 0.875)(1 + 0.75) / ((1 - 0.75)(1 + 0.875))
     state = State(HUNL_GAME).apply(raise_to(275)).apply(CALL)
     to_250 = 0.21875 / 0.46875
-    assert sorted(w for _, w, _ in tree_paths(tree, state)) == [pytest.approx(to_250), pytest.approx(1 - to_250)]
+    assert sorted(p.weight for p in tree_paths(tree, state)) == [pytest.approx(to_250), pytest.approx(1 - to_250)]
     # the big blind bets 3/4 of the real pot (550): 412 chips, 0.7491 pot, one chip short of the tree's 3/4 on
     # either path: it stays 3/4 on each (no path to 1/2 for the rounding)
     state.apply(raise_to(raise_target_of(state, 0.75)))
     paths = tree_paths(tree, state)
-    assert sorted(w for _, w, _ in paths) == [pytest.approx(to_250), pytest.approx(1 - to_250)]
-    assert sorted(s.max_spent for _, _, s in paths) == [250 + 375, 300 + 450]
+    assert sorted(p.weight for p in paths) == [pytest.approx(to_250), pytest.approx(1 - to_250)]
+    assert sorted(p.state.max_spent for p in paths) == [250 + 375, 300 + 450]
     # a real off-tree bet still splits: 0.4 pot between the tree's third (167 chips of 500: A = 0.334) and half
     off = State(HUNL_GAME).apply(raise_to(250)).apply(CALL).apply(raise_to(250 + 200))
-    weights = sorted(w for _, w, _ in tree_paths(tree, off))
+    weights = sorted(p.weight for p in tree_paths(tree, off))
     # (0.5 - 0.4)(1 + 0.334) / ((0.5 - 0.334)(1 + 0.4)) = 0.1334 / 0.2324 to the third
     assert weights == [pytest.approx(1 - 0.1334 / 0.2324), pytest.approx(0.1334 / 0.2324)]
 

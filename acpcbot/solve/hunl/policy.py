@@ -42,7 +42,7 @@ from .cards import HunlCards
 from .header import POLICY_FORMAT, check_buckets, check_format, check_game, digest_of
 from .load_cache import load_tree, unpacked_rows
 from .mccfr import MCCFR
-from .translation import tree_paths
+from .translation import TreePath, tree_paths
 
 QUANT = 255
 _BOARDS = 64   # boards whose histories are remembered
@@ -176,7 +176,7 @@ class HunlBlueprint:
         if self.tree.size != len(self.rows):
             raise AbstractionError(f"{os.fspath(policy)}: {len(self.rows):,} rows, its tree has {self.tree.size:,}")
         self._histories: OrderedDict[tuple[int, ...], np.ndarray] = OrderedDict()
-        self._last: tuple[tuple, list[tuple[int, float, State]]] | None = None
+        self._last: tuple[tuple, list[TreePath]] | None = None
 
     # --------------------------------------------------------------- public
 
@@ -204,25 +204,32 @@ class HunlBlueprint:
 
     # -------------------------------------------------------------- helpers
 
-    def _paths(self, state: State) -> list[tuple[int, float, State]]:
+    def _paths(self, state: State) -> list[TreePath]:
+        """The readings of ``state`` on the tree that stand at a node of its round or owe its player a call."""
         ident = tuple(tuple(a) for a in state.actions)
         if self._last is not None and self._last[0] == ident:
             return self._last[1]
-        paths = [p for p in tree_paths(self.tree, state) if self.tree.round[p[0]] == state.round]
-        total = sum(w for _, w, _ in paths)
-        paths = [(n, w / total, s) for n, w, s in paths]
+        paths = [p for p in tree_paths(self.tree, state)
+                 if (p.owes == state.current_player if p.owes >= 0 else self.tree.round[p.node] == state.round)]
+        total = sum(p.weight for p in paths)
+        paths = [p._replace(weight=p.weight / total) for p in paths]
         self._last = (ident, paths)
         return paths
 
     def _columns(self, state: State) -> tuple[tuple[Action, ...], list[tuple[int, float, list[int]]]]:
-        """The real actions and, per path, (node, weight, column of each tree action)."""
+        """The real actions and, per path, (node, weight, column of each tree action); node -1: a path owing
+        the call (its one column)."""
         if state.game is not self.game and state.game.to_text() != self.game.to_text():
             raise ValueError(f"the state is of game {state.game.name}, the blueprint of {self.game.name}")
         if state.finished or state.current_player < 0:
             raise ValueError("no one is to act in this state")
         found: list[tuple[int, float, list[Action]]] = []
-        for node, w, ts in self._paths(state):
-            found.append((node, w, [real_action(state, ts, a) for a in self.tree.actions[node]]))
+        for path in self._paths(state):
+            if path.owes >= 0:
+                found.append((-1, path.weight, [CALL]))
+                continue
+            found.append((path.node, path.weight,
+                          [real_action(state, path.state, a) for a in self.tree.actions[path.node]]))
         if not found:
             return (CALL,), []
         distinct = sorted({a for _, _, acts in found for a in acts}, key=lambda a: (int(a[0]), a[1]))
@@ -237,6 +244,9 @@ class HunlBlueprint:
             out[:, 0] = 1.0                       # off the tree: check/call, the only column
             return out
         for node, w, cols in paths:
+            if node < 0:                          # owing the call: every holding calls
+                out[:, cols[0]] += w
+                continue
             q = rows_of(self.tree.widths[state.round], len(cols), self.tree.base[node]) * (w / QUANT)
             for j, c in enumerate(cols):         # two tree actions may be one real action: add, not assign
                 out[:, c] += q[:, j]

@@ -5,9 +5,18 @@ A bet of pot fraction ``x`` between the tree's neighbouring sizes
 
     f(x) = (B - x) (1 + A) / ((B - A) (1 + x))
 
-and as ``B`` otherwise; below the smallest size it is the smallest, above
-the largest the largest.  All-in is read as the tree's all-in, a call as
-the call, a fold as the fold.
+and as ``B`` otherwise; above the largest size it is the largest.  Below
+the smallest size the call is ``A = 0``: a bet or raise smaller than any
+the tree has is read as the call (a check where nothing was to call) with
+probability ``f(x)`` and as the smallest size otherwise.  Read as the
+smallest alone, a minimum raise over a half-pot bet (a quarter of the pot)
+would be answered as a raise of the pot is, folding hands that the price
+(a sixth of the pot to call) says to keep: LBR took most of its flop
+winnings against the HUNL floor there (docs/resolving-hunl.md).  When the
+call ends the tree's betting round (or the hand) where the real one goes
+on, the player facing the small raise *owes* a call on that path: its row
+there is the call, and its real call brings the two back in step.  All-in
+is read as the tree's all-in, a call as the call, a fold as the fold.
 
 ``tree_paths`` replays a real hand's betting on the tree: each raise the
 tree does not have splits a path in two (the player's own raises, made
@@ -19,6 +28,8 @@ state (``policy.HunlBlueprint``), sampled when it acts.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from ...engine import CALL, FOLD, RAISE, Action, ActionType, State
 from .actions import BlueprintTree, pot_fraction
@@ -79,29 +90,64 @@ def map_action(tree: BlueprintTree, node: int, real: State, abstract: State, act
     near = [j for j, f in enumerate(sizes) if abs(f - x) <= chip]
     if near:     # a tree size made in whole chips (our own raises): that size, not a split by a rounding
         return [(raises[min(near, key=lambda j: abs(sizes[j] - x))], 1.0)]
+    if x < sizes[0] and CALL in acts:  # smaller than any tree size: between the call (A = 0) and the smallest
+        column = [acts.index(CALL)] + raises
+        return [(column[j], p) for j, p in translate(x, [0.0] + sizes) if p > 0]
     return [(raises[j], p) for j, p in translate(x, sizes) if p > 0]
 
 
-def tree_paths(tree: BlueprintTree, state: State) -> list[tuple[int, float, State]]:
-    """(node, weight, tree state) of every way the real betting of ``state`` reads on the tree; weights sum to 1.
+class TreePath(NamedTuple):
+    """One reading of a real hand's betting on the tree: the node reached (a terminal's negative id when the
+    reading ended the hand), its weight, the tree's state there, and the player who owes a call (-1: none)."""
+
+    node: int
+    weight: float
+    state: State
+    #: a small raise read as the call ended the tree's round where the real one goes on: the player facing it
+    #: plays the call on this path, and its real call is the path's next step (no tree action)
+    owes: int = -1
+
+
+def _owed(real: State, tree_state: State) -> int:
+    """Who owes a call after ``real``'s raise was read as the call that led to ``tree_state`` (-1: no one)."""
+    facing = 1 - real.current_player           # heads-up: the other player answers the raise
+    if tree_state.finished or tree_state.round != real.round or tree_state.current_player != facing:
+        return facing
+    return -1   # a first bet read as a check: the round goes on with the same player to act on both
+
+
+def tree_paths(tree: BlueprintTree, state: State) -> list[TreePath]:
+    """Every way the real betting of ``state`` reads on the tree; weights sum to 1.
 
     Empty when no reading reaches a decision node (the real hand went
-    where the tree has no node: e.g. a raise after the tree's all-in).
+    where the tree has no node: e.g. a raise after the tree's all-in).  A
+    path whose ``owes`` is a player waits for that player's call (see the
+    module); its node may then be the next round's, or a terminal's.
     """
     game = tree.game
     real = State(game)
-    paths: list[tuple[int, float, State]] = [(0, 1.0, State(game))]
+    paths: list[TreePath] = [TreePath(0, 1.0, State(game))]
     for acts in state.actions:
         for action in acts:
-            grown: list[tuple[int, float, State]] = []
-            for node, w, ab in paths:
-                if node < 0:
+            grown: list[TreePath] = []
+            for path in paths:
+                if path.owes >= 0:
+                    if action[0] == ActionType.CALL:     # the owed call: the tree already stands past it
+                        grown.append(path._replace(owes=-1))
+                    continue                             # anything else: not on this reading
+                if path.node < 0:
                     continue
+                node, w, ab = path.node, path.weight, path.state
                 for i, p in map_action(tree, node, real, ab, action):
-                    grown.append((tree.children[node][i], w * p, ab.copy().apply_unchecked(tree.actions[node][i])))
+                    tree_action = tree.actions[node][i]
+                    after = ab.copy().apply_unchecked(tree_action)
+                    owes = -1
+                    if action[0] == ActionType.RAISE and tree_action[0] == ActionType.CALL:
+                        owes = _owed(real, after)
+                    grown.append(TreePath(tree.children[node][i], w * p, after, owes))
             real.apply_unchecked(action)
-            grown.sort(key=lambda t: -t[1])
-            grown = [g for g in grown[:MAX_PATHS] if g[1] >= MIN_WEIGHT * grown[0][1]] if grown else []
-            total = sum(g[1] for g in grown)
-            paths = [(n, w / total, s) for n, w, s in grown]
-    return [p for p in paths if p[0] >= 0]
+            grown.sort(key=lambda t: -t.weight)
+            grown = [g for g in grown[:MAX_PATHS] if g.weight >= MIN_WEIGHT * grown[0].weight] if grown else []
+            total = sum(g.weight for g in grown)
+            paths = [g._replace(weight=g.weight / total) for g in grown]
+    return [p for p in paths if p.node >= 0 or p.owes >= 0]
