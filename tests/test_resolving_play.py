@@ -110,6 +110,9 @@ def test_resolve_from_turn_moves_the_root_and_bad_values_are_refused() -> None:
     turn = view("MATCHSTATE:0:0:rc/cc/:AsKd|/7h7c2c/9h").state
     assert player.resolver.active(turn) and not create("blueprint", HULHE, 2).resolver.active(turn)
     assert create("blueprint:resolve=0", HULHE, 2).resolver is None
-    for bad in ("blueprint:resolve_from=flop", "blueprint:resolve_iterations=0", "blueprint:resolve_seconds=0"):
+    flop = create("blueprint:resolve_from=flop", HULHE, 2).resolver
+    assert flop.start_round == 1 and flop.depth_limited == {1} and flop.skip == {2}
+    assert not flop.active(turn) and flop.active(view("MATCHSTATE:0:0:rc/:AsKd|/7h7c2c").state)
+    for bad in ("blueprint:resolve_from=preflop", "blueprint:resolve_iterations=0", "blueprint:resolve_seconds=0"):
         with pytest.raises(ValueError):
             create(bad, HULHE, 1)

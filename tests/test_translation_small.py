@@ -12,22 +12,18 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import hunlkit
 import numpy as np
 import pytest
 
 from acpcbot.engine import CALL, FOLD, ActionType, State, raise_to
 from acpcbot.gamedef import load_game
-from acpcbot.solve.abstraction import Buckets
-from acpcbot.solve.blueprint_train import DEFAULT_BUCKETS
-from acpcbot.solve.hunl.actions import ActionAbstraction, BlueprintTree
-from acpcbot.solve.hunl.cards import build_cards
-from acpcbot.solve.hunl.policy import QUANT, HunlBlueprint, buckets_digest, row_starts, write_policy
+from acpcbot.solve.hunl.actions import BlueprintTree
+from acpcbot.solve.hunl.policy import HunlBlueprint
 from acpcbot.solve.hunl.translation import map_action, tree_paths
 
 GAME = load_game("hunl")
 FLOP = (0, 13, 27)
-#: opens of a pot; flop bets of half a pot, raises of a pot; turn and river bets of a pot; then all-in only
-SMALL = ActionAbstraction(sizes=(((1.0,),), ((0.5,), (1.0,)), ((1.0,),), ((1.0,),)), max_raises=(1, 2, 1, 1))
 
 
 def _flop_bet_half() -> State:
@@ -39,7 +35,7 @@ def _flop_bet_half() -> State:
 
 @lru_cache(maxsize=1)
 def tree() -> BlueprintTree:
-    return BlueprintTree(GAME, SMALL, (1, 1, 1, 1))
+    return BlueprintTree(GAME, hunlkit.SMALL, (1, 1, 1, 1))
 
 
 def _path_at(state: State):
@@ -94,20 +90,9 @@ def test_a_small_first_bet_read_as_a_check_leaves_the_same_player_to_act_owing_n
 
 @pytest.fixture(scope="module")
 def random_policy(tmp_path_factory) -> HunlBlueprint:
-    """A policy file with random rows (one key a round) over a small abstraction whose flop has a half-pot bet and
-    a raise of a pot over it, as the shipped one: what is read is checked, not what was learnt."""
-    buckets = Buckets.load(DEFAULT_BUCKETS)
-    cards = build_cards(buckets, 1, 1)
-    full = BlueprintTree(GAME, SMALL, cards.widths)
-    rng = np.random.default_rng(7)
-    rows = np.zeros(full.size, dtype=np.uint8)
-    for na, starts in row_starts(full).items():
-        cuts = np.sort(rng.integers(0, QUANT + 1, size=(len(starts), na - 1)), axis=1)
-        edges = np.concatenate([np.zeros((len(starts), 1)), cuts, np.full((len(starts), 1), QUANT)], axis=1)
-        rows[starts[:, None] + np.arange(na)] = np.diff(edges, axis=1).astype(np.uint8)
-    path = tmp_path_factory.mktemp("hunl") / "random.npz"
-    write_policy(path, full, cards, rows, {"iterations": 0, "buckets": buckets_digest(buckets)})
-    return HunlBlueprint(GAME, path, DEFAULT_BUCKETS)
+    """Random rows over the small abstraction (its flop: a half-pot bet and a raise of a pot over it, as the
+    shipped one's)."""
+    return hunlkit.random_policy(GAME, tmp_path_factory.mktemp("hunl") / "random.npz")
 
 
 def test_the_rows_facing_a_minimum_raise_are_the_call_mixed_with_the_rows_facing_a_pot_raise(random_policy):

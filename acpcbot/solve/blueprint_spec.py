@@ -76,7 +76,8 @@ class BlueprintSpec:
     #: interface: ``active(state)``, ``rows(state, deadline, cap)``), or None: the blueprint plays alone
     resolver: Callable[[GameDef, Any, int, float, int], Any] | None = None
     #: the street the ``blueprint`` strategy and adaptive's floor re-solve from unless told (``resolve_from``):
-    #: ``river`` (one exact solve of the river) or ``turn`` (each street from the turn re-solved at its start)
+    #: ``river`` (one exact solve of the river), ``turn`` (each street from the turn re-solved at its start) or
+    #: ``flop`` (the flop depth-limited, the turn the table's, the river exact)
     resolve_from: str = "river"
     #: what the player is, for the submission kit's description (the ACPC form's questions: equilibrium, model)
     about: str = ""
@@ -94,9 +95,14 @@ class BlueprintSpec:
     check: Callable[[GameDef, PathArg, PathArg | None], None] | None = None
 
     def start_round(self, game: GameDef, street: str = "") -> int:
-        """The round re-solving starts on in ``game``: ``street``'s (``river`` or ``turn``), or the spec's own when
-        empty."""
-        return game.num_rounds - (2 if (street or self.resolve_from) == "turn" else 1)
+        """The round re-solving starts on in ``game``: ``street``'s (``river``, ``turn`` or ``flop``), or the spec's
+        own when empty."""
+        name = street or self.resolve_from
+        back = {"river": 1, "turn": 2, "flop": 3}.get(name)
+        if back is None or game.num_rounds - back < 1:
+            raise ValueError(f"re-solving cannot start on the {name} in {game.name or 'this game'} "
+                             f"({game.num_rounds} rounds)")
+        return game.num_rounds - back
 
     def reason(self, game: GameDef) -> str | None:
         """Why the shipped files cannot be played in ``game`` before loading them (None: try loading)."""

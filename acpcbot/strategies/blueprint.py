@@ -119,9 +119,10 @@ class BlueprintStrategy(Strategy):
                                                "last check",
                                 lambda x: x >= 0, "must be >= 0"),
         "resolve_from": Param(str, "", "the street re-solving starts on (turn: each street re-solved at its start, "
-                                       "the river inside the turn's subgame as 3 classes of cards; default: the "
-                                       "game's, docs/resolving.md)",
-                              choices=("river", "turn")),
+                                       "the river inside the turn's subgame as 3 classes of cards; flop: the flop "
+                                       "to the end of its betting, the rest checked down at the leaves, the turn "
+                                       "the blueprint's, the river exact; default: the game's, docs/resolving.md)",
+                              choices=("river", "turn", "flop")),
         "resolve_seconds": Param(float, 2.5, "the most seconds a re-solve may take (past it: the blueprint's row)",
                                  lambda x: x > 0, "must be > 0"),
     }

@@ -107,7 +107,13 @@ class MatchClock:
 def nested_settings(num_rounds: int, start_round: int, iterations: int, seconds: float) -> dict[str, Any]:
     """The ``Resolver`` keywords of a re-solver starting on ``start_round``: from before the last round, every
     round re-solved at its start, the last card as TURN_CLASSES classes and at most TURN_ITERATIONS iterations in
-    a solve rooted before it; none from the last round (one exact solve)."""
+    a solve rooted before it; none from the last round (one exact solve).  From two rounds or more before the
+    last (hold'em's flop): those rounds depth-limited (``subgame.leaves``), the round before the last left to the
+    blueprint, the last re-solved exactly at its start (docs/resolving-hunl.md, "From the flop")."""
     if start_round >= num_rounds - 1:
         return {}
-    return {"last_classes": TURN_CLASSES, "early": Budget(min(iterations, TURN_ITERATIONS), seconds)}
+    out: dict[str, Any] = {"last_classes": TURN_CLASSES, "early": Budget(min(iterations, TURN_ITERATIONS), seconds)}
+    if start_round <= num_rounds - 3:
+        out["depth_limited"] = tuple(range(start_round, num_rounds - 2))
+        out["skip"] = (num_rounds - 2,)
+    return out

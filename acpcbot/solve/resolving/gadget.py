@@ -232,7 +232,8 @@ def gadget_ranges(game: GameDef, ranges: Sequence[np.ndarray], opponent: int,
 def resolve(game: GameDef, state: State, board: Sequence[int], ranges: Sequence[np.ndarray], player: int,
             rows: RowFn, sizes: BetSizes | None = None, iterations: int | None = 200,
             time_limit: float | None = None, target: float | None = None, settle: float | None = None,
-            check_every: int = 10, last_classes: int | None = None) -> tuple[SubgameResult, np.ndarray]:
+            check_every: int = 10, last_classes: int | None = None,
+            depth_limited: bool = False) -> tuple[SubgameResult, np.ndarray]:
     """Re-solve the subgame at ``state`` safely for ``player``; returns the result and the opponent's alternatives.
 
     ``ranges`` are both players' reach (blueprint) at the root over
@@ -246,12 +247,14 @@ def resolve(game: GameDef, state: State, board: Sequence[int], ranges: Sequence[
     ``result.subgame.cfr.gadget.history``).  Iterations and the measured
     excess decide where it stops, never the clock, so the rows are the same
     whatever the load; ``time_limit`` only cuts a solve short.  ``last_classes``: the last board card dealt
-    as that many classes of cards inside the subgame (``subgame.chance``; None: card by card).
+    as that many classes of cards inside the subgame (``subgame.chance``; None: card by card).  ``depth_limited``:
+    the subgame ends with the root's round, the rest checked down at its leaves (``subgame.leaves``), for the
+    blueprint's alternatives as for the re-solve.
     """
     start = time.perf_counter()
     opponent = 1 - player
     subgame = Subgame(game, state, board, gadget_ranges(game, ranges, opponent, board), sizes,
-                      last_classes=last_classes)
+                      last_classes=last_classes, depth_limited=depth_limited)
     blueprint = load_strategy(subgame, state, rows)
     alternative = alternative_values(subgame, blueprint, opponent)
     gadget = ResolveGadget(subgame, opponent, alternative)

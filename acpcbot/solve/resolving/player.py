@@ -31,7 +31,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Collection
 
 import numpy as np
 
@@ -92,7 +92,7 @@ class Resolver:
     def __init__(self, game: GameDef, blueprint: BlueprintRows, budget: Budget | None = None,
                  start_round: int | None = None, *, actions: TableActions | None = None,
                  sizes: SizesFor | None = None, clock: MatchClock | None = None, last_classes: int | None = None,
-                 early: Budget | None = None) -> None:
+                 early: Budget | None = None, depth_limited: Collection[int] = (), skip: Collection[int] = ()) -> None:
         if game.num_players != 2:
             raise ValueError("re-solving plays two-player games")
         if not game.is_limit and (actions is None or sizes is None):
@@ -112,6 +112,12 @@ class Resolver:
         self.last_classes = last_classes
         #: the budget of a solve rooted before the last round (None: ``budget``)
         self.early = early
+        #: rounds whose subgames stop where their betting ends, the rest checked down at the leaves
+        #: (``subgame.leaves``), and rounds not re-solved at all (the blueprint plays them)
+        self.depth_limited = frozenset(depth_limited)
+        self.skip = frozenset(skip)
+        if self.depth_limited & {game.num_rounds - 1}:
+            raise ValueError("the last round cannot be depth-limited: its subgame ends with the hand")
         self.solutions: OrderedDict[tuple, SubgameResult | None] = OrderedDict()
         self.solves = 0
         self.cut_short = 0
@@ -139,7 +145,7 @@ class Resolver:
         """Whether decisions in ``state`` are re-solved (asked at every decision: it counts the hand on the clock)."""
         if self.clock is not None:
             self.clock.see(state.hand_id)
-        return state.round >= self.start_round and not state.finished
+        return state.round >= self.start_round and state.round not in self.skip and not state.finished
 
     def rows(self, state: State, deadline: float | None = None, cap: bool = True) -> np.ndarray | None:
         """The re-solved rows in ``state``; None when not re-solving here or the clock cut the solve short.
@@ -225,7 +231,8 @@ class Resolver:
         pace = self.early_pace if self._early(spot) else self.pace
         if pace is None:
             return False
-        decisions = build_tree(self.game, spot.root, spot.board, spot.sizes).num_decisions
+        decisions = build_tree(self.game, spot.root, spot.board, spot.sizes,
+                               depth_limited=spot.root.round in self.depth_limited).num_decisions
         return pace * self.expected_iterations(self.budget_for(spot), spot.root.round) * decisions > limit
 
     def expected_iterations(self, budget: Budget | None = None, round_: int | None = None) -> float:
@@ -267,7 +274,8 @@ class Resolver:
         result, alternative = resolve(self.game, spot.root, spot.board, ranges, player, self.node_rows,
                                       spot.sizes, iterations=iterations, time_limit=limit, target=budget.target,
                                       settle=budget.settle, check_every=budget.check_every,
-                                      last_classes=self.last_classes if early else None)
+                                      last_classes=self.last_classes if early else None,
+                                      depth_limited=spot.root.round in self.depth_limited)
         if self.clock is not None:  # the whole solve's seconds, setup included, per iteration and decision node
             pace = (time.perf_counter() - t0) / (max(1, result.iterations) * max(1, result.tree.num_decisions))
             if early:

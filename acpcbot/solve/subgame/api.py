@@ -102,12 +102,12 @@ class Subgame:
 
     def __init__(self, game: GameDef, state: State, board: Sequence[int], ranges: Sequence[np.ndarray],
                  sizes: BetSizes | None = None, alpha: float = 1.5, beta: float = 0.0, gamma: float = 3.0,
-                 last_classes: int | None = None) -> None:
+                 last_classes: int | None = None, depth_limited: bool = False) -> None:
         if len(ranges) != 2:
             raise SubgameError(f"a subgame needs two ranges, got {len(ranges)}")
         board = tuple(int(c) for c in board)
         self.game = game
-        self.tree = build_tree(game, state, board, sizes, last_classes)
+        self.tree = build_tree(game, state, board, sizes, last_classes, depth_limited)
         hands = (player_hands(game, ranges[0], board, "player 0"), player_hands(game, ranges[1], board, "player 1"))
         self.prep: Prepared = prepare(self.tree, hands)
         if self.prep.normaliser <= 0:

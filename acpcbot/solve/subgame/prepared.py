@@ -17,6 +17,7 @@ from math import comb
 import numpy as np
 
 from .hands import PlayerHands, board_masks, disjoint, showdown_values
+from .leaves import equity_matrix
 from .terminal import FoldSums, class_counts, class_showdown_matrix, showdown_matrix
 from .tree import CHANCE, DECISION, FOLD_END, SHOWDOWN, SubgameTree
 
@@ -74,7 +75,9 @@ def prepare(tree: SubgameTree, hands: tuple[PlayerHands, PlayerHands]) -> Prepar
     showdown = {}
     for g in shows:
         group = tree.groups[g]
-        if group.members is not None:
+        if tree.depth_limited:  # the leaves: the rest of the board checked down (the root's is the only group)
+            m0 = equity_matrix(game, tuple(int(c) for c in group.boards[0]), hands[0], hands[1], dtype=DTYPE)
+        elif group.members is not None:
             m0 = class_showdown_matrix(game, group, hands[0], hands[1], DTYPE)
         else:
             v0 = showdown_values(game, group.boards, hands[0])

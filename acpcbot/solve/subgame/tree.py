@@ -72,6 +72,9 @@ class SubgameTree:
     groups: list[BoardGroup]
     root_spent: tuple[int, ...]
     first: int  # the position acting first at the root (out of position)
+    #: the tree stops where the root round's betting ends (``leaves``): every line that goes on, and every all-in,
+    #: is a SHOWDOWN node on the root's board whose matrix is the rest of the board checked down
+    depth_limited: bool = False
 
     @property
     def num_decisions(self) -> int:
@@ -116,10 +119,11 @@ def _label(state: State, action, street_start: tuple[int, ...]) -> str:
 
 class _Builder:
     def __init__(self, game: GameDef, board: tuple[int, ...], sizes: BetSizes | None,
-                 last_classes: int | None = None) -> None:
+                 last_classes: int | None = None, leaf_round: int | None = None) -> None:
         self.game = game
         self.sizes = sizes
         self.last_classes = last_classes
+        self.leaf_round = leaf_round  # depth-limited: the round whose betting's end is a leaf
         self.nodes: list[SubgameNode] = []
         self.deck = deck(game.num_ranks, game.num_suits)
         root = np.array([board], dtype=np.int64).reshape(1, len(board))
@@ -184,6 +188,11 @@ class _Builder:
             pay = state.payoffs()[0]
             self.nodes.append(SubgameNode(FOLD_END, int(state.folded.index(True)), group, parent, line, spent, payoff0=pay))
             return index
+        if self.leaf_round is not None and (state.finished or state.round > self.leaf_round):
+            # a leaf: the betting went past the root's round (or all-in): the rest checked down (``leaves``)
+            self.nodes.append(SubgameNode(SHOWDOWN, -1, group, parent, line + ("|",), spent,
+                                          payoff0=float(min(spent))))
+            return index
         need = game.total_board_cards if state.finished else game.board_cards_through(state.round)
         if have < need:
             node = SubgameNode(CHANCE, -1, group, parent, line + ("|",) if not state.finished else line, spent)
@@ -228,10 +237,12 @@ class _Builder:
 
 
 def build_tree(game: GameDef, state: State, board: tuple[int, ...], sizes: BetSizes | None = None,
-               last_classes: int | None = None) -> SubgameTree:
+               last_classes: int | None = None, depth_limited: bool = False) -> SubgameTree:
     """The subgame tree from ``state`` (no cards needed) with ``board`` dealt, under ``sizes`` (no-limit).
 
     ``last_classes``: deal the last board card as at most that many classes of cards (``chance``), not card by card.
+    ``depth_limited``: stop where the root round's betting ends (``leaves``; not in the last round, where the hand
+    ends with it).
     """
     if game.num_players != 2:
         raise SubgameError(f"subgame solving is for two players; {game.name or 'this game'} has {game.num_players}")
@@ -248,6 +259,8 @@ def build_tree(game: GameDef, state: State, board: tuple[int, ...], sizes: BetSi
         raise SubgameError("a no-limit subgame needs a betting abstraction (BetSizes)")
     if last_classes is not None and last_classes < 1:
         raise SubgameError(f"the last card's classes must number at least 1, got {last_classes}")
-    builder = _Builder(game, tuple(board), sizes, last_classes)
+    if depth_limited and state.round >= game.num_rounds - 1:
+        raise SubgameError("a depth-limited subgame stops before the last round: rooted in it, it is the whole rest")
+    builder = _Builder(game, tuple(board), sizes, last_classes, state.round if depth_limited else None)
     builder.add(state.copy(), 0, -1, (), _street_start(state))
-    return SubgameTree(game, builder.nodes, builder.groups, tuple(state.spent), state.current_player)
+    return SubgameTree(game, builder.nodes, builder.groups, tuple(state.spent), state.current_player, depth_limited)
