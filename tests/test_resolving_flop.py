@@ -143,3 +143,25 @@ def test_every_flop_bet_the_opponent_can_make_is_in_the_depth_limited_tree(flop_
         assert tree.nodes[node].kind == DECISION and tree.nodes[node].player == 1, size
         # the ladder's own sizes (half the pot: to 200; all-in) key no new solve, every other one does
         assert (size in spot.key[-1]) == (size not in (200, 20_000)), size
+
+
+def test_an_off_ladder_bet_roots_the_resolve_at_our_answer_with_the_opponents_range_read_through_it(flop_resolver):
+    from acpcbot.solve.resolving.columns import action_weights  # noqa: PLC0415
+    from acpcbot.solve.resolving.ranges import policy_ranges  # noqa: PLC0415
+    table, r = flop_resolver
+    on, off = _state((raise_to(200),)), _state((raise_to(777),))
+    # the ladder's half-pot bet: rooted where the flop's betting began; 777: where we answer it
+    assert r.spot(on).root.round == 1 and r.spot(on).before == 2 and r.spot(on).root.current_player == 0
+    spot = r.spot(off)
+    assert spot.before == 3 and spot.root.current_player == 1 and spot.root.spent[0] == 777
+    # the opponent's range there is the blueprint's reach with its bet read on the table's sizes (translation)
+    theirs, ours = r.ranges(off, spot)                               # position 0 bet, we are position 1
+
+    def read(before, action):
+        return action_weights(before, action, table.actions(before))
+    expected = policy_ranges(off, table.probabilities_all, before=3, read=read)
+    np.testing.assert_allclose(theirs, expected[0])
+    np.testing.assert_allclose(ours, expected[1])
+    street_start = policy_ranges(off, table.probabilities_all, before=2, read=read)
+    # read through its bet: each holding's reach times the probability of betting it (below the street's start)
+    assert (theirs <= street_start[0] + 1e-12).all() and theirs.sum() < 0.95 * street_start[0].sum()

@@ -112,3 +112,12 @@ def test_the_rows_facing_a_minimum_raise_are_the_call_mixed_with_the_rows_facing
     assert rows.shape[1] == len(random_policy.actions(small)) and np.allclose(rows.sum(1), 1.0)
     kinds = {ActionType(a[0]) for a in random_policy.actions(small)}
     assert kinds == {ActionType.CALL, ActionType.RAISE}   # the turn's first decision: check or bet
+
+
+def test_the_ranges_read_a_minimum_raise_as_the_table_does(random_policy):
+    from acpcbot.solve.resolving.columns import action_weights  # noqa: PLC0415
+    before = _flop_bet_half()
+    columns = random_policy.actions(before)
+    assert columns == (FOLD, CALL, raise_to(600), raise_to(20000))
+    assert action_weights(before, raise_to(300), columns) == [(1, pytest.approx(0.6)), (2, pytest.approx(0.4))]
+    assert action_weights(before, raise_to(600), columns) == [(2, 1.0)]

@@ -35,7 +35,7 @@ from typing import Callable, Collection
 
 import numpy as np
 
-from ...engine import Action, ActionType, State
+from ...engine import Action, ActionType, State, Step
 from ...gamedef import GameDef
 from ..subgame import BetSizes, SubgameResult
 from ..subgame.tree import DECISION, build_tree
@@ -185,22 +185,37 @@ class Resolver:
         player = state.current_player
         need = self.game.board_cards_through(start)
         board = tuple(int(c) for c in state.board[:need])
-        key: tuple = (tuple(tuple(tuple(a) for a in r) for r in root.actions), board, player)
         sizes = None
+        extra: tuple[int, ...] = ()
         if self.sizes is not None:
             ladder = self.sizes(root)
-            extra = self._extra(state, ladder, root, before, player)
-            key += (extra,)
+            extra, last = self._extra(state, ladder, root, before, player)
+            if last is not None:
+                # rooted where the opponent made its last size the ladder lacks, its range the blueprint's reach
+                # with that size read by translation: from the street's start the re-solved opponent may never
+                # make it, and the answer to a size with no reach is whatever regret matching leaves (near uniform)
+                root = last.before.copy().apply_unchecked(last.action)
+                before = last.index + 1
             sizes = replace(ladder, extra_to=extra, extra_player=1 - player)
+        key: tuple = (tuple(tuple(tuple(a) for a in r) for r in root.actions), board, player)
+        if self.sizes is not None:
+            key += (extra,)
         return ResolveSpot(key, bare(root), before, board, player, sizes)
 
     def ranges(self, state: State, spot: ResolveSpot) -> tuple[np.ndarray, np.ndarray]:
         """Both players' blueprint reach at the spot's root (over ``holdings(game)``)."""
         read = None if self.actions is None else self._read_action
-        rows = self.blueprint
-        if self.last_classes is not None and spot.root.round > self.start_round:
-            rows = self._played_rows(spot.player)
-        return policy_ranges(state, rows, before=spot.before, read=read)
+        # our own range is what we played to get there: the earlier solutions' rows where they stand (a later
+        # street's root, or a root inside the street after the opponent's off-ladder size), the blueprint's else
+        rows = self._played_rows(spot.player)
+        out = policy_ranges(state, rows, before=spot.before, read=read)
+        opp = 1 - spot.player
+        if out[opp].sum() <= 0 and self.sizes is not None and spot.key[-1]:
+            # the blueprint never makes the opponent's off-ladder size (read by translation, its weight is 0): its
+            # range is the one it made it from, unconditioned
+            before = policy_ranges(state, rows, before=spot.before - 1, read=read)
+            out = (before[0], out[1]) if opp == 0 else (out[0], before[1])
+        return out
 
     def _played_rows(self, player: int) -> BlueprintRows:
         """Rows as played: ``player``'s from the earlier rounds' solutions where they stand (nested solving: its range
@@ -251,16 +266,19 @@ class Resolver:
             limit = min(limit, self.clock.allowance(state.hand_id))
         return limit
 
-    def _extra(self, state: State, ladder: BetSizes, root: State, before: int, player: int) -> tuple[int, ...]:
+    def _extra(self, state: State, ladder: BetSizes, root: State, before: int,
+               player: int) -> tuple[tuple[int, ...], Step | None]:
         """The raise-to totals the opponent bet this round that ``ladder`` (the root's sizes) did not offer where it
-        bet them."""
+        bet them, and the step of the last of them (None: none)."""
         street = tuple(root.spent)
         out = set()
+        last = None
         for step in state.steps(before):
             if step.player != player and step.action.type == ActionType.RAISE:
                 if int(step.action.size) not in ladder.raise_sizes(step.before, street):
                     out.add(int(step.action.size))
-        return tuple(sorted(out))
+                    last = step
+        return tuple(sorted(out)), last
 
     def _solve(self, state: State, spot: ResolveSpot, limit: float | None) -> SubgameResult | None:
         ranges = self.ranges(state, spot)
