@@ -20,6 +20,15 @@ timed counts as the median).  Each chunk's output goes to stdout in one
 piece when it ends, with its time; the exit status is 0 when every chunk
 passed (a chunk whose files hold no selected test passes), else the first
 failing chunk's.
+
+Each chunk's temporary files (pytest's ``tmp_path`` folders, and through
+``TMPDIR`` those of ``tempfile`` and of the processes the tests start)
+go to a folder of their own inside the suite's temporary folder, made
+in RAM (``/dev/shm``) when the machine has one with room: the tests
+write and delete thousands of match logs and run folders, and on a disk
+the deletes alone (pytest removing its older numbered folders at each
+chunk's end) kept a worker waiting for seconds.  The folder is removed
+when the suite ends.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -81,6 +91,22 @@ CHUNKS_PER_JOB = 2  # the first chunks' share of a core's time; each chunk costs
 #: the smallest share a chunk is packed to, of a core's time: the last chunks are small so that the workers end
 #: together even when a long chunk ran slower than its time said (a busy machine)
 SMALLEST_SHARE = 12
+
+
+#: the RAM-backed folder the suite's temporary files go to when it is there, writable and this roomy (bytes free)
+RAM_DIR = Path("/dev/shm")
+RAM_NEEDED = 2 << 30
+
+
+def scratch_parent() -> str | None:
+    """Where the suite's temporary folder is made: ``RAM_DIR`` when usable, else None (the system's default)."""
+    try:
+        if RAM_DIR.is_dir() and os.access(RAM_DIR, os.W_OK | os.X_OK) and \
+                shutil.disk_usage(RAM_DIR).free >= RAM_NEEDED:
+            return str(RAM_DIR)
+    except OSError:
+        pass
+    return None
 
 
 def weights(files: list[str], durations: dict[str, float]) -> dict[str, float]:
@@ -166,15 +192,18 @@ def main(argv: list[str] | None = None) -> int:
     todo = list(range(len(parts)))
     lock = threading.Lock()
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(prefix="acpcbot-suite-", dir=scratch_parent()) as tmp:
         def run(i: int, part: list[str], worker: int) -> None:
             report = Path(tmp) / f"chunk{i}.xml"
-            command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}"]
+            temp = Path(tmp) / f"chunk{i}-tmp"  # the chunk's own: tempfile's and its processes' files
+            temp.mkdir()
+            command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}",
+                       f"--basetemp={Path(tmp) / f'chunk{i}-pytest'}"]
             if args.marks:
                 command += ["-m", args.marks]
             began = time.monotonic()
             done = subprocess.run(command + part, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  text=True, check=False)
+                                  text=True, check=False, env=dict(os.environ, TMPDIR=str(temp)))
             seconds = time.monotonic() - began
             with lock:
                 results[i] = (done.returncode, seconds, done.stdout)

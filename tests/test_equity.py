@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -60,16 +61,23 @@ def test_against_a_random_hand_matches_the_exact_preflop_table():
         assert abs(e.equity - preflop_equity(cls)) < 3 * e.stderr
 
 
+def _by_runout(cards: tuple[int, ...]):
+    """treys' rank of ``cards`` and a runout, each runout's looked up once: our hand does not depend on the
+    opponent's pair, so the loops below would rank it again for every pair (the same ranks, half the calls)."""
+    return functools.lru_cache(maxsize=None)(lambda run: treys_rank(cards + run))
+
+
 def brute_headsup(hole: str, board: str, pairs=None) -> tuple[float, float, float]:
     """(win, tie, total) by plain loops with treys: every opponent pair, every runout."""
     h, b = parse_cards(hole), parse_cards(board)
     rest = [c for c in range(52) if c not in h + b]
     pairs = list(itertools.combinations(rest, 2)) if pairs is None else pairs
+    ours = _by_runout(h + b)
     win = tie = total = 0
     for p in pairs:
         deck = [c for c in rest if c not in p]
         for run in itertools.combinations(deck, 5 - len(b)):
-            hr, orank = treys_rank(h + b + run), treys_rank(p + b + run)
+            hr, orank = ours(run), treys_rank(p + b + run)
             win += hr < orank
             tie += hr == orank
             total += 1
@@ -251,10 +259,11 @@ def brute_potential(hole: str, board: str, ahead: int) -> tuple[float, float]:
     hp = np.zeros((3, 3))
     hr_now = treys_rank(h + b)
     state = lambda mine, theirs: 0 if mine < theirs else (1 if mine == theirs else 2)  # noqa: E731
+    ours = _by_runout(h + b)
     for p in itertools.combinations(rest, 2):
         now = state(hr_now, treys_rank(p + b))
         for run in itertools.combinations([c for c in rest if c not in p], ahead):
-            hp[now, state(treys_rank(h + b + run), treys_rank(p + b + run))] += 1
+            hp[now, state(ours(run), treys_rank(p + b + run))] += 1
     tot = hp.sum(axis=1)
     ppot = (hp[2, 0] + hp[2, 1] / 2 + hp[1, 0] / 2) / (tot[2] + tot[1] / 2)
     npot = (hp[0, 2] + hp[1, 2] / 2 + hp[0, 1] / 2) / (tot[0] + tot[1] / 2)
