@@ -20,10 +20,12 @@ No-limit games (docs/resolving-hunl.md) add three things: the rows are
 over the table's own actions at the state (``actions``), the subgame's
 betting is ``sizes(root)`` plus, for the opponent, ``extra``: the raise-to
 totals the opponent really bet this round that the ladder lacks (nested
-solving: a new one means a new solve, with it in the tree), and a real
-action is read on the table's columns by translation for the ranges
-(``columns.action_weights``).  A ``MatchClock`` spreads the seconds over
-the match.
+solving: a new one means a new solve, rooted where we answer the last of
+them, the opponent's range read through it: rooted at the street's start
+the re-solved opponent may never make that size, and the answer to a size
+with no reach is near uniform), and a real action is read on the table's
+columns by translation for the ranges (``columns.action_weights``).  A
+``MatchClock`` spreads the seconds over the match.
 """
 
 from __future__ import annotations
