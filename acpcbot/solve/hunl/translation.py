@@ -64,6 +64,15 @@ def translate(x: float, sizes: list[float]) -> list[tuple[int, float]]:
     raise AssertionError("unreachable")
 
 
+def read_size(x: float, sizes: list[float], columns: list[int], call: int | None) -> list[tuple[int, float]]:
+    """(column, probability) of reading a raise of pot fraction ``x`` on raises of fractions ``sizes`` (ascending)
+    in ``columns``: pseudo-harmonic between neighbours, and below the smallest between the call (column ``call``,
+    ``A = 0``) and it when there is a call to read it as (see the module)."""
+    if call is not None and x < sizes[0]:
+        return [(([call] + columns)[j], p) for j, p in translate(x, [0.0] + sizes) if p > 0]
+    return [(columns[j], p) for j, p in translate(x, sizes) if p > 0]
+
+
 def map_action(tree: BlueprintTree, node: int, real: State, abstract: State, action: Action) -> list[tuple[int, float]]:
     """(action index at ``node``, probability) of reading the real ``action`` (taken in ``real``) on the tree.
 
@@ -90,10 +99,7 @@ def map_action(tree: BlueprintTree, node: int, real: State, abstract: State, act
     near = [j for j, f in enumerate(sizes) if abs(f - x) <= chip]
     if near:     # a tree size made in whole chips (our own raises): that size, not a split by a rounding
         return [(raises[min(near, key=lambda j: abs(sizes[j] - x))], 1.0)]
-    if x < sizes[0] and CALL in acts:  # smaller than any tree size: between the call (A = 0) and the smallest
-        column = [acts.index(CALL)] + raises
-        return [(column[j], p) for j, p in translate(x, [0.0] + sizes) if p > 0]
-    return [(raises[j], p) for j, p in translate(x, sizes) if p > 0]
+    return read_size(x, sizes, raises, acts.index(CALL) if CALL in acts else None)
 
 
 class TreePath(NamedTuple):

@@ -19,7 +19,7 @@ import numpy as np
 
 from ...engine import Action, ActionType, State
 from ..hunl.actions import pot_fraction
-from ..hunl.translation import translate
+from ..hunl.translation import read_size
 
 
 def same_action(a: Action, b: Action) -> bool:
@@ -83,11 +83,9 @@ def action_weights(before: State, action: Action, columns: Sequence[Action]) -> 
     if not sized:
         return [(raises[-1], 1.0)]
     fractions = [pot_fraction(before, int(columns[j][1])) for j in sized]
-    x = pot_fraction(before, int(action[1]))
     call = [j for j, a in enumerate(columns) if int(a[0]) == ActionType.CALL]
-    if x < fractions[0] and call:  # smaller than any size: between the call and the smallest, as the table reads it
-        return [(([call[0]] + sized)[k], p) for k, p in translate(x, [0.0] + fractions) if p > 0]
-    return [(sized[k], p) for k, p in translate(x, fractions) if p > 0]
+    # the table's own reading (a size below the smallest partly as the call)
+    return read_size(pot_fraction(before, int(action[1])), fractions, sized, call[0] if call else None)
 
 
 __all__ = ["action_weights", "find", "nearest", "same_action", "to_columns"]

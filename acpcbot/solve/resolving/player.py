@@ -223,7 +223,7 @@ class Resolver:
         """Rows as played: ``player``'s from the earlier rounds' solutions where they stand (nested solving: its range
         at a later root is what it really played to get there), the blueprint's elsewhere."""
         def rows(state: State) -> np.ndarray:
-            if state.current_player == player and self.start_round <= state.round:
+            if state.current_player == player and self.start_round <= state.round and state.round not in self.skip:
                 spot = self.spot(state)
                 earlier = self.solutions.get(spot.key)
                 if earlier is not None:

@@ -16,14 +16,15 @@ equity, a strong one more), which is why the next street is re-solved at
 its start over the real card.
 
 The runouts: every one when they are few (a turn's rivers), else a fixed
-sample of whole streets: each next card with ``per_card`` of the cards
-after it, chosen by a seed made of the board, so a spot's matrix is the
-same in play and in a replay.
+stratified sample: each next card with ``per_card`` draws of the cards
+still to come after it (any of the others), chosen by a seed made of the
+board, so a spot's matrix is the same in play and in a replay.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 
 import numpy as np
@@ -44,8 +45,8 @@ def runouts(game: GameDef, board: tuple[int, ...], per_card: int = RIVERS_PER_CA
     if need <= 0:
         return np.zeros((1, 0), dtype=np.int64)
     rest = [c for c in deck(game.num_ranks, game.num_suits) if c not in board]
-    combos = list(itertools.combinations(rest, need))
-    if len(combos) <= limit or need == 1:
+    if need == 1 or math.comb(len(rest), need) <= limit:
+        combos = list(itertools.combinations(rest, need))
         return np.array(combos, dtype=np.int64).reshape(len(combos), need)
     rng = random.Random(",".join(map(str, board)))
     out = []
