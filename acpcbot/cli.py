@@ -15,6 +15,7 @@ from .client import EXIT_OK, EXIT_STRATEGY
 from .connection import KEEPALIVE_COUNT, KEEPALIVE_IDLE, KEEPALIVE_INTERVAL
 from .direct import can_run_direct, run_direct
 from .gamedef import SHIPPED_GAMES, GameDefError, load_game
+from .playedfile import PlayedRowsWriter
 from .session import run
 from .strategies.base import Strategy, UnsupportedGame
 from .strategies.registry import StrategySpecError, available, create, default_spec, describe, with_absolute_paths
@@ -82,6 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-per-hand", type=_non_negative, default=7000.0, metavar="MS",
                    help="average time budget per hand in milliseconds (default: 7000)")
     p.add_argument("--history", metavar="FILE", help="append one JSON line per hand to FILE")
+    p.add_argument("--played-rows", metavar="FILE",
+                   help="write to FILE, a line per decision, the probabilities the strategy played from, where it "
+                        "keeps them (the re-solving blueprint): AIVAT reads them instead of replaying it (the arena "
+                        "asks for it)")
     p.add_argument("--retry", type=_non_negative, default=5.0, metavar="SECONDS",
                    help="keep retrying a refused connection this long while the dealer starts (default: 5)")
     p.add_argument("--idle-timeout", type=_positive, default=None, metavar="SECONDS",
@@ -160,30 +165,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError as exc:
             print(f"acpcbot: error: cannot open history file {args.history}: {exc}", file=sys.stderr)
             return EXIT_USAGE
+    # resolved here, where the command runs; the file is made at the first row the strategy gives
+    played = PlayedRowsWriter(os.path.abspath(args.played_rows)) if args.played_rows else None
     try:
         if can_run_direct(strategy):
             # hooks of microseconds: a blocking socket, no event loop round per line
             return run_direct(strategy, info, args.host, args.port, history=history, retry_for=args.retry,
-                              idle_timeout=args.idle_timeout)
+                              idle_timeout=args.idle_timeout, played=played)
         return asyncio.run(play_leavable(strategy, info, args.host, args.port, history, args.retry,
-                                         args.idle_timeout))
+                                         args.idle_timeout, played))
     except KeyboardInterrupt:
         log.error("interrupted")
         return 130
     finally:
         if history is not None:
             history.close()
+        if played is not None:
+            played.close()
 
 
 async def play_leavable(strategy: Strategy, info: MatchInfo, host: str, port: int, history: TextIO | None = None,
-                        retry: float = 5.0, idle_timeout: float | None = None) -> int:
+                        retry: float = 5.0, idle_timeout: float | None = None,
+                        played: PlayedRowsWriter | None = None) -> int:
     """Play the match; a strategy with a ``leave`` hook (the human player) may end it by closing the connection.
 
     Leaving cancels the match task before the strategy's ``act`` returns, so
     the answer it gives then is never sent: leaving never folds a hand.
     """
     task = asyncio.ensure_future(run(strategy, info, host, port, history=history, retry_for=retry,
-                                     idle_timeout=idle_timeout))
+                                     idle_timeout=idle_timeout, played=played))
     loop = asyncio.get_running_loop()
     left: list[bool] = []
 

@@ -61,6 +61,7 @@ from .pacing import (  # noqa: F401  (DeadlineAlarm, StrategyThread, the probe's
     log_late,
     strategy_deadline,
 )
+from .playedfile import PlayedRowsWriter
 from .protocol import MatchState, ProtocolError, format_reply
 from .scheduling import Schedule
 from .strategies.base import Strategy
@@ -98,6 +99,8 @@ class Client:
         #: where the alarm sends the fallback it answers with (the loop that armed it sets it)
         self.send_now: Callable[[bytes], None] | None = None
         self._rang: tuple[Action, float] = (CALL, 0.0)  # the fallback the alarm sent, and when
+        #: where the rows the strategy played from go (``Strategy.played_policy``), when its owner keeps them
+        self.played: PlayedRowsWriter | None = None
 
     # ------------------------------------------------------------- lines and decisions
 
@@ -283,7 +286,21 @@ class Client:
         if alarm is None and not self._declared_inline:
             schedule.took(done - started)
         self.replies += 1
+        if self.played is not None:
+            self._keep_played(view)
         return action
+
+    def _keep_played(self, view: View) -> None:
+        """The row the strategy played from in ``view``, to the played-rows file (before the reply leaves: where a
+        re-solver keeps its rows this is a read of what it solved, a fraction of a millisecond)."""
+        assert self.played is not None
+        try:
+            policy = self.strategy.played_policy(view)
+        except Exception:  # noqa: BLE001 - a failing record must not lose the match: the analysis replays instead
+            log.exception("hand %d: strategy %s failed in played_policy", view.hand_id, self.strategy.spec)
+            return
+        if policy is not None:
+            self.played.record(view, policy)
 
     def _ring(self, view: View, quick: Any) -> None:
         """At the deadline, from the alarm's signal handler in the middle of ``act``: send the fallback now."""

@@ -18,6 +18,7 @@ from typing import TextIO
 from .client import Client
 from .connection import EXIT_DISCONNECTED, EXIT_PROTOCOL, EXIT_STRATEGY, ClientError, connect_blocking, set_keepalive
 from .framing import MAX_LINE, LineFramer
+from .playedfile import PlayedRowsWriter
 from .protocol import VERSION_LINE
 from .scheduling import Schedule
 from .session import log_connected, match_ended, not_connected, start_strategy
@@ -90,9 +91,11 @@ def serve_direct(client: Client, sock: socket.socket, idle_timeout: float | None
 
 
 def run_direct(strategy: Strategy, info: MatchInfo, host: str, port: int, *, history: TextIO | None = None,
-               retry_for: float = 5.0, idle_timeout: float | None = None) -> int:
+               retry_for: float = 5.0, idle_timeout: float | None = None,
+               played: PlayedRowsWriter | None = None) -> int:
     """Play one match as :func:`acpcbot.session.run` does, on a blocking socket; return the exit code."""
     client = Client(strategy, info, history)
+    client.played = played
     if not start_strategy(strategy, info):
         return EXIT_STRATEGY
     try:

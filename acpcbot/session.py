@@ -18,6 +18,7 @@ from typing import Callable, TextIO
 
 from .client import Client
 from .connection import EXIT_OK, EXIT_STRATEGY, ClientError, Connection, open_connection
+from .playedfile import PlayedRowsWriter
 from .protocol import VERSION_LINE
 from .strategies.base import Strategy
 from .world import MatchInfo
@@ -58,15 +59,18 @@ def match_ended(client: Client, exc: ClientError | None) -> int:
 
 
 async def run(strategy: Strategy, info: MatchInfo, host: str, port: int, *, history: TextIO | None = None,
-              retry_for: float = 5.0, idle_timeout: float | None = None, deadline_alarm: bool = True) -> int:
+              retry_for: float = 5.0, idle_timeout: float | None = None, deadline_alarm: bool = True,
+              played: PlayedRowsWriter | None = None) -> int:
     """Play one match and return the exit code; errors are logged with a clear message.
 
     ``idle_timeout`` (seconds, None: no limit) ends the match when the
     dealer sends nothing that long while this seat waits for it;
     ``deadline_alarm`` False keeps a strategy that declares nothing off the
     alarm (see the client module's docstring): probed on the worker thread.
+    ``played`` keeps the rows the strategy played from (``Client.played``).
     """
     client = Client(strategy, info, history, deadline_alarm=deadline_alarm)
+    client.played = played
     if not start_strategy(strategy, info):
         return EXIT_STRATEGY
     try:

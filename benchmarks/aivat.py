@@ -1,6 +1,7 @@
 """AIVAT: how much it narrows the interval, and what it costs beside the match it measures.
 
     python benchmarks/aivat.py [--hands N] [--main-job] [--only A:B ...]
+    python benchmarks/aivat.py --played [--game hulhe|hunl] [--hands N] [--opponent SPEC]
 
 Prints one JSON object with, per duplicate heads-up no-limit match (memory
 transport, two matches at once, ``--hands`` per seating, default 1,000):
@@ -14,6 +15,17 @@ matches/hunl-baselines.toml instead (adaptive against the six study
 players, TCP, as ``make selfmatch`` does) and reports each opponent's pair,
 with the board-only correction beside it: adaptive is deterministic, so its
 AIVAT corrects the board cards only and equals that figure.
+
+``--played`` times what a re-solving player's AIVAT costs: the ``blueprint``
+of ``--game`` (default hulhe; it re-solves as it plays) against
+``--opponent`` (default raise), duplicate, in memory, ``--hands`` a seating
+(use a few hundred: every re-solve is timed twice).  ``kept_s`` is AIVAT
+read from the rows the blueprint kept as it played (what ``acpc-match``
+does), ``replay_s`` the peer on the same logs: the same evaluation with the
+rows set aside, so the blueprint is replayed and solves every subgame again;
+``replay_vs_kept`` their ratio, ``play_s`` the command's own seconds (play
+and analysis), and ``same_figures`` whether both evaluations gave every
+hand the same values.
 """
 
 from __future__ import annotations
@@ -86,6 +98,31 @@ def measure(plan, tmp: str) -> list[dict[str, object]]:
     return out
 
 
+def played(game: str, hands: int, opponent: str, tmp: str) -> dict[str, object]:
+    """AIVAT of the re-solving blueprint from its played rows, against the replay of it on the same logs."""
+    plan = build_plan(name="played", game=game, hands=hands, seed=1, duplicate=True, mode="play",
+                      entries=make_entries([(None, "blueprint", None), (None, opponent, None)]), transport="memory",
+                      parallel=2)
+    doc = execute(plan, tmp)
+    run_dir = Path(doc["run_dir"])
+    played, logs = load_logs(doc["matches"], run_dir, plan.game)
+    files = sorted(run_dir.glob("*.played"))
+    start = time.perf_counter()
+    kept = aivat.evaluate_run(played, logs, doc["players"], plan.game, parallel=1)
+    kept_s = time.perf_counter() - start
+    for f in files:
+        f.rename(f.with_suffix(".aside"))
+    start = time.perf_counter()
+    replayed = aivat.evaluate_run(played, logs, doc["players"], plan.game, parallel=1)
+    replay_s = time.perf_counter() - start
+    assert kept is not None and replayed is not None
+    return {"game": game, "players": ["blueprint", opponent], "hands_per_seating": hands,
+            "played_files": len(files), "played_bytes": sum(f.with_suffix(".aside").stat().st_size for f in files),
+            "play_s": doc["seconds"], "kept_s": round(kept_s, 3), "replay_s": round(replay_s, 3),
+            "replay_vs_kept": round(replay_s / kept_s, 1), "kept_notes": kept.notes,
+            "same_figures": kept.aivat == replayed.aivat and kept.allin == replayed.allin}
+
+
 def _board_only(logs, game) -> list[dict[str, list[float]]]:
     """Every hand corrected for its board cards only: AIVAT when every known policy is deterministic."""
     evaluator = Evaluator(game, seed=1)
@@ -144,9 +181,17 @@ def main() -> None:
     p.add_argument("--hands", type=int, default=1000)
     p.add_argument("--main-job", action="store_true")
     p.add_argument("--only", nargs="*", default=[], metavar="A:B")
+    p.add_argument("--played", action="store_true", help="the re-solving blueprint's AIVAT: its kept rows vs a replay")
+    p.add_argument("--game", default="hulhe", help="--played: the game (hulhe or hunl)")
+    p.add_argument("--opponent", default="raise", help="--played: the blueprint's opponent")
     args = p.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        if args.played:
+            print(json.dumps({"played": played(args.game, args.hands, args.opponent, tmp),
+                              "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+                              "load_average": round(os.getloadavg()[0], 2)}, indent=1))
+            return
         if args.main_job:
             rows = per_opponent(load_recipe(MAIN_JOB), tmp)
         else:

@@ -8,6 +8,7 @@
 * :mod:`.lenient`: a reply read as the reference dealer reads it (C's ``sscanf`` leniency);
 * :mod:`.loglines`: the match log's lines (header, ``STATE:``, ``SCORE:``) and the transaction lines;
 * :mod:`.transcript`: the dealer transcript's ``TO``/``FROM`` lines and time stamps.
+* :mod:`.played`: a seat's played rows (the probabilities of each decision, for AIVAT).
 
 PHH hand histories stay in :mod:`acpcbot.phh`, which owns that format alone.
 Everything else builds and reads these strings through this package

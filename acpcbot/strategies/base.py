@@ -238,6 +238,19 @@ class Strategy:
         raise NoPolicy(f"strategy {self.spec!r} does not expose its policy (the probability of each action for "
                        f"every holding), which LBR and AIVAT need")
 
+    def played_policy(self, view: View) -> ActionPolicy | None:
+        """The policy ``act`` just played from in ``view``, when the strategy holds it without new work; else None.
+
+        Asked right after ``act`` when the seat keeps its played rows
+        (``acpcbot.notation.played``): AIVAT then reads the row of the
+        actual holding from there instead of replaying the strategy through
+        the match.  Worth overriding where a replay is dear (a re-solver has
+        just solved for every holding; its copy would solve it all again);
+        what it returns must be what :meth:`policy` gives in ``view``.
+        None (the default): the analysis replays the strategy.
+        """
+        return None
+
     def end_hand(self, view: View) -> None:
         """Called with the final state of each hand (after ``observe`` of it)."""
 

@@ -212,6 +212,11 @@ class BlueprintStrategy(Strategy):
         probs = np.divide(probs, total, out=np.full(probs.shape, 1.0 / len(cols)), where=total > 0)
         return ActionPolicy(tuple(actions[i] for i in cols), probs, self.game)
 
+    def played_policy(self, view: View) -> ActionPolicy | None:
+        """Re-solving: :meth:`policy` as ``act`` left it (the solve it just ran is kept, so nothing is solved
+        again, and where the clock cut it the table's rows it played); the table alone is cheap to replay."""
+        return self.policy(view) if self.resolving is not None else None
+
 
 def _any_blueprint_game(game: GameDef) -> str | None:
     if spec_for(game) is None:

@@ -30,6 +30,7 @@ import multiprocessing
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
@@ -40,10 +41,13 @@ from acpcbot.matchlog import MatchLog
 from acpcbot.measure.aivat import PREFLOP_BOARDS, Evaluator
 from acpcbot.measure.matchup import preflop_ranks
 from acpcbot.notation.matchstate import state_head, state_line
-from acpcbot.protocol import CardsText, MatchState, format_betting
+from acpcbot.notation.played import PlayedRow, read_played_rows
+from acpcbot.policy_types import holding_free_policy
+from acpcbot.protocol import CardsText, MatchState, ProtocolError, format_betting
 from acpcbot.strategies.base import ActionPolicy, Strategy
 from acpcbot.world import MatchInfo, World
 
+from .folders import played_rows_name
 from .handsteps import light_steps
 from .recipes import strategy_seed
 from .stats import Estimate, estimate, mbb_scale, pooled_cells
@@ -147,9 +151,14 @@ def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str],
     seat_names = [s["player"] for s in rec["seats"]]
     notes: list[str] = []
     replays: dict[str, Replay] = {}
+    played: dict[str, dict[tuple[int, int], PlayedRow]] = {}
     for s, name in enumerate(seat_names):
         # a deterministic policy's corrections are all zero: nothing to replay
         if name not in known or _policy_kind(spec_of.get(name, ""), game) == "deterministic":
+            continue
+        rows = played_rows(rec, mlog, s, name, game, notes)
+        if rows is not None:  # the rows it played from, kept in the match: nothing to replay
+            played[name] = rows
             continue
         try:
             replays[name] = Replay(spec_of.get(name, rec["seats"][s].get("strategy", "")), game, name,
@@ -164,10 +173,16 @@ def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str],
     all_policies: list[dict[int, ActionPolicy]] = []
     for k, hand in enumerate(mlog.hands):
         policies: dict[int, ActionPolicy] = {}
-        if replays:
+        if replays or played:
             hand_steps: Sequence[Step] = hand.state.steps()
         else:
             hand_steps = steps[k] if steps is not None else light_steps(hand.state)
+        for name, rows in played.items():
+            position = hand.names.index(name)
+            for step in hand_steps:
+                if step.player == position:
+                    row = rows[hand.hand_id, step.index]
+                    policies[step.index] = holding_free_policy(game, row.actions, row.probs)
         for name, replay in list(replays.items()):
             try:
                 policies.update(replay.hand(hand.state, hand.names.index(name), hand_steps))
@@ -190,6 +205,39 @@ def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str],
         out.aivat[name] = np.where(is_first, values.aivat, -values.aivat).tolist()
         out.allin[name] = np.where(is_first, values.allin, -values.allin).tolist()
     return out
+
+
+def played_rows(rec: dict[str, Any], mlog: MatchLog, seat: int, name: str, game: GameDef,
+                notes: list[str]) -> dict[tuple[int, int], PlayedRow] | None:
+    """The rows ``name`` (0-based ``seat``) played from in this match, by (hand, step), when it kept one for every
+    decision it made in the log (``acpcbot.notation.played``); None when there is no such file, it cannot be
+    read or misses a decision (said in ``notes``): the strategy is replayed then."""
+    if not mlog.path:
+        return None
+    path = Path(mlog.path).parent / played_rows_name(rec["label"], seat + 1, name)
+    try:
+        text = path.read_text(encoding="ascii")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        notes.append(f"{rec['label']}: {path.name} cannot be read ({exc}); {name}'s policy is replayed")
+        return None
+    try:
+        rows = read_played_rows(text, game)
+    except ProtocolError as exc:
+        notes.append(f"{rec['label']}: {path.name}: {exc}; {name}'s policy is replayed")
+        return None
+    for hand in mlog.hands:
+        position = hand.names.index(name)
+        step = 0
+        for actors in hand.state.actors:
+            for player in actors:
+                if player == position and (hand.hand_id, step) not in rows:
+                    notes.append(f"{rec['label']}: {path.name} has no row for hand {hand.hand_id}, action {step}; "
+                                 f"{name}'s policy is replayed")
+                    return None
+                step += 1
+    return rows
 
 
 def _evaluate_file(rec: dict[str, Any], path: str, spec_of: dict[str, str], known: Sequence[str],

@@ -100,6 +100,12 @@ class Outcome:
     seconds: float
 
 
+def played_rows_name(label: str, seat: int, name: str) -> str:
+    """The file in the run folder where seat ``seat`` (1-based), player ``name``, of match ``label`` keeps the rows
+    it played from (``acpcbot.notation.played``; only a strategy with ``played_policy`` writes one)."""
+    return f"{label}.seat{seat}-{name}.played"
+
+
 def job_record(outcome: Outcome, game_name: str) -> dict[str, Any]:
     """The ``matches`` entry of results.json for one played match."""
     job = outcome.job

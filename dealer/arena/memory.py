@@ -31,6 +31,7 @@ from acpcbot.engine import Action, State
 from acpcbot.framing import LineFramer
 from acpcbot.gamedef import GameDef, load_game
 from acpcbot.matchlog import LoggedHand, MatchLog, format_values
+from acpcbot.playedfile import PlayedRowsWriter
 from acpcbot.protocol import VERSION_LINE, MatchState
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import create
@@ -41,7 +42,7 @@ from dealer.progress import MatchProgress, names_by_position
 from dealer.resume import MatchFiles
 from dealer.seats import Idle, SeatChannel, SeatClosed
 
-from .folders import Outcome
+from .folders import Outcome, played_rows_name
 from .fused import FusedMatch
 from .recipes import Job, strategy_seed
 
@@ -243,12 +244,15 @@ def seat_players(config: MatchConfig, seats: Sequence[tuple[str, str]],
 
 def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: str | Path,
                transcript_path: str | Path | None = None, time_per_hand: float = 7.0,
-               players: Iterable[tuple[Strategy, MatchInfo]] | None = None) -> MemoryMatch:
+               players: Iterable[tuple[Strategy, MatchInfo]] | None = None,
+               played_dir: str | Path | None = None) -> MemoryMatch:
     """Play one match in memory; ``seats`` are (name, strategy spec) in seat order.
 
     ``players`` gives each seat's strategy and match info ready made
     (default: :func:`seat_players`).  Writes the dealer log to ``log_path``
-    (the transcript, problems and score only, to ``transcript_path``).
+    (the transcript, problems and score only, to ``transcript_path``);
+    with ``played_dir``, the rows each seat played from there too
+    (``folders.played_rows_name``), for the strategies that give them.
     """
     clients: list[Client] = []
     channels: list[MemorySeat] = []
@@ -266,7 +270,11 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
     try:
         for strategy, info in (players if players is not None else seat_players(config, seats, time_per_hand)):
             strategy.start_match(info)
-            clients.append(Client(strategy, info))
+            client = Client(strategy, info)
+            if played_dir is not None and type(strategy).played_policy is not Strategy.played_policy:
+                client.played = PlayedRowsWriter(Path(played_dir) / played_rows_name(config.match_name,
+                                                                                     len(clients) + 1, info.name))
+            clients.append(client)
         target = Path(transcript_path) if transcript_path is not None else Path(os.devnull)
         stream = open(target, "wb")
         try:
@@ -286,6 +294,8 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
                 c.strategy.end_match()
             except Exception:  # noqa: BLE001 - a strategy failing at the end must not lose the match
                 log.exception("strategy %s failed in end_match", c.strategy.spec)
+            if c.played is not None:
+                c.played.close()
     errors = [f"seat {s + 1} ({seats[s][0]}): {ch.error}" for s, ch in enumerate(channels) if ch.error]
     problems = ([result.error] if result.error else []) + errors + failures
     finished = result.finished and not failures
@@ -341,7 +351,8 @@ def play_job(job: Job, game_arg: str, run_dir: str, seating: Seating | None = No
     try:
         seats = [(e.name, e.strategy or "") for e in job.seats]
         players, after = seating(job, game) if seating is not None else (None, None)
-        played = play_match(config, seats, folder / files["log"], folder / files["transcript"], players=players)
+        played = play_match(config, seats, folder / files["log"], folder / files["transcript"], players=players,
+                            played_dir=folder)
         finished, error = played.finished, played.error
         if after is not None:
             after()

@@ -18,7 +18,7 @@ from acpcbot.connection import EXIT_DISCONNECTED
 from acpcbot.notation.loglines import SCORE_PREFIX
 from acpcbot.strategies.registry import absolute_plugin_path
 
-from .folders import Outcome, RunError
+from .folders import Outcome, RunError, played_rows_name
 from .recipes import Entry, Job, strategy_seed
 
 HOST = "127.0.0.1"
@@ -54,14 +54,17 @@ def child_env(plugin_dirs: Sequence[str] = ()) -> dict[str, str]:
     return env
 
 
-def client_command(entry: Entry, job: Job, game_arg: str, port: int) -> list[str]:
-    """The command playing ``entry`` at ``port``: an acpcbot client process, or the external program."""
+def client_command(entry: Entry, job: Job, game_arg: str, port: int, played: Path | None = None) -> list[str]:
+    """The command playing ``entry`` at ``port``: an acpcbot client process, or the external program; ``played``:
+    where our client keeps the rows it played from (an absolute path: it runs in a folder of its own)."""
     if entry.external is not None:
         return shlex.split(entry.external) + [HOST, str(port)]
     cmd = python_command("acpcbot") + [
         HOST, str(port), "--game", game_arg, "--strategy", entry.strategy or "",
         "--seed", str(strategy_seed(job.seed, entry.name)), "--name", entry.name, "--log-level", "WARNING",
         "--retry", str(DEALER_START_S)]  # it may start before the dealer listens
+    if played is not None:
+        cmd += ["--played-rows", str(played)]
     for other in job.seats:
         if other.name != entry.name:
             cmd += ["--opponent", other.name]
@@ -196,8 +199,9 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int], p
         cwd = external_folder(run_dir, entry) if entry.external is not None else (home or run_dir)
         with open(run_dir / f"{stem}.out", "wb") as out, open(run_dir / f"{stem}.err", "wb") as err:
             try:
+                played = (run_dir / played_rows_name(label, seat, entry.name)).absolute()
                 proc = await asyncio.create_subprocess_exec(
-                    *client_command(entry, job, game_arg, port), cwd=cwd, stdin=asyncio.subprocess.DEVNULL,
+                    *client_command(entry, job, game_arg, port, played), cwd=cwd, stdin=asyncio.subprocess.DEVNULL,
                     stdout=out, stderr=err, env=env, start_new_session=True, preexec_fn=die_with_parent())
             except OSError as exc:
                 return f"seat {seat} ({entry.name}) could not start: {exc}"

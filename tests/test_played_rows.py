@@ -1,0 +1,163 @@
+"""Played rows: the row a seat played each decision from, kept in the match, read by AIVAT instead of a replay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from acpcbot.engine import CALL, FOLD, RAISE, raise_to
+from acpcbot.gamedef import load_game
+from acpcbot.holdings import num_holdings
+from acpcbot.notation.played import format_played_row, parse_played_row, read_played_rows
+from acpcbot.protocol import ProtocolError
+from acpcbot.strategies.base import ActionPolicy, Strategy
+from acpcbot.strategies.blueprint import shipped_reason
+from acpcbot.strategies.registration import _REGISTRY, register
+from acpcbot.strategies.registry import create
+from acpcbot.world import View
+from dealer.arena.aivat import evaluate_run
+from dealer.arena.recipes import Entry, build_plan
+from dealer.arena.analysis import load_logs
+from dealer.arena.runner import execute
+
+HUNL = load_game("hunl")
+HULHE = load_game("hulhe")
+
+
+# ------------------------------------------------------------------ the line
+
+
+def test_a_line_spells_the_actions_and_the_exact_floats() -> None:
+    line = format_played_row(17, 3, [FOLD, CALL, raise_to(300)], [0.25, 0.1 + 0.2, 0.44999999999999996], True)
+    assert line == "17 3 f=0.25 c=0.30000000000000004 r300=0.44999999999999996"
+    row = parse_played_row(line, HUNL)
+    assert (row.hand_id, row.step, row.actions) == (17, 3, (FOLD, CALL, raise_to(300)))
+    assert row.probs == (0.25, 0.1 + 0.2, 0.44999999999999996)  # to the last bit
+
+
+def test_limit_raises_comments_and_a_cut_last_line() -> None:
+    assert format_played_row(0, 1, [CALL, RAISE], [0.5, 0.5], False) == "0 1 c=0.5 r=0.5"
+    text = "# a comment\n0 1 c=0.5 r=0.5\n\n2 0 f=1.0 c=0.0 r=0.0\n3 1 c=0."  # the last line was cut mid-write
+    rows = read_played_rows(text, HULHE)
+    assert sorted(rows) == [(0, 1), (2, 0)]
+    assert rows[0, 1].actions == (CALL, RAISE)
+
+
+@pytest.mark.parametrize("line,what", [
+    ("3", "needs a hand, a step"),
+    ("x 1 c=1.0", "hand and step numbers"),
+    ("-1 0 c=1.0", "negative"),
+    ("1 0 c:1.0", "ACTION=PROBABILITY"),
+    ("1 0 c=half", "not a probability"),
+    ("1 0 c=1.5", "outside"),
+    ("1 0 c=nan", "outside"),
+    ("1 0 q=1.0", "unknown action"),
+])
+def test_a_bad_line_is_named_by_its_number(line: str, what: str) -> None:
+    with pytest.raises(ProtocolError, match=what) as err:
+        read_played_rows("0 0 c=1.0\n" + line + "\n", HUNL)
+    assert "line 2" in str(err.value)
+
+
+# ------------------------------------------------------------------ through the arena
+
+
+class Mixer(Strategy):
+    """A mixed strategy whose rows depend on the holding and the step, kept as played (counts its copies)."""
+
+    name = "test-played-mixer"
+    has_policy = True
+    made = 0
+
+    def __init__(self, game, rng, **params):
+        super().__init__(game, rng, **params)
+        type(self).made += 1
+
+    def policy(self, view: View) -> ActionPolicy:
+        legal = view.state.legal_actions()
+        actions = tuple(a for a in (FOLD, CALL, RAISE) if a[0] in legal)
+        h = np.arange(num_holdings(self.game), dtype=np.float64)[:, None]
+        weights = 1.0 + (h * (3 + view.state.num_actions) % 7) * np.arange(1, len(actions) + 1)
+        return ActionPolicy(actions, weights / weights.sum(axis=1, keepdims=True), self.game)
+
+    def act(self, view: View, deadline: float):
+        policy = self.policy(view)
+        return policy.actions[int(np.searchsorted(np.cumsum(policy.row(view.hole)), self.rng.random()))]
+
+    def played_policy(self, view: View) -> ActionPolicy:
+        return self.policy(view)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _mixer_registered():
+    register(Mixer)  # this module's alone: the registry is the shipped list everywhere else
+    yield
+    _REGISTRY.pop(Mixer.name, None)
+
+
+def _run(tmp_path: Path) -> tuple[dict, Path]:
+    entries = [Entry("mixer", Mixer.name), Entry("caller", "call")]
+    plan = build_plan(name="played", game="hulhe", hands=40, seed=5, duplicate=True, mode="play", entries=entries,
+                      transport="memory", parallel=1)
+    doc = execute(plan, tmp_path)
+    return doc, Path(doc["run_dir"])
+
+
+def _evaluate(doc: dict, run_dir: Path):
+    records = doc["matches"]
+    played, logs = load_logs(records, run_dir, HULHE)
+    return evaluate_run(played, logs, doc["players"], HULHE, parallel=1)
+
+
+def test_aivat_reads_the_rows_played_instead_of_replaying(tmp_path: Path) -> None:
+    doc, run_dir = _run(tmp_path)
+    files = sorted(p.name for p in run_dir.glob("*.played"))
+    # the mixer keeps its rows in both seatings; call gives none, so it leaves no file
+    assert files == ["match-000.seat1-mixer.played", "match-001.seat2-mixer.played"]
+    Mixer.made = 0
+    kept = _evaluate(doc, run_dir)
+    assert Mixer.made == 0 and kept.notes == [] and kept.mismatches == 0  # nothing replayed
+    for path in run_dir.glob("*.played"):
+        path.unlink()
+    replayed = _evaluate(doc, run_dir)
+    assert Mixer.made == 2  # one copy a match
+    assert kept.aivat == replayed.aivat and kept.allin == replayed.allin
+    assert any(v != 0 for v in kept.aivat[0]["mixer"])
+
+
+def test_a_file_missing_a_decision_is_left_for_the_replay(tmp_path: Path) -> None:
+    doc, run_dir = _run(tmp_path)
+    path = run_dir / "match-000.seat1-mixer.played"
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:5] + lines[6:]))
+    cut = _evaluate(doc, run_dir)
+    assert any("has no row for hand" in n and "replayed" in n for n in cut.notes)
+    path.write_text("0 0 nonsense\n")
+    bad = _evaluate(doc, run_dir)
+    assert any("match-000.seat1-mixer.played: line 1" in n for n in bad.notes)
+    for p in run_dir.glob("*.played"):
+        p.unlink()
+    assert _evaluate(doc, run_dir).aivat == cut.aivat == bad.aivat
+
+
+# ------------------------------------------------------------------ the re-solving blueprint
+
+RIVER = "MATCHSTATE:0:0:rc/cc/rc/:AsKd|/7h7c2c/9h/5s"
+
+
+@pytest.mark.skipif(shipped_reason(HULHE) is not None, reason=str(shipped_reason(HULHE)))
+def test_the_blueprints_played_rows_are_what_a_fresh_copy_replays() -> None:
+    view = View.parse(RIVER, HULHE)
+    player = create("blueprint", HULHE, 3)
+    player.act(view, 0.0)
+    played = player.played_policy(view)
+    assert played is not None
+    fresh = create("blueprint", HULHE, 3).policy(view)  # the replay's copy solves the river itself
+    assert played.actions == fresh.actions and np.array_equal(played.probs, fresh.probs)
+    # the table alone is cheap to replay: it keeps nothing
+    table = create("blueprint:resolve=0", HULHE, 3)
+    table.act(view, 0.0)
+    assert table.played_policy(view) is None
+
