@@ -16,8 +16,9 @@ players, TCP, as ``make selfmatch`` does) and reports each opponent's pair,
 with the board-only correction beside it: adaptive is deterministic, so its
 AIVAT corrects the board cards only and equals that figure.
 
-``--played`` times what a re-solving player's AIVAT costs: the ``blueprint``
-of ``--game`` (default hulhe; it re-solves as it plays) against
+``--played`` times what a re-solving player's AIVAT costs: ``--player``
+(default the ``blueprint`` of ``--game``, hulhe unless told: it re-solves as
+it plays; ``adaptive`` in hunl stands on such a floor) against
 ``--opponent`` (default raise), duplicate, in memory, ``--hands`` a seating
 (use a few hundred: every re-solve is timed twice).  ``kept_s`` is AIVAT
 read from the rows the blueprint kept as it played (what ``acpc-match``
@@ -98,10 +99,11 @@ def measure(plan, tmp: str) -> list[dict[str, object]]:
     return out
 
 
-def played(game: str, hands: int, opponent: str, tmp: str) -> dict[str, object]:
-    """AIVAT of the re-solving blueprint from its played rows, against the replay of it on the same logs."""
+def played(game: str, hands: int, player: str, opponent: str, tmp: str) -> dict[str, object]:
+    """AIVAT of a player keeping its played rows (the re-solving blueprint), against the replay of it on the same
+    logs."""
     plan = build_plan(name="played", game=game, hands=hands, seed=1, duplicate=True, mode="play",
-                      entries=make_entries([(None, "blueprint", None), (None, opponent, None)]), transport="memory",
+                      entries=make_entries([(None, player, None), (None, opponent, None)]), transport="memory",
                       parallel=2)
     doc = execute(plan, tmp)
     run_dir = Path(doc["run_dir"])
@@ -116,11 +118,13 @@ def played(game: str, hands: int, opponent: str, tmp: str) -> dict[str, object]:
     replayed = aivat.evaluate_run(played, logs, doc["players"], plan.game, parallel=1)
     replay_s = time.perf_counter() - start
     assert kept is not None and replayed is not None
-    return {"game": game, "players": ["blueprint", opponent], "hands_per_seating": hands,
+    return {"game": game, "players": [player, opponent], "hands_per_seating": hands,
             "played_files": len(files), "played_bytes": sum(f.with_suffix(".aside").stat().st_size for f in files),
             "play_s": doc["seconds"], "kept_s": round(kept_s, 3), "replay_s": round(replay_s, 3),
             "replay_vs_kept": round(replay_s / kept_s, 1), "kept_notes": kept.notes,
-            "same_figures": kept.aivat == replayed.aivat and kept.allin == replayed.allin}
+            "same_figures": kept.aivat == replayed.aivat and kept.allin == replayed.allin,
+            "hands_differing": sum(x != y for a, b in zip(kept.aivat, replayed.aivat)
+                                   for name in a for x, y in zip(a[name], b[name]))}
 
 
 def _board_only(logs, game) -> list[dict[str, list[float]]]:
@@ -183,12 +187,13 @@ def main() -> None:
     p.add_argument("--only", nargs="*", default=[], metavar="A:B")
     p.add_argument("--played", action="store_true", help="the re-solving blueprint's AIVAT: its kept rows vs a replay")
     p.add_argument("--game", default="hulhe", help="--played: the game (hulhe or hunl)")
+    p.add_argument("--player", default="blueprint", help="--played: the player keeping its rows (e.g. adaptive)")
     p.add_argument("--opponent", default="raise", help="--played: the blueprint's opponent")
     args = p.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         if args.played:
-            print(json.dumps({"played": played(args.game, args.hands, args.opponent, tmp),
+            print(json.dumps({"played": played(args.game, args.hands, args.player, args.opponent, tmp),
                               "date": time.strftime("%Y-%m-%d %H:%M:%S"),
                               "load_average": round(os.getloadavg()[0], 2)}, indent=1))
             return

@@ -161,3 +161,26 @@ def test_the_blueprints_played_rows_are_what_a_fresh_copy_replays() -> None:
     table.act(view, 0.0)
     assert table.played_policy(view) is None
 
+
+
+@pytest.mark.skipif(shipped_reason(HUNL) is not None, reason=str(shipped_reason(HUNL)))
+def test_adaptive_on_the_floor_keeps_the_row_its_policy_gives() -> None:
+    from acpcbot.world import MatchInfo
+
+    def player(spec: str) -> Strategy:
+        made = create(spec, HUNL, 7)
+        made.start_match(MatchInfo(HUNL, name="p1", seed=7, opponents=("p2",), spec=spec))
+        return made
+
+    flop = View.parse("MATCHSTATE:1:0:r300c/r450:|Kh9h/Qh7c2c", HUNL)  # facing a 3/4-pot bet on the flop
+    floor = player("adaptive")
+    floor.act(flop, 0.0)
+    kept = floor.played_policy(flop)
+    assert kept is not None
+    full = floor.policy(flop)
+    assert tuple(kept.actions) == tuple(full.actions)
+    assert np.array_equal(kept.row(flop.hole), full.row(flop.hole))
+    assert floor.played_policy(View.parse("MATCHSTATE:1:0:r300c/r450c/r900:|Kh9h/Qh7c2c/3d", HUNL)) is None  # not played
+    off = player("adaptive:blueprint=0")  # off the floor adaptive is deterministic: AIVAT replays nothing
+    off.act(flop, 0.0)
+    assert off.played_policy(flop) is None

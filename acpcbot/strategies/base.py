@@ -245,9 +245,11 @@ class Strategy:
         (``acpcbot.notation.played``): AIVAT then reads the row of the
         actual holding from there instead of replaying the strategy through
         the match.  Worth overriding where a replay is dear (a re-solver has
-        just solved for every holding; its copy would solve it all again);
-        what it returns must be what :meth:`policy` gives in ``view``.
-        None (the default): the analysis replays the strategy.
+        just solved for every holding; its copy would solve it all again).
+        Only the row of the seat's own holding is kept, and it must be the
+        one :meth:`policy` gives in ``view`` (a one-row
+        ``holding_free_policy`` of it will do).  None (the default): the
+        analysis replays the strategy.
         """
         return None
 

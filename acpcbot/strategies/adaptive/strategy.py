@@ -49,6 +49,7 @@ import numpy as np
 from ...engine import CALL, Action, ActionType, State
 from ...evaluator import NUM_PAIRS, pair_ranks
 from ...gamedef import GameDef
+from ...policy_types import holding_free_policy
 from ...world import MatchInfo, View
 from ..base import ActionPolicy, NoPolicy, Param, RunMode, Strategy, parse_bool
 from ..common import holdem_only
@@ -163,6 +164,8 @@ class AdaptiveStrategy(Strategy):
                                 SAVE_EVERY)
         #: the latest decision (for inspection and tests)
         self.last: Choice | None = None
+        #: the row ``act`` played from heads-up: (hand, step, actions, row), for :meth:`played_policy`
+        self._played_row: tuple[int, int, tuple[Action, ...], np.ndarray] | None = None
         #: the blueprint adaptive stands on (heads-up, where the game has one; adaptive.floor)
         self.floor: BlueprintFloor | None = None
         if stands_on_blueprint(self.game, self.blueprint, self.opponent, self.floor_policy):
@@ -340,6 +343,7 @@ class AdaptiveStrategy(Strategy):
         """
         hand = self.sync(view)
         opponents = [p for p in view.opponents]
+        self._played_row = None
         if 0 < deadline and deadline - time.monotonic() < 2 * self._search_s:
             self.last = None
             return self.quick_action(view)
@@ -385,6 +389,15 @@ class AdaptiveStrategy(Strategy):
     # ------------------------------------------------------------- the policy
 
     has_policy = True
+
+    def played_policy(self, view: View) -> ActionPolicy | None:
+        """On a blueprint floor, the row ``act`` just played from heads-up (the floor's re-solve is in it: a replay
+        would search every holding and solve again); None off the floor, where adaptive is deterministic and AIVAT
+        replays nothing, and where ``act`` played its quick answer."""
+        kept = self._played_row
+        if kept is None or self.floor is None or kept[:2] != (view.hand_id, view.state.num_actions):
+            return None
+        return holding_free_policy(self.game, kept[2], kept[3])
 
     def policy(self, view: View) -> ActionPolicy:
         """Heads-up: the best response for every holding at once (one-hot rows, the very search ``act`` runs;
@@ -438,6 +451,7 @@ class AdaptiveStrategy(Strategy):
             equity = 0.5 + 0.5 * float(signed_sums(search.mass)[search.our_bins[0]] / mass) if mass > 0 else 0.5
         actions, values, rows = self._rows(view, opp, actions, values, mass, one=True, deadline=deadline)
         row = rows[0]
+        self._played_row = (view.hand_id, view.state.num_actions, tuple(actions), row)
         best = int(np.argmax(row)) if row.max() >= 1.0 else int(np.searchsorted(np.cumsum(row), self.rng.random()))
         return Choice(actions[min(best, len(actions) - 1)], {a: float(v) for a, v in zip(actions, values[0])},
                       equity)
