@@ -184,3 +184,21 @@ def test_adaptive_on_the_floor_keeps_the_row_its_policy_gives() -> None:
     off = player("adaptive:blueprint=0")  # off the floor adaptive is deterministic: AIVAT replays nothing
     off.act(flop, 0.0)
     assert off.played_policy(flop) is None
+
+
+def test_lbrs_target_keeps_the_policy_lbr_recorded(tmp_path: Path) -> None:
+    from dealer.arena.lbr import lbr_plan
+
+    doc = execute(lbr_plan(Mixer.name, "leduc", 30, 4, "memory", jobs=1), tmp_path)
+    run_dir = Path(doc["run_dir"])
+    assert sorted(p.name for p in run_dir.glob("*.played")) == ["match-000.seat2-test-played-mixer.played",
+                                                                "match-001.seat1-test-played-mixer.played"]
+    game = load_game("leduc")
+    played, logs = load_logs(doc["matches"], run_dir, game)
+    Mixer.made = 0
+    kept = evaluate_run(played, logs, doc["players"], game, parallel=1)
+    assert Mixer.made == 0 and kept.notes == []
+    assert any(v != 0 for values in kept.aivat for v in values[Mixer.name])
+    for path in run_dir.glob("*.played"):
+        path.unlink()
+    assert evaluate_run(played, logs, doc["players"], game, parallel=1).aivat == kept.aivat

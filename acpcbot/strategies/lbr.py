@@ -148,6 +148,7 @@ class TargetProxy(Strategy):
         self.match: MatchHistory | None = None
         self.hole: tuple[int, tuple[int, ...]] | None = None
         self._observes = target.run_mode.every_state
+        self._recorded: tuple[int, int, ActionPolicy] | None = None  # the policy recorded at the last action
 
     def start_match(self, match: MatchInfo) -> None:
         """Start the target's match."""
@@ -168,7 +169,16 @@ class TargetProxy(Strategy):
             if policy is None:
                 policy = self.target.policy(view)
             self.model.record(view.hand_id, view.state.num_actions, policy)
+            self._recorded = (view.hand_id, view.state.num_actions, policy)
         return self.target.act(view, deadline)
+
+    def played_policy(self, view: View) -> ActionPolicy | None:
+        """The policy recorded before the target's action (it acted from it): AIVAT reads it instead of replaying
+        the target; without a model, the target's own."""
+        kept = self._recorded
+        if kept is not None and kept[:2] == (view.hand_id, view.state.num_actions):
+            return kept[2]
+        return self.target.played_policy(view)
 
     def end_hand(self, view: View) -> None:
         """The target's end of hand."""
