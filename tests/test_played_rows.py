@@ -127,6 +127,19 @@ def test_aivat_reads_the_rows_played_instead_of_replaying(tmp_path: Path) -> Non
     assert any(v != 0 for v in kept.aivat[0]["mixer"])
 
 
+def test_a_merge_carries_the_rows_with_the_logs(tmp_path: Path) -> None:
+    from dealer.arena.runner import merge_runs
+
+    doc, run_dir = _run(tmp_path / "run")
+    assert doc["matches"][0]["files"]["seat1-played"] == "match-000.seat1-mixer.played"
+    Mixer.made = 0
+    merged = merge_runs([run_dir], tmp_path / "merged", name="merged")
+    assert Mixer.made == 0  # its AIVAT read the copied rows
+    assert sorted(p.name for p in Path(merged["run_dir"]).glob("*.played")) == \
+        ["match-000.seat1-mixer.played", "match-001.seat2-mixer.played"]
+    assert [r["aivat_mbb_per_hand"] for r in merged["results"]] == [r["aivat_mbb_per_hand"] for r in doc["results"]]
+
+
 def test_a_file_missing_a_decision_is_left_for_the_replay(tmp_path: Path) -> None:
     doc, run_dir = _run(tmp_path)
     path = run_dir / "match-000.seat1-mixer.played"

@@ -106,6 +106,15 @@ def played_rows_name(label: str, seat: int, name: str) -> str:
     return f"{label}.seat{seat}-{name}.played"
 
 
+def add_played_rows(files: dict[str, str], run_dir: Path, job: Job) -> None:
+    """List in ``files`` the played-rows files ``job``'s seats left in ``run_dir`` (role ``seatN-played``): a merge
+    copies them with the log, and the analysis of the merged run reads them."""
+    for seat, entry in enumerate(job.seats, start=1):
+        name = played_rows_name(job.label, seat, entry.name)
+        if (run_dir / name).is_file():
+            files[f"seat{seat}-played"] = name
+
+
 def job_record(outcome: Outcome, game_name: str) -> dict[str, Any]:
     """The ``matches`` entry of results.json for one played match."""
     job = outcome.job

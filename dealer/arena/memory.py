@@ -42,7 +42,7 @@ from dealer.progress import MatchProgress, names_by_position
 from dealer.resume import MatchFiles
 from dealer.seats import Idle, SeatChannel, SeatClosed
 
-from .folders import Outcome, played_rows_name
+from .folders import Outcome, add_played_rows, played_rows_name
 from .fused import FusedMatch
 from .recipes import Job, strategy_seed
 
@@ -371,4 +371,5 @@ def play_job(job: Job, game_arg: str, run_dir: str, seating: Seating | None = No
     if not warnings.is_file() or warnings.stat().st_size == 0:
         warnings.unlink(missing_ok=True)
         del files["clients"]
+    add_played_rows(files, folder, job)
     return Outcome(job, finished, error, files, time.monotonic() - start)

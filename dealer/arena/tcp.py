@@ -18,7 +18,7 @@ from acpcbot.connection import EXIT_DISCONNECTED
 from acpcbot.notation.loglines import SCORE_PREFIX
 from acpcbot.strategies.registry import absolute_plugin_path
 
-from .folders import Outcome, RunError, played_rows_name
+from .folders import Outcome, RunError, add_played_rows, played_rows_name
 from .recipes import Entry, Job, strategy_seed
 
 HOST = "127.0.0.1"
@@ -235,6 +235,7 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int], p
         for _, _, proc, _ in clients:
             await stop_process(proc)
         await stop_process(dealer)
+    add_played_rows(files, run_dir, job)
     complete = error is None and dealer.returncode == 0 and SCORE_PREFIX.encode() in stdout
     if not complete and error is None:
         problems = _transcript_errors(run_dir / files["transcript"])
