@@ -15,7 +15,12 @@ counted as a mismatch (the replay did not reproduce the player, or its
 policy and play disagree) and reported beside the figures.  A strategy
 declaring ``deterministic`` (one-hot rows that ``act`` plays) is not
 replayed: each correction of its actions is zero, so only the board cards
-are corrected (and no mismatch can be seen).
+are corrected (and no mismatch can be seen).  A strategy that kept the rows
+it played from (``Strategy.played_policy``: the re-solving blueprint,
+adaptive on its floor, LBR's target proxy) is not replayed either when its
+played-rows file (``folders.played_rows_name``) has a row for every one of
+its decisions in the log: those rows are its policy there, read instead of
+solving every subgame again.
 
 Heads-up runs only; without a known player there is no AIVAT figure (the
 results say why), while all-in expectation needs no policy and is given for
