@@ -215,3 +215,6 @@ def test_lbrs_target_keeps_the_policy_lbr_recorded(tmp_path: Path) -> None:
     for path in run_dir.glob("*.played"):
         path.unlink()
     assert evaluate_run(played, logs, doc["players"], game, parallel=1).aivat == kept.aivat
+    # a target that keeps no rows of its own (cheap to replay) leaves none behind LBR either
+    plain = execute(lbr_plan("random", "leduc", 6, 4, "memory", jobs=1), tmp_path / "random")
+    assert list(Path(plain["run_dir"]).glob("*.played")) == []

@@ -173,8 +173,11 @@ class TargetProxy(Strategy):
         return self.target.act(view, deadline)
 
     def played_policy(self, view: View) -> ActionPolicy | None:
-        """The policy recorded before the target's action (it acted from it): AIVAT reads it instead of replaying
-        the target; without a model, the target's own."""
+        """For a target that keeps its played rows (a re-solver, dear to replay), the policy recorded before its
+        action (it acted from it): AIVAT reads it instead of replaying the target; None for the others, cheap to
+        replay (a policy over every raise size, random's, would be a line of thousands of columns a decision)."""
+        if type(self.target).played_policy is Strategy.played_policy:
+            return None
         kept = self._recorded
         if kept is not None and kept[:2] == (view.hand_id, view.state.num_actions):
             return kept[2]
