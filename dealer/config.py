@@ -8,6 +8,10 @@ from acpcbot.engine import position_of, seat_of
 from acpcbot.gamedef import GameDef
 from acpcbot.matchlog import format_header
 
+#: a clock out of anyone's reach (a week per answer, per hand and per hand on average, in milliseconds): a match
+#: whose seats are not to be timed by the dealer (a person; LBR, the measuring instrument)
+NO_CLOCK_MS = 7 * 24 * 3600 * 1000
+
 
 @dataclass
 class MatchConfig:

@@ -26,12 +26,12 @@ from acpcbot.notation.loglines import SCORE_PREFIX
 from acpcbot.strategies.base import UnsupportedGame
 from acpcbot.strategies.registry import StrategySpecError, create, default_spec, with_absolute_paths
 from acpcbot.world import MatchInfo
+from dealer.config import NO_CLOCK_MS
 
 from .folders import RUNS_DIR, RunError, new_run_dir
 from .recipes import safe_name, strategy_seed
 from .tcp import DEALER_START_S, HOST, child_env, python_command, stop_process
 
-NO_CLOCK_MS = 7 * 24 * 3600 * 1000  # a week per answer, per hand and per hand on average: out of a person's reach
 log = logging.getLogger("acpcbot")
 
 

@@ -55,8 +55,13 @@ def memory_job(job: Job) -> Callable[[Job, str, str], Outcome]:
 
 
 def play_job_lbr(job: Job, game_arg: str, run_dir: str) -> Outcome:
-    """Play one job in memory with LBR reading its target's real object (the runner calls this, maybe in a pool)."""
-    return memory.play_job(job, game_arg, run_dir, seating=lbr_seating)
+    """Play one job in memory with LBR reading its target's real object (the runner calls this, maybe in a pool).
+
+    The dealer times neither seat: LBR is the measuring instrument, whose decisions (every size of its setting
+    valued against the target's range) may outlast the competition's budget on a busy machine, and a match
+    it ended by running out of time would lose the measurement; the target still paces itself by its own
+    budget (7 s a hand), as in any match."""
+    return memory.play_job(job, game_arg, run_dir, seating=lbr_seating, clocked=False)
 
 
 def lbr_seating(job: Job, game: GameDef) -> tuple[list[tuple[Strategy, MatchInfo]], Callable[[], None]]:

@@ -36,7 +36,7 @@ from acpcbot.protocol import VERSION_LINE, MatchState
 from acpcbot.strategies.base import Strategy
 from acpcbot.strategies.registry import create
 from acpcbot.world import MatchInfo
-from dealer.config import MatchConfig
+from dealer.config import NO_CLOCK_MS, MatchConfig
 from dealer.logs import LogWriter, Transcript
 from dealer.progress import MatchProgress, names_by_position
 from dealer.resume import MatchFiles
@@ -327,18 +327,22 @@ class _LineHandler(logging.Handler):
 Seating = Callable[[Job, GameDef], tuple[list[tuple[Strategy, MatchInfo]], Callable[[], None]]]
 
 
-def play_job(job: Job, game_arg: str, run_dir: str, seating: Seating | None = None) -> Outcome:
+def play_job(job: Job, game_arg: str, run_dir: str, seating: Seating | None = None, clocked: bool = True) -> Outcome:
     """Play one runner job in memory into ``run_dir`` (the runner's executor calls this, maybe in another process).
 
     ``seating`` makes the seats (default: :func:`seat_players`).  The
     seats' warnings go to the job's ``.clients.err``; a write to it that
     fails is reported in the outcome, which is then not complete.
+    ``clocked`` False: the dealer times no seat (``NO_CLOCK_MS``; the
+    seats still pace themselves by the usual 7 s a hand).
     """
     start = time.monotonic()
     game = load_game(game_arg)
     names = [e.name for e in job.seats]
     config = MatchConfig(match_name=job.label, game=game, game_arg=game_arg, num_hands=job.hands, seed=job.seed,
                          names=names, quiet=True)
+    if not clocked:
+        config.t_response = config.t_hand = config.t_per_hand = NO_CLOCK_MS
     folder = Path(run_dir)
     files = {"log": f"{job.label}.log", "transcript": f"{job.label}.err", "clients": f"{job.label}.clients.err"}
     failures: list[str] = []
