@@ -21,6 +21,7 @@ def test_patterns_play_2000_hands_against_random_through_the_dealer(spec, game_n
 
 # ----------------------------------------------------------------- sanity results
 
+@slow  # a duplicate strength match (4 seeds x 2 x 300 hands): make soak, like the other players' strength runs
 def test_maniac_beats_rock_in_limit():
     # duplicate pairs in hulhe: the study's finding (maniac ahead of rock) with a generous margin;
     # measured here: about +717 ± 12 mbb/hand over 10 seeds x 500 hands
