@@ -18,8 +18,8 @@ from acpcbot.solve.blueprint import bucket_history
 from acpcbot.solve.blueprint_hulhe import HULHE
 from acpcbot.solve.blueprint_registry import spec_for
 from acpcbot.solve.blueprint_train import DEFAULT_BUCKETS
-from acpcbot.solve.hunl.actions import HUNL_DEFAULT, ActionAbstraction, BlueprintTree, abstract_actions
 from acpcbot.solve.hunl import load_cache
+from acpcbot.solve.hunl.actions import HUNL_DEFAULT, ActionAbstraction, BlueprintTree, abstract_actions
 from acpcbot.solve.hunl.cards import BucketDeals, build_cards
 from acpcbot.solve.hunl.mccfr import MCCFR, Settings
 from acpcbot.solve.hunl.policy import HunlBlueprint, buckets_digest, quantised_rows, write_policy
