@@ -3,7 +3,7 @@
 Golden: cold (no results yet) adaptive's rows are the floor's own, the
 re-solved ones in hulhe (the ``blueprint`` strategy's, to the last bit) and
 the table's with ``resolve=0``; a hunl policy file given as the floor
-(a small smoke build: no shipped HUNL policy is needed) is played as its
+(a small one of random rows: no shipped HUNL policy is needed) is played as its
 table, over the table's own sizes; the merge of the floor's actions beside
 the searched ones on hand-worked numbers; the quick answer never solves.
 """
@@ -140,21 +140,12 @@ def test_the_portfolio_keeps_no_limit_rows_by_action_not_kind():
 
 @pytest.fixture(scope="module")
 def smoke_hunl_policy(tmp_path_factory):
-    """A HUNL policy file from a few MCCFR iterations on a one-size abstraction (as tests/test_blueprint_hunl)."""
-    from acpcbot.solve.abstraction import Buckets
-    from acpcbot.solve.blueprint_train import DEFAULT_BUCKETS
-    from acpcbot.solve.hunl.actions import ActionAbstraction, BlueprintTree
-    from acpcbot.solve.hunl.cards import BucketDeals, build_cards
-    from acpcbot.solve.hunl.mccfr import MCCFR, Settings
-    from acpcbot.solve.hunl.policy import buckets_digest, quantised_rows, write_policy
-    buckets = Buckets.load(DEFAULT_BUCKETS)
-    cards = build_cards(buckets, 6, 6)
-    sizes = ActionAbstraction(sizes=(((1.0,),), ((0.5,),), ((1.0,),), ((1.0,),)), max_raises=(2, 1, 1, 1))
-    tree = BlueprintTree(HUNL, sizes, cards.widths)
-    trainer = MCCFR(tree, BucketDeals(buckets, cards), Settings(seed=2))
-    trainer.run(200)
+    """A HUNL policy file over a small abstraction, its rows drawn at random (hunlkit): what these tests check is
+    what adaptive reads of the table, not what the table learnt (a trained one's card clustering and iterations
+    cost 2 s)."""
+    from hunlkit import random_policy
     path = tmp_path_factory.mktemp("hunl-floor") / "smoke.npz"
-    write_policy(path, tree, cards, quantised_rows(trainer), {"iterations": 200, "buckets": buckets_digest(buckets)})
+    random_policy(HUNL, path)
     return str(path)
 
 

@@ -20,6 +20,7 @@ from playkit import play_match, play_memory
 from acpcbot.engine import CALL, FOLD, ActionType
 from acpcbot.gamedef import load_game
 from acpcbot.strategies import adaptive  # noqa: F401  (registers adaptive)
+from acpcbot.strategies.adaptive import floor as adaptive_floor
 from acpcbot.strategies.registry import create
 from acpcbot.world import View
 
@@ -33,7 +34,10 @@ HUNL = load_game("hunl")
     ("3pnl", ["random", "adaptive", "station"]),
     ("6pnl", ["adaptive", "random", "call", "maniac", "rock", "adaptive"]),
 ])
-def test_every_reply_is_legal_in_every_holdem_game(game_name, specs):
+def test_every_reply_is_legal_in_every_holdem_game(game_name, specs, monkeypatch):
+    # hunl's floor re-solves its rivers: 20 iterations a re-solve, not the shipped 200 (nine re-solves took 5.7 s
+    # of the run's 7.7), which changes the rows' values but not the actions they hold
+    monkeypatch.setattr(adaptive_floor, "RESOLVE_ITERATIONS", 20)
     results = play_match(game_name, specs, 60, 4)  # asserts each reply legal as sent, no corrections
     assert abs(sum(sum(r) for r in results)) < 1e-6
 
@@ -46,10 +50,11 @@ MANIAC_HANDS = 80  # the maniac's training match: replayed below, and read by th
 
 def test_a_seeded_match_replays_exactly():
     # the first run is the training match test_folds_a_medium_hand... reads (played once a process, whichever
-    # test asks first); the second, with fresh players, must repeat it hand for hand
+    # test asks first); the second, with fresh players, must repeat it hand for hand: its first half (the deals
+    # of a seeded match do not depend on its length, and the model learns from the first hand off the floor)
     first = _training("maniac", MANIAC_HANDS)[1]
-    second = _training.__wrapped__("maniac", MANIAC_HANDS)[1]
-    assert first.per_hand == second.per_hand and first.totals[0] != 0
+    second = _training.__wrapped__("maniac", MANIAC_HANDS // 2)[1]
+    assert first.per_hand[:MANIAC_HANDS // 2] == second.per_hand and first.totals[0] != 0
 
 
 # ----------------------------------------------------------------- it adapts

@@ -154,8 +154,9 @@ def test_a_player_seen_calling_shoves_is_expected_to_call_them():
 def test_never_feeds_a_raise_war(tmp_path):
     # A bot that min-raises whenever it can made the old adaptive re-raise round after round (63 actions
     # in one round, the dealer's 64-action cap once).  Past RAISE_CAP raises in a round we only call,
-    # fold or go all-in, so a round holds a handful of actions.
-    config = MatchConfig(match_name="m", game=HUNL, game_arg="hunl", num_hands=40, seed=4, names=["a", "b"],
+    # fold or go all-in, so a round holds a handful of actions.  15 hands (about 0.2 s of search each): the
+    # longest round of 40 (6 actions) is in the first three, and the prober raises in every hand.
+    config = MatchConfig(match_name="m", game=HUNL, game_arg="hunl", num_hands=15, seed=4, names=["a", "b"],
                          quiet=True)
     played = arena_match(config, [("a", "adaptive"), ("b", "probe:kind=minraise")], tmp_path / "m.log")
     assert played.finished, played.error

@@ -162,6 +162,7 @@ def test_nothing_changes_when_no_card_or_choice_is_luck(tmp_path):
     assert r["aivat_duplicate_mbb_per_hand"] == r["duplicate_mbb_per_hand"]
 
 
+@pytest.mark.slow  # a measurement of the interval over 2 x 300 duplicate hands: make soak
 def test_aivat_narrows_the_interval(tmp_path):
     doc = _play(tmp_path, "hunl", ("station", "maniac"), 300, 4)
     r = doc["results"][0]

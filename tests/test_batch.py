@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from dealer.arena.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,6 +24,7 @@ players = ["cfr", "raise", "random"]
 '''
 
 
+@pytest.mark.slow  # six printed jobs run by sh (a process each), merged, and the run played whole: make soak
 def test_printed_jobs_run_apart_and_merged_equal_one_run(tmp_path, capsys):
     recipe = tmp_path / "recipes" / "split.toml"
     recipe.parent.mkdir()

@@ -8,7 +8,7 @@ from playkit import check_dealer_match, duplicate_mbb, play_match, slow
 
 @pytest.mark.parametrize("game_name", ["hunl", "hulhe"])
 def test_bayes_plays_random_through_the_dealer(game_name, caplog):
-    check_dealer_match(game_name, "bayes", 250, 14, caplog)  # legality and no warnings; 2,000 hands in soak
+    check_dealer_match(game_name, "bayes", 125, 14, caplog)  # legality and no warnings; 2,000 hands in soak
 
 
 @slow

@@ -18,6 +18,7 @@ from acpcbot.solve.blueprint import bucket_history
 from acpcbot.solve.blueprint_hulhe import HULHE
 from acpcbot.solve.blueprint_registry import spec_for
 from acpcbot.solve.blueprint_train import DEFAULT_BUCKETS
+from acpcbot.solve.hunl import load_cache
 from acpcbot.solve.hunl.actions import HUNL_DEFAULT, ActionAbstraction, BlueprintTree, abstract_actions
 from acpcbot.solve.hunl.cards import BucketDeals, build_cards
 from acpcbot.solve.hunl.mccfr import MCCFR, Settings
@@ -27,6 +28,7 @@ from acpcbot.solve.hunl.spec import HUNL
 from acpcbot.solve.hunl.translation import map_action, pseudo_harmonic, translate, tree_paths
 
 HUNL_GAME = load_game("hunl")
+SHIPPED_WIDTHS = (169, 64, 48, 10)  # the shipped abstraction's keys a round
 #: a small abstraction for tests: one size a round, one raise before all-in
 TINY = ActionAbstraction(sizes=(((1.0,),), ((0.5,),), ((1.0,),), ((1.0,),)), max_raises=(2, 1, 1, 1))
 
@@ -275,7 +277,9 @@ def test_two_workers_share_the_tables_and_still_converge_on_leduc():
 
 
 def test_the_trees_own_sizes_made_in_whole_chips_read_as_themselves():
-    tree = BlueprintTree(HUNL_GAME, HUNL_DEFAULT, (1, 1, 1, 1))
+    # the shipped tree as play reads it, from acpcbot's cache folder (grown there by the first process to load the
+    # hunl blueprint, about 2 s; test_blueprint_load: the cached tree is the grown one node for node)
+    tree = load_cache.load_tree(HUNL_GAME, HUNL_DEFAULT, SHIPPED_WIDTHS)
     # an open to 275 (0.875 pot) reads as 250 (0.75) or 300 (1): (1 - 0.875)(1 + 0.75) / ((1 - 0.75)(1 + 0.875))
     state = State(HUNL_GAME).apply(raise_to(275)).apply(CALL)
     to_250 = 0.21875 / 0.46875

@@ -203,8 +203,13 @@ def test_a_sampled_match_agrees_with_the_exact_value(tmp_path):
     assert row["duplicate_mbb_per_hand"] <= exact.best_response_mbb + 4.5 * se
 
 
-@pytest.mark.parametrize("game,spec", [("kuhn2p", "cfr"), ("leduc", "random"), ("hunl", "rock"),
-                                       ("hulhe", "maniac"), ("hunl", "adaptive")])
+@pytest.mark.parametrize("game,spec", [
+    ("kuhn2p", "cfr"), ("leduc", "random"), ("hunl", "rock"),
+    # make soak's: a limit hold'em target (4 s of CPU in seven processes; make test keeps the limit games kuhn2p
+    # and leduc and no-limit hold'em), and adaptive (about 12 s: LBR's hunl equities, in the LBR seat and in its
+    # copy of adaptive; that asking adaptive's policy changes none of its later play is make test's in one
+    # process, test_adaptive_policy_pure)
+    pytest.param("hulhe", "maniac", marks=pytest.mark.slow), pytest.param("hunl", "adaptive", marks=pytest.mark.slow)])
 def test_over_tcp_lbr_plays_as_in_memory(tmp_path, game, spec):
     # adaptive: LBR asks it of states the hand never reaches, which must not change its later play in memory
     hands = 25 if game in ("kuhn2p", "leduc") else 5 if spec == "adaptive" else 10

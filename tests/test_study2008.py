@@ -321,6 +321,7 @@ def test_every_player_acts_legally_in_every_holdem_game(game_name):
     assert len(decisions) >= (3 if game.is_limit else 5)
 
 
+@pytest.mark.slow  # the benchmark end to end: a process per strategy and a live TCP match each, 9 processes: make soak
 def test_strategies_benchmark_prints_one_json_object():
     import json
     import subprocess
