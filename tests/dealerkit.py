@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Sequence
 
 from matchkit import serve
 
@@ -24,6 +26,20 @@ from dealer.match import MatchResult
 from dealer.resume import MatchFiles, open_match_files
 
 TIMEOUT = 120.0  # no test waits longer than this for anything (a ceiling for hangs, generous for a busy machine)
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def logcheck_logs(folder: Path, texts: Sequence[str]) -> tuple[subprocess.CompletedProcess, list[str]]:
+    """``python -m acpcbot.logcheck`` run once over a log of each of ``texts`` written in ``folder`` (``m0.log``...;
+    a process a log cost a quarter of a second of start-up each): its result and the files, in ``texts`` order."""
+    paths = []
+    for i, text in enumerate(texts):
+        path = folder / f"m{i}.log"
+        path.write_text(text)
+        paths.append(str(path))
+    result = subprocess.run([sys.executable, "-m", "acpcbot.logcheck", *paths], capture_output=True, text=True,
+                            timeout=60, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    return result, paths
 
 
 Policy = Callable[["Player", str, MatchState], Awaitable[None]]

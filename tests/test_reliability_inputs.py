@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from dealerkit import always_call, play_match
+from dealerkit import always_call, logcheck_logs, play_match
 
 from acpcbot.gamedef import load_game
 from acpcbot.logcheck import LogCheckError, check_log
@@ -91,14 +91,8 @@ def _megabyte_log(bad_line: str) -> str:
 
 @pytest.fixture(scope="module")
 def logcheck_command(tmp_path_factory) -> tuple[subprocess.CompletedProcess, list[str]]:
-    """``python -m acpcbot.logcheck`` run once over a log of each of BAD_LINES (a process each cost a quarter of a
-    second of start-up, six times): its result and the files, in BAD_LINES order."""
-    folder = tmp_path_factory.mktemp("mega")
-    paths = []
-    for i, bad_line in enumerate(BAD_LINES):
-        paths.append(str(folder / f"m{i}.log"))
-        (folder / f"m{i}.log").write_text(_megabyte_log(bad_line))
-    return _run("-m", "acpcbot.logcheck", *paths), paths
+    """``python -m acpcbot.logcheck`` run once over a log of each of BAD_LINES, in BAD_LINES order."""
+    return logcheck_logs(tmp_path_factory.mktemp("mega"), [_megabyte_log(bad_line) for bad_line in BAD_LINES])
 
 
 @pytest.mark.parametrize("bad_line", BAD_LINES)

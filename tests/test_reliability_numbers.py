@@ -16,7 +16,7 @@ import sys
 
 import pytest
 from client_fakedealer import client_process
-from dealerkit import config_for
+from dealerkit import config_for, logcheck_logs
 
 from acpcbot.engine import State
 from acpcbot.gamedef import INT32_MAX, GameDefError, load_game, parse_game
@@ -108,16 +108,8 @@ HUGE_LOGS = [
 
 @pytest.fixture(scope="module")
 def logcheck_command(tmp_path_factory) -> tuple[subprocess.CompletedProcess, list[str]]:
-    """``python -m acpcbot.logcheck`` run once over every log of HUGE_LOGS (a process each cost a quarter of a
-    second of start-up, six times): its result and the files, in HUGE_LOGS order."""
-    folder = tmp_path_factory.mktemp("huge")
-    paths = []
-    for i, text in enumerate(HUGE_LOGS):
-        paths.append(str(folder / f"m{i}.log"))
-        (folder / f"m{i}.log").write_text(text)
-    result = subprocess.run([sys.executable, "-m", "acpcbot.logcheck", *paths], capture_output=True, text=True,
-                            timeout=60, cwd=ROOT)
-    return result, paths
+    """``python -m acpcbot.logcheck`` run once over every log of HUGE_LOGS, in HUGE_LOGS order."""
+    return logcheck_logs(tmp_path_factory.mktemp("huge"), HUGE_LOGS)
 
 
 @pytest.mark.parametrize("text", HUGE_LOGS)
