@@ -11,6 +11,8 @@ from acpcbot.matchlog import format_header
 #: a clock out of anyone's reach (a week per answer, per hand and per hand on average, in milliseconds): a match
 #: whose seats are not to be timed by the dealer (a person; LBR, the measuring instrument)
 NO_CLOCK_MS = 7 * 24 * 3600 * 1000
+#: the dealer's command-line flags of such a match
+NO_CLOCK_FLAGS = ("--t_response", str(NO_CLOCK_MS), "--t_hand", str(NO_CLOCK_MS), "--t_per_hand", str(NO_CLOCK_MS))
 
 
 @dataclass

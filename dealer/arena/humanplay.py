@@ -26,7 +26,7 @@ from acpcbot.notation.loglines import SCORE_PREFIX
 from acpcbot.strategies.base import UnsupportedGame
 from acpcbot.strategies.registry import StrategySpecError, create, default_spec, with_absolute_paths
 from acpcbot.world import MatchInfo
-from dealer.config import NO_CLOCK_MS
+from dealer.config import NO_CLOCK_FLAGS
 
 from .folders import RUNS_DIR, RunError, new_run_dir
 from .recipes import safe_name, strategy_seed
@@ -126,8 +126,8 @@ async def _play(game: Any, game_arg: str, hands: int, seed: int, name: str, bots
     names = [name, *bots]
     env = child_env([str(Path.cwd())])
     dealer_cmd = python_command("dealer") + [
-        "match", game_arg, str(hands), str(seed), *names, "--t_response", str(NO_CLOCK_MS), "--t_hand",
-        str(NO_CLOCK_MS), "--t_per_hand", str(NO_CLOCK_MS), "--start_timeout", str(int(DEALER_START_S * 1000))]
+        "match", game_arg, str(hands), str(seed), *names, *NO_CLOCK_FLAGS,
+        "--start_timeout", str(int(DEALER_START_S * 1000))]
     with open(run_dir / "match.err", "wb") as transcript:
         dealer = await asyncio.create_subprocess_exec(*dealer_cmd, cwd=run_dir, stdin=asyncio.subprocess.DEVNULL,
                                                       stdout=asyncio.subprocess.PIPE, stderr=transcript, env=env,

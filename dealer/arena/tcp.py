@@ -17,7 +17,7 @@ from acpcbot.children import die_with_parent
 from acpcbot.connection import EXIT_DISCONNECTED
 from acpcbot.notation.loglines import SCORE_PREFIX
 from acpcbot.strategies.registry import absolute_plugin_path
-from dealer.config import NO_CLOCK_MS
+from dealer.config import NO_CLOCK_FLAGS
 
 from .folders import Outcome, RunError, add_played_rows, played_rows_name
 from .lbr_seats import lbr_pair
@@ -187,7 +187,7 @@ async def _tcp_match(job: Job, game_arg: str, run_dir: Path, ports: list[int], p
         label, game_arg, str(job.hands), str(job.seed), *[e.name for e in job.seats], "-p", ",".join(map(str, ports)),
         "--start_timeout", str(START_TIMEOUT_MS)]
     if lbr_pair(job) is not None:  # LBR's matches are not timed by the dealer, as in memory (lbr_seats.play_job_lbr)
-        dealer_cmd += ["--t_response", str(NO_CLOCK_MS), "--t_hand", str(NO_CLOCK_MS), "--t_per_hand", str(NO_CLOCK_MS)]
+        dealer_cmd += NO_CLOCK_FLAGS
     env = child_env(plugin_dirs)
     with open(run_dir / files["transcript"], "wb") as transcript:
         dealer = await asyncio.create_subprocess_exec(*dealer_cmd, cwd=run_dir, stdin=asyncio.subprocess.DEVNULL,
