@@ -107,15 +107,15 @@ def played(game: str, hands: int, player: str, opponent: str, tmp: str) -> dict[
                       parallel=2)
     doc = execute(plan, tmp)
     run_dir = Path(doc["run_dir"])
-    played, logs = load_logs(doc["matches"], run_dir, plan.game)
+    records, logs = load_logs(doc["matches"], run_dir, plan.game)
     files = sorted(run_dir.glob("*.played"))
     start = time.perf_counter()
-    kept = aivat.evaluate_run(played, logs, doc["players"], plan.game, parallel=1)
+    kept = aivat.evaluate_run(records, logs, doc["players"], plan.game, parallel=1)
     kept_s = time.perf_counter() - start
     for f in files:
         f.rename(f.with_suffix(".aside"))
     start = time.perf_counter()
-    replayed = aivat.evaluate_run(played, logs, doc["players"], plan.game, parallel=1)
+    replayed = aivat.evaluate_run(records, logs, doc["players"], plan.game, parallel=1)
     replay_s = time.perf_counter() - start
     assert kept is not None and replayed is not None
     return {"game": game, "players": [player, opponent], "hands_per_seating": hands,

@@ -253,6 +253,12 @@ class Strategy:
         """
         return None
 
+    @property
+    def keeps_played_rows(self) -> bool:
+        """Whether this strategy's class gives its played rows (overrides :meth:`played_policy`): a seat keeps a
+        played-rows file only for such a strategy."""
+        return type(self).played_policy is not Strategy.played_policy
+
     def end_hand(self, view: View) -> None:
         """Called with the final state of each hand (after ``observe`` of it)."""
 

@@ -172,11 +172,16 @@ class TargetProxy(Strategy):
             self._recorded = (view.hand_id, view.state.num_actions, policy)
         return self.target.act(view, deadline)
 
+    @property
+    def keeps_played_rows(self) -> bool:
+        """As its target: rows only for a re-solver, dear to replay (a cheap one's policy over every raise size,
+        random's, would be a line of thousands of columns a decision)."""
+        return self.target.keeps_played_rows
+
     def played_policy(self, view: View) -> ActionPolicy | None:
-        """For a target that keeps its played rows (a re-solver, dear to replay), the policy recorded before its
-        action (it acted from it): AIVAT reads it instead of replaying the target; None for the others, cheap to
-        replay (a policy over every raise size, random's, would be a line of thousands of columns a decision)."""
-        if type(self.target).played_policy is Strategy.played_policy:
+        """For a target that keeps its played rows, the policy recorded before its action (it acted from it): AIVAT
+        reads it instead of replaying the target; None for the others."""
+        if not self.keeps_played_rows:
             return None
         kept = self._recorded
         if kept is not None and kept[:2] == (view.hand_id, view.state.num_actions):

@@ -271,7 +271,7 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
         for strategy, info in (players if players is not None else seat_players(config, seats, time_per_hand)):
             strategy.start_match(info)
             client = Client(strategy, info)
-            if played_dir is not None and type(strategy).played_policy is not Strategy.played_policy:
+            if played_dir is not None and strategy.keeps_played_rows:
                 client.played = PlayedRowsWriter(Path(played_dir) / played_rows_name(config.match_name,
                                                                                      len(clients) + 1, info.name))
             clients.append(client)
