@@ -74,7 +74,8 @@ class Client:
     """One seat's match: parses lines, drives the strategy, builds replies and writes the history."""
 
     def __init__(self, strategy: Strategy, info: MatchInfo, history: TextIO | None = None,
-                 clock: Callable[[], float] = time.monotonic, deadline_alarm: bool = True) -> None:
+                 clock: Callable[[], float] = time.monotonic, deadline_alarm: bool = True,
+                 played: PlayedRowsWriter | None = None) -> None:
         self.strategy = strategy
         self.info = info
         self.game = info.game
@@ -100,7 +101,7 @@ class Client:
         self.send_now: Callable[[bytes], None] | None = None
         self._rang: tuple[Action, float] = (CALL, 0.0)  # the fallback the alarm sent, and when
         #: where the rows the strategy played from go (``Strategy.played_policy``), when its owner keeps them
-        self.played: PlayedRowsWriter | None = None
+        self.played = played
 
     # ------------------------------------------------------------- lines and decisions
 

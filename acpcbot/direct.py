@@ -94,8 +94,7 @@ def run_direct(strategy: Strategy, info: MatchInfo, host: str, port: int, *, his
                retry_for: float = 5.0, idle_timeout: float | None = None,
                played: PlayedRowsWriter | None = None) -> int:
     """Play one match as :func:`acpcbot.session.run` does, on a blocking socket; return the exit code."""
-    client = Client(strategy, info, history)
-    client.played = played
+    client = Client(strategy, info, history, played=played)
     if not start_strategy(strategy, info):
         return EXIT_STRATEGY
     try:

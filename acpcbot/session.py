@@ -69,8 +69,7 @@ async def run(strategy: Strategy, info: MatchInfo, host: str, port: int, *, hist
     alarm (see the client module's docstring): probed on the worker thread.
     ``played`` keeps the rows the strategy played from (``Client.played``).
     """
-    client = Client(strategy, info, history, deadline_alarm=deadline_alarm)
-    client.played = played
+    client = Client(strategy, info, history, deadline_alarm=deadline_alarm, played=played)
     if not start_strategy(strategy, info):
         return EXIT_STRATEGY
     try:

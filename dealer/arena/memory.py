@@ -270,11 +270,11 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
     try:
         for strategy, info in (players if players is not None else seat_players(config, seats, time_per_hand)):
             strategy.start_match(info)
-            client = Client(strategy, info)
+            played = None
             if played_dir is not None and strategy.keeps_played_rows:
-                client.played = PlayedRowsWriter(Path(played_dir) / played_rows_name(config.match_name,
-                                                                                     len(clients) + 1, info.name))
-            clients.append(client)
+                played = PlayedRowsWriter(Path(played_dir) / played_rows_name(config.match_name, len(clients) + 1,
+                                                                              info.name))
+            clients.append(Client(strategy, info, played=played))
         target = Path(transcript_path) if transcript_path is not None else Path(os.devnull)
         stream = open(target, "wb")
         try:
