@@ -19,15 +19,12 @@ from acpcbot.cards import cards_to_text, parse_cards
 from acpcbot.engine import CALL, FOLD, RAISE, State, raise_to
 from acpcbot.evaluator import PAIRS, pair_ranks
 from acpcbot.gamedef import load_game
-from acpcbot.matchlog import read_match_log
 from acpcbot.preflop import hand_class, preflop_equity
 from acpcbot.protocol import format_match_state
 from acpcbot.strategies.adaptive.runouts import signed_sums, strength_bins
-from acpcbot.strategies.adaptive.search import RAISE_CAP
+from acpcbot.strategies.adaptive.search import our_actions, quick_raise
 from acpcbot.strategies.registry import create
 from acpcbot.world import View
-from dealer.arena.memory import play_match as arena_match
-from dealer.config import MatchConfig
 
 HUNL = load_game("hunl")
 #: adaptive's search and model without the blueprint floor hunl's default stands on (the floor: test_adaptive_floor)
@@ -151,19 +148,22 @@ def test_a_player_seen_calling_shoves_is_expected_to_call_them():
 
 # ----------------------------------------------------------------- discipline
 
-def test_never_feeds_a_raise_war(tmp_path):
+def test_never_feeds_a_raise_war():
     # A bot that min-raises whenever it can made the old adaptive re-raise round after round (63 actions
     # in one round, the dealer's 64-action cap once).  Past RAISE_CAP raises in a round we only call,
-    # fold or go all-in, so a round holds a handful of actions.  15 hands (about 0.2 s of search each): the
-    # longest round of 40 (6 actions) is in the first three, and the prober raises in every hand.
-    config = MatchConfig(match_name="m", game=HUNL, game_arg="hunl", num_hands=15, seed=4, names=["a", "b"],
-                         quiet=True)
-    played = arena_match(config, [("a", "adaptive"), ("b", "probe:kind=minraise")], tmp_path / "m.log")
-    assert played.finished, played.error
-    longest = max(len(actions) for hand in read_match_log(tmp_path / "m.log").hands
-                  for actions in hand.state.actions)
-    # the prober raises after each of our raises: at most RAISE_CAP + 1 raises of ours and its own, a call
-    assert longest <= 2 * (RAISE_CAP + 1) + 2, longest
+    # fold or go all-in.  Asked at a round four raises deep (the cap is 3), holding the nuts (where the search
+    # wants to raise most), the search, the quick answer and the player offer and play no raise but all-in.
+    line = "MATCHSTATE:1:1:r300r600r900r1200:|AsAd"  # four raises preflop, our aces facing a min-raise war
+    view = View.parse(line, HUNL)
+    state = view.state
+    all_in = raise_to(state.raise_bounds()[1])
+    assert our_actions(state, (0.5, 1.0, 2.0)) == [FOLD, CALL, all_in]
+    assert quick_raise(state) in (None, all_in)
+    player = started(OFF_FLOOR, HUNL)
+    assert player.act(view, 0.0) in (CALL, all_in)
+    # two raises deep the same search still offers its sizes below all-in
+    below = View.parse("MATCHSTATE:1:1:r300r600:|AsAd", HUNL).state
+    assert len(our_actions(below, (0.5, 1.0, 2.0))) > 3
 
 
 def test_in_limit_it_caps_the_betting_where_the_game_allows():
