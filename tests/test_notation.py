@@ -9,7 +9,14 @@ from acpcbot.notation import ProtocolError, info_key, key_of_line, line_of_key
 from acpcbot.notation.actions import action_text, one_action, plain_action
 from acpcbot.notation.betting import format_betting, replay_betting, rounds_ended
 from acpcbot.notation.cardsfield import CardsText
-from acpcbot.notation.loglines import split_transaction_state, state_line as log_state_line, transaction_state
+from acpcbot.notation.loglines import (
+    LogError,
+    parse_state_line,
+    split_transaction_state,
+    state_line as log_state_line,
+    state_line_cards,
+    transaction_state,
+)
 from acpcbot.notation.matchstate import format_match_state, read_version, state_head, state_line
 from acpcbot.notation.transcript import (
     finished_line,
@@ -114,3 +121,18 @@ def test_a_transcript_line_carrying_a_state_reads_as_direction_seat_and_line():
         ("FROM", 1, "MATCHSTATE:0:7:cr300:AsKd|:c")
     assert read_state_line("STARTED at 1700000000.000001") is None
     assert read_state_line("TO 1 at 1700000000.1 VERSION:2.0.0") is None
+
+
+def test_a_state_lines_cards_read_without_its_betting_are_the_replayed_hands():
+    hunl = load_game("hunl")
+    folded = "STATE:3:r300c/cr600f:9hQc|8dAs/7h2c4d:-300|300:a|b"
+    shown = "STATE:4:cc/cc/cc/cc:AsAd|KsKd/2c3c4c/5d/6h:100|-100:b|a"
+    assert state_line_cards(folded, hunl) == ([tuple(parse_cards("9hQc")), tuple(parse_cards("8dAs"))],
+                                              list(parse_cards("7h2c4d")))
+    for line in (folded, shown):
+        hand = parse_state_line(line, hunl).state
+        assert state_line_cards(line, hunl) == ([tuple(h) for h in hand.hole], list(hand.board))
+    with pytest.raises(LogError, match="hand 5"):
+        state_line_cards("STATE:5:cc/cc:AsAd|AsKd/2c3c4c:0|0:a|b", hunl)  # a card dealt twice
+    with pytest.raises(LogError, match="six"):
+        state_line_cards("STATE:5:cc:AsAd|KsKd", hunl)

@@ -37,7 +37,7 @@ from the flop on, preflop from the board sample).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 
 import numpy as np
 
@@ -97,15 +97,61 @@ def _chance_plan(steps: Sequence[Step]) -> list[tuple[int, int, int]]:
     return plan
 
 
+def _cards(deals: Iterable[tuple[Sequence[Sequence[int]], Sequence[int]]]) -> np.ndarray:
+    """Every hand's cards, (hole cards, board) each, in one (hands, 9) array: both holdings, then the board as far as
+    the hand showed it (-1 on)."""
+    return np.array([(*hole[0], *hole[1], *board, *(-1,) * (5 - len(board))) for hole, board in deals],
+                    dtype=np.int64)
+
+
+class EquityMemo:
+    """Hold'em equities of (holdings, board) rows already computed, by board length: ``holdem_matchups``' floats
+    for one preflop sample (``seed``, ``boards``), keyed by the row's cards."""
+
+    def __init__(self, seed: int, boards: int) -> None:
+        self.seed, self.boards = seed, boards
+        self.values: dict[int, dict[bytes, float]] = {}
+
+    def fits(self, seed: int, boards: int) -> bool:
+        """Whether the memo's preflop sample is (``seed``, ``boards``): another sample's floats differ."""
+        return (self.seed, self.boards) == (seed, boards)
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self.values.values())
+
+    @staticmethod
+    def _keys(n: int, cards: np.ndarray) -> list[bytes]:
+        """Each row's key: the bytes of its two holdings and first ``n`` board cards (``cards``: (rows, 9) int64)."""
+        part = np.ascontiguousarray(cards[:, :4 + n], dtype=np.int64)
+        return cast("list[bytes]", part.view(np.dtype((np.void, 8 * (4 + n)))).ravel().tolist())  # void rows: bytes
+
+    def add(self, n: int, cards: np.ndarray, shares: np.ndarray) -> None:
+        """Remember the equities ``shares`` of ``cards``' rows with ``n`` board cards."""
+        self.values.setdefault(n, {}).update(zip(self._keys(n, cards), shares.tolist()))
+
+    def read(self, n: int, cards: np.ndarray, which: np.ndarray, column: np.ndarray) -> np.ndarray:
+        """Write the remembered equities of rows ``which`` into ``column``; the rows not remembered."""
+        known = self.values.get(n)
+        if not known or not len(which):
+            return which
+        got = [known.get(k) for k in self._keys(n, cards[which])]
+        hit = np.array([g is not None for g in got], dtype=bool)
+        column[which[hit]] = [g for g in got if g is not None]
+        return which[~hit]
+
+
 class Evaluator:
     """AIVAT and all-in values of finished heads-up hands (one evaluator serves a whole run)."""
 
-    def __init__(self, game: GameDef, seed: int = 0, preflop_boards: int = PREFLOP_BOARDS) -> None:
+    def __init__(self, game: GameDef, seed: int = 0, preflop_boards: int = PREFLOP_BOARDS,
+                 memo: EquityMemo | None = None) -> None:
         if game.num_players != 2:
             raise ValueError(f"AIVAT here is heads-up; {game.name or 'this game'} seats {game.num_players}")
         self.game = game
         self.seed = seed
         self.preflop_boards = preflop_boards
+        #: hold'em equities computed earlier (:meth:`fill`, in another process beside the match, say), read first
+        self.memo = memo if memo is not None and memo.fits(seed, preflop_boards) else None
         self._cap = min(game.stack)
         self._small: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], float] = {}
         self._last_round = game.num_rounds - 1
@@ -166,15 +212,21 @@ class Evaluator:
                 for n in ns:
                     columns[n][i] = self._equity(holes, board[:n], cache)
             return columns
-        # every hand's cards in one array: both holdings, then the board as far as the hand showed it
-        cards = np.array([(*f.hole[0], *f.hole[1], *f.board, *(-1,) * (5 - len(f.board))) for f in finals],
-                         dtype=np.int64)
+        return self._holdem_columns(_cards((f.hole, f.board) for f in finals), needed, lengths, columns, starmap,
+                                    parts)
+
+    def _holdem_columns(self, cards: np.ndarray, needed: Sequence[tuple[int, ...]], lengths: Sequence[int],
+                        columns: dict[int, np.ndarray], starmap: StarMap | None = None,
+                        parts: int = 1) -> dict[int, np.ndarray]:
+        """:meth:`_columns` of hold'em hands given by their cards (``_cards``' rows), into ``columns``."""
         kinds: dict[tuple[int, ...], int] = {}
         kind = np.array([kinds.setdefault(ns, len(kinds)) for ns in needed], dtype=np.int64)
         jobs = []
         rows = []
         for n in lengths:
             which = np.flatnonzero(np.isin(kind, [k for ns, k in kinds.items() if n in ns]))
+            if self.memo is not None:  # the rows computed before (the same function of the same cards): read
+                which = self.memo.read(n, cards, which, columns[n])
             for cut in np.array_split(which, parts if starmap is not None else 1):
                 if len(cut):
                     jobs.append((cards[cut, 0:2], cards[cut, 2:4], cards[cut, 4:4 + n], self.seed,
@@ -184,6 +236,21 @@ class Evaluator:
         for (n, cut), shares in zip(rows, results):
             columns[n][cut] = shares
         return columns
+
+    def fill(self, deals: Sequence[tuple[Sequence[Sequence[int]], Sequence[int]]]) -> None:
+        """Compute into :attr:`memo` the hold'em equities :meth:`batch` will read for finished hands given as their
+        log shows them, (both hole cards, the board through the round each ended in): every board length up to that
+        round, whatever the players' policies (none for a hand over before the flop: read for known policies only)."""
+        if self.memo is None or not self.game.deals_holdem_cards or not deals:
+            return
+        round_of = {self.game.board_cards_through(r): r for r in range(self.game.num_rounds)}
+        needed = [self._lengths[round_of[len(board)]] if board else () for _, board in deals]
+        lengths = sorted({n for ns in needed for n in ns})
+        cards = _cards(deals)
+        columns = {n: np.full(len(deals), np.nan) for n in lengths}
+        for n, column in self._holdem_columns(cards, needed, lengths, columns).items():
+            rows = np.flatnonzero(~np.isnan(column))
+            self.memo.add(n, cards[rows], column[rows])
 
     def equities(self, finals: Sequence[State], policies: Sequence[Mapping[int, ActionPolicy]],
                  steps: Sequence[Sequence[Step]], starmap: StarMap | None = None,

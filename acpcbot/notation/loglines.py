@@ -133,6 +133,18 @@ def values_text(values: Sequence[float]) -> str:
     return "|".join(out)
 
 
+def state_line_cards(line: str, game: GameDef) -> tuple[list[tuple[int, ...]], list[int]]:
+    """The hole cards and the board of a ``STATE`` line, read without replaying its betting (for a reader that needs
+    the cards alone; :func:`parse_state_line` checks the whole line)."""
+    fields = line.rstrip("\r\n").split(":")
+    if len(fields) != 6 or fields[0] != STATE_PREFIX[:-1]:
+        raise LogError(f"not a STATE line with six ':'-separated fields: {line[:80]!r}")
+    try:
+        return parse_cards_field(fields[3], game, fields[3].count("/"), f"hand {fields[1]}")
+    except ProtocolError as exc:
+        raise LogError(str(exc)) from None
+
+
 def parse_state_line(line: str, game: GameDef) -> LoggedHand:
     """Parse and replay ``STATE:<hand>:<betting>:<cards>:<values>:<names>``."""
     line = line.rstrip("\r\n")

@@ -54,6 +54,7 @@ from acpcbot.world import MatchInfo, World
 
 from .folders import played_rows_name
 from .handsteps import light_steps
+from .prefetch import AIVAT_SEED, take_memo
 from .recipes import strategy_seed
 from .stats import Estimate, estimate, mbb_scale, pooled_cells
 
@@ -171,7 +172,7 @@ def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str],
         except Exception as exc:  # noqa: BLE001 - a player we cannot rebuild is left unknown here
             notes.append(f"{rec['label']}: {name}'s policy cannot be replayed ({type(exc).__name__}: {exc}); "
                          f"its decisions are not corrected there")
-    evaluator = Evaluator(game, seed=1)
+    evaluator = Evaluator(game, seed=AIVAT_SEED, memo=take_memo(mlog.path))  # a follower's equities, if any
     out = MatchAIVAT({}, {}, 0, notes)
     finals: list[State] = []
     all_steps: list[Sequence[Step]] = []
@@ -310,7 +311,7 @@ def _evaluate_run(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], p
                 sum(len(m.hands) for m in logs) >= PARALLEL_EQUITY_HANDS and \
                 not multiprocessing.current_process().daemon and "fork" in multiprocessing.get_all_start_methods():
             # forked, so the workers start at once and share the preflop table already loaded here
-            preflop_ranks(1, PREFLOP_BOARDS)
+            preflop_ranks(AIVAT_SEED, PREFLOP_BOARDS)
             pool = multiprocessing.get_context("fork").Pool(min(parallel or os.cpu_count() or 1, 4))
         try:
             parts = [evaluate_match(rec, m, spec_of, known, game, None if steps is None else steps[i],

@@ -18,6 +18,7 @@ from acpcbot.gamedef import GameDef, GameDefError, load_game
 from acpcbot.logcheck import whole_log_problem
 from acpcbot.strategies.registry import add_plugin_dir
 
+from . import prefetch
 from .folders import RESULTS, RUNS_DIR, Outcome, RunError, exact_run_dir, job_record, match_command, new_run_dir
 from .lbr_results import attach as attach_lbr
 from .lbr_seats import memory_job
@@ -97,8 +98,12 @@ def _in_pool(loop: asyncio.AbstractEventLoop, pool: Any, fn: Any, *args: Any) ->
 
 
 async def _play_jobs(plan: Plan, jobs: Sequence[Job], run_dir: Path, progress: "Progress | None",
-                     plugin_dirs: Sequence[str] = ()) -> tuple[list[Outcome | None], int | None]:
+                     plugin_dirs: Sequence[str] = (), with_aivat: bool = True
+                     ) -> tuple[list[Outcome | None], int | None]:
     """Play ``jobs``, as many at once as ``plan.parallel`` (default: the cores).
+
+    A lone in-memory match has AIVAT's equities computed beside it on a
+    spare core, from its log as it grows (``prefetch``), when AIVAT is on.
 
     Returns each job's outcome (None for a job that SIGINT or SIGTERM
     stopped or kept from starting) and the signal, if one came.
@@ -123,7 +128,16 @@ async def _play_jobs(plan: Plan, jobs: Sequence[Job], run_dir: Path, progress: "
                     play = memory_job(job)  # an lbr seat reads its target's real object when both sit here
                     if pool is not None:
                         return await _in_pool(loop, pool, play, job, game_arg, str(run_dir))
-                    return await _in_thread(loop, play, job, game_arg, str(run_dir))
+                    if not (with_aivat and len(jobs) == 1 and prefetch.wanted(plan.game, parallel)):
+                        return await _in_thread(loop, play, job, game_arg, str(run_dir))
+                    follower = prefetch.Follower(run_dir / f"{job.label}.log", plan.game)
+                    kept = False
+                    try:
+                        outcome = await _in_thread(loop, play, job, game_arg, str(run_dir))
+                        kept = True
+                        return outcome
+                    finally:
+                        await loop.run_in_executor(None, follower.finish, kept)
                 return await play_job_tcp(job, game_arg, run_dir, plugin_dirs)
         except asyncio.CancelledError:
             return None  # stopped by a signal: the caller plays it again on resume
@@ -181,7 +195,8 @@ def _finish(plan: Plan, run_dir: Path, done: dict[int, dict[str, Any]], todo: Se
     if progress_stream is not None and todo:
         progress = Progress(progress_stream, sum(j.hands for j in todo), plan.entries[0].name, plan.game.big_blind)
     start = time.monotonic()
-    outcomes, signum = asyncio.run(_play_jobs(plan, todo, run_dir, progress, plugin_dirs)) if todo else ([], None)
+    outcomes, signum = asyncio.run(_play_jobs(plan, todo, run_dir, progress, plugin_dirs, with_aivat)) \
+        if todo else ([], None)
     seconds = seconds_before + time.monotonic() - start
     records = dict(done)
     for job, outcome in zip(todo, outcomes):
