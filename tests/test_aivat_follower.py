@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import acpcbot.measure.aivat as measure_aivat
 import dealer.arena.aivat as arena_aivat
@@ -117,3 +118,33 @@ def test_a_followed_run_gives_the_figures_of_an_unfollowed_one(tmp_path, monkeyp
     assert taken[-1] is None
     assert followed["results"] == plain["results"] and followed["aivat"] == plain["aivat"]
     assert np.isfinite(followed["results"][0]["aivat_mbb_per_hand"])
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the follower's state in /proc")
+def test_a_follower_whose_run_is_killed_stops_by_itself(tmp_path):
+    # the run killed outright (SIGKILL: no stop is ever set): the follower, its grandchild here, must not poll on
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    code = ("import sys, time; from acpcbot.gamedef import load_game; from dealer.arena import prefetch; "
+            f"f = prefetch.Follower({str(tmp_path / 'm.log')!r}, load_game('hunl')); "
+            "print(f._proc.pid, flush=True); time.sleep(600)")
+    run = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    follower = int(run.stdout.readline())
+    run.kill()
+    run.wait()
+    waited = 0.0
+    while waited < 60:  # a bound on a hang, not a timing: it stops within a poll or two
+        try:
+            with open(f"/proc/{follower}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    break  # exited; nobody reaps a dead run's grandchild here
+        except FileNotFoundError:
+            break
+        time.sleep(0.05)
+        waited += 0.05
+    else:
+        os.kill(follower, signal.SIGKILL)
+        raise AssertionError("the follower of a killed run kept polling")

@@ -98,11 +98,22 @@ def _follow(path: str, game: GameDef, stop: Any, conn: Connection) -> None:
         pass  # not allowed here: the follower runs at the run's priority
     memo = EquityMemo(AIVAT_SEED, PREFLOP_BOARDS)
     try:
-        follow_log(path, game, memo, stop)
+        follow_log(path, game, memo, _Orphaned(stop, os.getppid()))
     except Exception:  # noqa: BLE001 - a log the follower cannot read is the analysis's to report, not ours
         pass
     conn.send(memo)
     conn.close()
+
+
+class _Orphaned:
+    """The follower's stop: the run's Event, or the run gone (killed without a word: its follower must not poll on)."""
+
+    def __init__(self, stop: Any, parent: int) -> None:
+        self.stop, self.parent = stop, parent
+
+    def is_set(self) -> bool:
+        """Whether to stop: told to, or the parent that started the follower is no longer its parent."""
+        return bool(self.stop.is_set()) or os.getppid() != self.parent
 
 
 def follow_log(path: str | Path, game: GameDef, memo: EquityMemo, stop: Any) -> None:
