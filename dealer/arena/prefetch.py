@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -57,7 +58,7 @@ class Follower:
         ctx = multiprocessing.get_context("fork")
         self._stop = ctx.Event()
         self._conn, child = ctx.Pipe(duplex=False)
-        self._proc = ctx.Process(target=_follow, args=(self.path, game, self._stop, child),
+        self._proc = ctx.Process(target=_follow, args=(self.path, game, self._stop, child, os.getpid(), self._conn),
                                  name="acpc-match-aivat-follower", daemon=True)
         self._proc.start()
         child.close()
@@ -90,18 +91,28 @@ def take_memo(log_path: str | Path | None) -> EquityMemo | None:
     return _MEMOS.pop(str(Path(log_path).absolute()), None)
 
 
-def _follow(path: str, game: GameDef, stop: Any, conn: Connection) -> None:
-    """The follower process: :func:`follow_log` at a lower priority, then the memo sent (whatever it holds)."""
+def _follow(path: str, game: GameDef, stop: Any, conn: Connection, parent: int, theirs: Connection) -> None:
+    """The follower process: :func:`follow_log` at a lower priority, then the memo sent (whatever it holds) unless
+    the run is gone.  ``theirs``, the parent's end of the pipe the fork copied, is closed first: held here, a send
+    nobody reads would wait on it forever."""
+    theirs.close()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the run stops us itself
     try:
         os.nice(NICENESS)
     except OSError:
         pass  # not allowed here: the follower runs at the run's priority
     memo = EquityMemo(AIVAT_SEED, PREFLOP_BOARDS)
+    # the parent's pid as it gave it: a run killed before the follower got here is seen at once
+    orphaned = _Orphaned(stop, parent)
     try:
-        follow_log(path, game, memo, _Orphaned(stop, os.getppid()))
+        follow_log(path, game, memo, orphaned)
     except Exception:  # noqa: BLE001 - a log the follower cannot read is the analysis's to report, not ours
         pass
-    conn.send(memo)
+    if not orphaned.gone():
+        try:
+            conn.send(memo)
+        except OSError:
+            pass  # the run stopped listening (interrupted): nothing to hand over
     conn.close()
 
 
@@ -111,9 +122,13 @@ class _Orphaned:
     def __init__(self, stop: Any, parent: int) -> None:
         self.stop, self.parent = stop, parent
 
+    def gone(self) -> bool:
+        """Whether the parent that started the follower is no longer its parent (killed)."""
+        return os.getppid() != self.parent
+
     def is_set(self) -> bool:
-        """Whether to stop: told to, or the parent that started the follower is no longer its parent."""
-        return bool(self.stop.is_set()) or os.getppid() != self.parent
+        """Whether to stop: told to, or the run gone."""
+        return bool(self.stop.is_set()) or self.gone()
 
 
 def follow_log(path: str | Path, game: GameDef, memo: EquityMemo, stop: Any) -> None:
