@@ -50,6 +50,9 @@ def strength_bins(ranks: np.ndarray) -> np.ndarray:
 
 #: treys ranks lie in 1..7462: the slots of a board's rank counts
 _RANK_SLOTS = 8192
+#: rows from which _Moves.mean gathers an end at a time (a policy's 1326)
+_MANY_ROWS = 64
+_add_up = np.add.reduce
 
 
 def signed_sums(q: np.ndarray) -> np.ndarray:
@@ -322,7 +325,12 @@ class _Moves:
         ends = len(values)
         flat = np.zeros((ends, cells.shape[0] * NUM_BINS + 1))
         flat[:, :-1] = values.reshape(ends, -1)
-        per = np.take(flat, cells, axis=1).sum(axis=1)
+        if cells.shape[1] < _MANY_ROWS:
+            per = np.take(flat, cells, axis=1).sum(axis=1)
+        else:  # an end at a time: its (R, m) gather stays in the processor's cache (the same sums, runout by runout)
+            per = np.empty((ends, cells.shape[1]))
+            for e in range(ends):
+                _add_up(np.take(flat[e], cells), axis=0, out=per[e])
         return np.divide(per, self._count, out=np.zeros(per.shape), where=self._count > 0)
 
 
