@@ -59,8 +59,9 @@ def signed_sums(q: np.ndarray) -> np.ndarray:
     """For weights ``q`` over bins (last axis): per bin a of ours, the weight below a minus the weight above a."""
     c = np.add.accumulate(q, axis=-1)  # np.cumsum's very sums, without its wrapper
     below = c - q
-    # (total - c) into c itself, then below - above: the same operations, two temporaries fewer
-    np.subtract(c[..., -1:], c, out=c)
+    # (total - c) into c itself, then below - above: the same operations, two temporaries fewer; the totals
+    # copied out first (read from the array written, numpy would copy them by a slower path of its own)
+    np.subtract(c[..., -1:].copy(), c, out=c)
     below -= c
     return below
 
