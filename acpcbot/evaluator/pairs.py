@@ -83,17 +83,20 @@ def pair_ranks(boards: np.ndarray | CardsLike) -> np.ndarray:
 #: boards ranked at once by pair_ranks
 _BLOCK = 64
 
-#: the 91 unordered pairs of ranks (r1 <= r2): the rank-weight sum each adds to a board's, and each hole pair's
-#: place among them (a card's rank is its index // 4, its suit its index % 4)
-_RANK_PAIRS = [(r1, r2) for r1 in range(13) for r2 in range(r1, 13)]
-RANK_PAIR_WEIGHT = np.array([RANK_WEIGHTS[r1] + RANK_WEIGHTS[r2] for r1, r2 in _RANK_PAIRS], dtype=np.int64)
-PAIR_RANK_PAIR = np.array([_RANK_PAIRS.index((int(a) >> 2, int(b) >> 2)) for a, b in PAIRS], dtype=np.int64)
+#: the 91 unordered pairs of ranks (r1 <= r2, row by row): the rank-weight sum each adds to a board's, and each
+#: hole pair's place among them (a card's rank is its index // 4, its suit its index % 4)
+_LOW_RANK, _HIGH_RANK = np.triu_indices(13)
+RANK_PAIR_WEIGHT = np.array(RANK_WEIGHTS, dtype=np.int64)[_LOW_RANK] + np.array(RANK_WEIGHTS, dtype=np.int64)[_HIGH_RANK]
+_RANK_PAIR_AT = np.zeros((13, 13), dtype=np.int64)
+_RANK_PAIR_AT[_LOW_RANK, _HIGH_RANK] = np.arange(len(_LOW_RANK))
+PAIR_RANK_PAIR = _RANK_PAIR_AT[PAIRS[:, 0] >> 2, PAIRS[:, 1] >> 2]  # a pair's lower card has the lower rank
 #: per card, the 51 pairs holding it
-CARD_PAIRS = np.array([[int(PAIR_INDEX[c, d]) for d in range(52) if d != c] for c in range(52)], dtype=np.int64)
+CARD_PAIRS = PAIR_INDEX[~np.eye(52, dtype=bool)].reshape(52, 51)
 #: per suit, the 78 pairs with both cards of it (the same order in every suit), and their two ranks' bits
-SUITED_PAIRS = np.array([[int(PAIR_INDEX[4 * r1 + s, 4 * r2 + s]) for r1 in range(13) for r2 in range(r1 + 1, 13)]
-                         for s in range(4)], dtype=np.int64)
-SUITED_BITS = np.array([(1 << r1) | (1 << r2) for r1 in range(13) for r2 in range(r1 + 1, 13)], dtype=np.int64)
+_R1, _R2 = np.triu_indices(13, 1)
+_SUITS = np.arange(4)[:, None]
+SUITED_PAIRS = PAIR_INDEX[4 * _R1[None, :] + _SUITS, 4 * _R2[None, :] + _SUITS]
+SUITED_BITS = (1 << _R1) | (1 << _R2)
 
 
 def _block_ranks(a: np.ndarray, b: np.ndarray, boards: np.ndarray) -> np.ndarray:

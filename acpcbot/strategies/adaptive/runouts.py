@@ -345,13 +345,15 @@ def _showdown_sums(move: np.ndarray, our_river: np.ndarray, our_live: np.ndarray
     else:
         table = signed_sums(move)  # [b, r, a]: below a minus above a, on runout r, of bin b's weight
         # [r, a, b]: each runout's table a row per river bin of ours, so that a runout's rows for every pair are
-        # one contiguous gather (the same products, added runout by runout in order)
-        rows = np.ascontiguousarray(table.transpose(1, 2, 0))
-        live = our_live[:, :, None]
+        # one contiguous gather (the same products, added runout by runout in order); a row not live on a runout
+        # reads an extra row of zeros there, which adds nothing (the sums start at +0 and never hold -0)
+        rows = np.zeros((R, NUM_BINS + 1, NUM_BINS))
+        rows[:, :NUM_BINS] = table.transpose(1, 2, 0)
+        at = np.where(our_live, our_river, NUM_BINS)
         out = np.zeros((our_river.shape[1], NUM_BINS))
+        term = np.empty_like(out)
         for r in range(R):
-            term = rows[r][our_river[r]]
-            term *= live[r]
+            np.take(rows[r], at[r], axis=0, out=term)
             out += term
     return np.divide(out, count[:, None], out=np.zeros_like(out), where=count[:, None] > 0)
 
