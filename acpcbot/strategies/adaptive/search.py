@@ -313,7 +313,7 @@ class Search:
         sums and maxima above it broadcast them, element by element as the full array would be."""
         kind, _, children, _ = batch[0].nodes[node]
         if kind == FOLDED:
-            return chips[:, node, None, None] * q.sum(axis=2, keepdims=True)
+            return chips[:, node, None, None] * _add_up(q, axis=2, keepdims=True)
         if kind == SHOWDOWN:
             return chips[:, node, None, None] * signed_sums(q)
         if kind == OURS:  # we know the runout: the best per runout and bin
