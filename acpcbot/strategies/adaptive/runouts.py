@@ -31,9 +31,12 @@ def strength_bins(ranks: np.ndarray) -> np.ndarray:
     A pair's strength is the share of the other live pairs it beats (ties
     half), binned into NUM_BINS; pairs that are not live get bin 0.
     """
-    ranks = np.atleast_2d(ranks).astype(np.int64)
-    live = ranks > 0
+    ranks = np.atleast_2d(ranks)
     R = len(ranks)
+    if R > _BINS_BLOCK:  # a block of boards at a time: their rank counts stay in the processor's cache
+        return np.concatenate([strength_bins(ranks[i:i + _BINS_BLOCK]) for i in range(0, R, _BINS_BLOCK)])
+    ranks = ranks.astype(np.int64)
+    live = ranks > 0
     # per board, how many live pairs have each rank (treys ranks are below 8192), then how many have a rank up to
     # each: a count, where sorting the pairs would cost a sort and two binary searches
     offset = np.arange(R, dtype=np.int64)[:, None] * _RANK_SLOTS
@@ -50,6 +53,8 @@ def strength_bins(ranks: np.ndarray) -> np.ndarray:
 
 #: treys ranks lie in 1..7462: the slots of a board's rank counts
 _RANK_SLOTS = 8192
+#: boards whose strength bins are made at once (the 400 before the flop: in blocks, twice as fast)
+_BINS_BLOCK = 16
 #: rows from which _Moves.mean gathers an end at a time (a policy's 1326)
 _MANY_ROWS = 64
 _add_up = np.add.reduce
