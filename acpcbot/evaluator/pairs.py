@@ -113,7 +113,7 @@ def _block_ranks(a: np.ndarray, b: np.ndarray, boards: np.ndarray) -> np.ndarray
     suited = np.stack([popcount((b >> (13 * s)) & 0x1FFF) for s in range(4)], axis=1)  # (boards, suits)
     # the hole cards of a suit a flush needs beside the board's: 2 (a board with three), fewer (one nearer)
     need = 5 - suited
-    near = (need < 2).any(axis=1)
+    near = np.any(need < 2, axis=1)
     rows, suit = np.nonzero(need == 2)
     keep = ~near[rows]
     rows, suit = rows[keep], suit[keep]
