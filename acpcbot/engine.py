@@ -193,7 +193,9 @@ class State(HandFacts, CardsAndPayoffs):
     def to_call(self, player: int | None = None) -> int:
         """Chips ``player`` (default: the one to act) must add to call."""
         p = self._player if player is None else player
-        return min(self.max_spent, self.game.stack[p]) - self.spent[p]
+        stack = self.game.stack[p]
+        bet = self.max_spent
+        return (bet if bet <= stack else stack) - self.spent[p]  # min(bet, stack): asked at every node of a search
 
     def acting_order(self) -> list[int]:
         """Positions that can still act (neither folded nor all-in), in this round's order from its first player."""

@@ -369,6 +369,27 @@ def test_pair_ranks():
     assert np.array_equal(many[0], ranks) and many.shape == (2, ev.NUM_PAIRS)
 
 
+def test_pair_ranks_match_every_pairs_own_keys_on_flush_boards():
+    """Ranks spread from the 91 rank pairs (flushes patched per suit) equal those of every pair's own keys, on
+    boards of 3..5 cards with two to five cards of a suit (one suit and near flushes both)."""
+    from acpcbot.evaluator.pairs import PAIR_B, _keyed_ranks, key_sums
+    rng = np.random.default_rng(11)
+    for k in (3, 4, 5):
+        for same in range(2, k + 1):
+            boards = []
+            for _ in range(60):
+                suit = int(rng.integers(4))
+                ranks = rng.permutation(13)
+                cards = [4 * int(r) + suit for r in ranks[:same]]
+                rest = [c for c in rng.permutation(52) if c % 4 != suit][:k - same]
+                boards.append(cards + [int(c) for c in rest])
+            arr = np.array(boards)
+            a, b = key_sums(arr)
+            want = _keyed_ranks(a, b, k + 2)
+            want[(b[:, None] & PAIR_B[None, :]) != 0] = 0
+            assert np.array_equal(ev.pair_ranks(arr), want)
+
+
 def test_pair_ranks_of_a_large_batch_are_each_boards_own():
     """A batch larger than a block (ranked a block of boards at a time) gives every board's own ranks, by treys."""
     rng = np.random.default_rng(5)

@@ -13,7 +13,7 @@ from typing import Iterable
 import numpy as np
 
 from .ranking import CardsLike, as_cards, popcount, ranks_from_keys
-from .tables import KEY_A, KEY_A_LIST, KEY_B, KEY_B_LIST, SUIT_BASE, dense_table
+from .tables import KEY_A, KEY_A_LIST, KEY_B, KEY_B_LIST, LOW, RANK_WEIGHTS, SUIT_BASE, dense_table, lookups
 
 NUM_PAIRS = 1326
 #: The 1326 hole pairs (a, b), a < b, in lexicographic order; row i is pair i.
@@ -67,29 +67,71 @@ def pair_ranks(boards: np.ndarray | CardsLike) -> np.ndarray:
             raise ValueError(f"board: pair_ranks needs 3..5 board cards, got {len(bd)}")
         a = np.array([sum(KEY_A_LIST[c] for c in bd)], dtype=np.int64)
         b = np.array([cards_mask(bd)], dtype=np.int64)
+        arr = np.array([bd], dtype=np.int64)
         single = True
     n = (len(bd) if single else arr.shape[1]) + 2
     if len(a) <= _BLOCK:
-        return _block_ranks(a, b, n)[0] if single else _block_ranks(a, b, n)
+        return _block_ranks(a, b, arr)[0] if single else _block_ranks(a, b, arr)
     # a block of boards at a time: the (boards x 1326) temporaries of a whole large batch fall out of the
     # processor's caches, which made 1,000 boards take twice as long as 1,000 / 64 blocks of 64
     out = np.empty((len(a), NUM_PAIRS), dtype=dense_table(n).dtype)
     for i in range(0, len(a), _BLOCK):
-        out[i:i + _BLOCK] = _block_ranks(a[i:i + _BLOCK], b[i:i + _BLOCK], n)
+        out[i:i + _BLOCK] = _block_ranks(a[i:i + _BLOCK], b[i:i + _BLOCK], arr[i:i + _BLOCK])
     return out
 
 
 #: boards ranked at once by pair_ranks
 _BLOCK = 64
 
+#: the 91 unordered pairs of ranks (r1 <= r2, row by row): the rank-weight sum each adds to a board's, and each
+#: hole pair's place among them (a card's rank is its index // 4, its suit its index % 4)
+_LOW_RANK, _HIGH_RANK = np.triu_indices(13)
+RANK_PAIR_WEIGHT = np.array(RANK_WEIGHTS, dtype=np.int64)[_LOW_RANK] + np.array(RANK_WEIGHTS, dtype=np.int64)[_HIGH_RANK]
+_RANK_PAIR_AT = np.zeros((13, 13), dtype=np.int64)
+_RANK_PAIR_AT[_LOW_RANK, _HIGH_RANK] = np.arange(len(_LOW_RANK))
+PAIR_RANK_PAIR = _RANK_PAIR_AT[PAIRS[:, 0] >> 2, PAIRS[:, 1] >> 2]  # a pair's lower card has the lower rank
+#: per card, the 51 pairs holding it
+CARD_PAIRS = PAIR_INDEX[~np.eye(52, dtype=bool)].reshape(52, 51)
+#: per suit, the 78 pairs with both cards of it (the same order in every suit), and their two ranks' bits
+_R1, _R2 = np.triu_indices(13, 1)
+_SUITS = np.arange(4)[:, None]
+SUITED_PAIRS = PAIR_INDEX[4 * _R1[None, :] + _SUITS, 4 * _R2[None, :] + _SUITS]
+SUITED_BITS = (1 << _R1) | (1 << _R2)
 
-def _block_ranks(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
-    """pair_ranks of the boards whose key sums are ``a`` (without the suit base) and ``b``, ``n`` cards a hand."""
+
+def _block_ranks(a: np.ndarray, b: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """pair_ranks of ``boards`` (k cards each) whose key sums are ``a`` (without the suit base) and ``b``.
+
+    Without a flush a hand's rank is the table's at its rank-weight sum, to which a pair adds through its two
+    ranks only: the 91 sums of two ranks are looked up per board and spread over the 1326 pairs.  A board
+    with three cards of a suit leaves a flush to the 78 pairs of that suit only (the flush table's rank, as
+    :func:`ranks_from_keys` gives it); a board nearer a flush is ranked pair by pair (:func:`_keyed_ranks`).
+    """
+    n = boards.shape[1] + 2
+    table = dense_table(n)
+    out = np.take(table, (a & LOW)[:, None] + RANK_PAIR_WEIGHT[None, :], mode="clip")[:, PAIR_RANK_PAIR]
+    suited = np.stack([popcount((b >> (13 * s)) & 0x1FFF) for s in range(4)], axis=1)  # (boards, suits)
+    # the hole cards of a suit a flush needs beside the board's: 2 (a board with three), fewer (one nearer)
+    need = 5 - suited
+    near = np.any(need < 2, axis=1)
+    rows, suit = np.nonzero(need == 2)
+    keep = ~near[rows]
+    rows, suit = rows[keep], suit[keep]
+    if len(rows):
+        bits = ((b[rows] >> (13 * suit)) & 0x1FFF)[:, None] | SUITED_BITS[None, :]
+        out[rows[:, None], SUITED_PAIRS[suit]] = lookups().flush_table[bits]
+    if near.any():
+        out[near] = _keyed_ranks(a[near], b[near], n)
+    # the pairs sharing a card with the board: the 51 of each of its cards
+    out[np.arange(len(boards))[:, None], CARD_PAIRS[boards].reshape(len(boards), -1)] = 0
+    return out
+
+
+def _keyed_ranks(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
+    """pair_ranks of these boards from every pair's full keys (before the cards they share are zeroed)."""
     ka = (a + SUIT_BASE)[:, None] + PAIR_A[None, :]
     kb = b[:, None] + PAIR_B[None, :]
-    out = ranks_from_keys(ka.ravel(), kb.ravel(), n).reshape(ka.shape)
-    out[(b[:, None] & PAIR_B[None, :]) != 0] = 0
-    return out
+    return ranks_from_keys(ka.ravel(), kb.ravel(), n).reshape(ka.shape)
 
 
 def uniform_range() -> np.ndarray:

@@ -43,6 +43,8 @@ class ModelPolicy:
         self._overbets: float | None = None
         #: per (street, kind, 0), the spot's usual range blended with the uniform one (the rivers' reference)
         self._usual: dict[tuple, np.ndarray] = {}
+        #: per street, :meth:`raise_key` (asked for every river round of a search; the statistics stand meanwhile)
+        self._raise_keys: dict[int, tuple] = {}
 
     def probs(self, state: State, hist: np.ndarray | None) -> np.ndarray:
         """(3, NUM_BINS) chances of fold, call, raise per strength bin where it acts in ``state``.
@@ -151,7 +153,11 @@ class ModelPolicy:
     def raise_key(self, street: int) -> tuple:
         """Everything :meth:`raise_to` reads besides the state in a betting round of ``street``: the seat, the game's
         betting and the typical raise of each kind of spot (equal keys: equal raises at every state of the round)."""
-        return (self.opp, self.game.is_limit, tuple(self.stats.raise_size(kind, street) for kind in KINDS))
+        key = self._raise_keys.get(street)
+        if key is None:
+            key = self._raise_keys[street] = (self.opp, self.game.is_limit,
+                                              tuple(self.stats.raise_size(kind, street) for kind in KINDS))
+        return key
 
     def raise_to(self, state: State) -> Action:
         """Its typical raise where it acts in ``state``."""

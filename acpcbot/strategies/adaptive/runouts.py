@@ -31,9 +31,12 @@ def strength_bins(ranks: np.ndarray) -> np.ndarray:
     A pair's strength is the share of the other live pairs it beats (ties
     half), binned into NUM_BINS; pairs that are not live get bin 0.
     """
-    ranks = np.atleast_2d(ranks).astype(np.int64)
-    live = ranks > 0
+    ranks = np.atleast_2d(ranks)
     R = len(ranks)
+    if R > _BINS_BLOCK:  # a block of boards at a time: their rank counts stay in the processor's cache
+        return np.concatenate([strength_bins(ranks[i:i + _BINS_BLOCK]) for i in range(0, R, _BINS_BLOCK)])
+    ranks = ranks.astype(np.int64)
+    live = ranks > 0
     # per board, how many live pairs have each rank (treys ranks are below 8192), then how many have a rank up to
     # each: a count, where sorting the pairs would cost a sort and two binary searches
     offset = np.arange(R, dtype=np.int64)[:, None] * _RANK_SLOTS
@@ -50,14 +53,20 @@ def strength_bins(ranks: np.ndarray) -> np.ndarray:
 
 #: treys ranks lie in 1..7462: the slots of a board's rank counts
 _RANK_SLOTS = 8192
+#: boards whose strength bins are made at once (the 400 before the flop: in blocks, twice as fast)
+_BINS_BLOCK = 16
+#: rows from which _Moves.mean gathers an end at a time (a policy's 1326)
+_MANY_ROWS = 64
+_add_up = np.add.reduce
 
 
 def signed_sums(q: np.ndarray) -> np.ndarray:
     """For weights ``q`` over bins (last axis): per bin a of ours, the weight below a minus the weight above a."""
     c = np.add.accumulate(q, axis=-1)  # np.cumsum's very sums, without its wrapper
     below = c - q
-    # (total - c) into c itself, then below - above: the same operations, two temporaries fewer
-    np.subtract(c[..., -1:], c, out=c)
+    # (total - c) into c itself, then below - above: the same operations, two temporaries fewer; the totals
+    # copied out first (read from the array written, numpy would copy them by a slower path of its own)
+    np.subtract(c[..., -1:].copy(), c, out=c)
     below -= c
     return below
 
@@ -322,7 +331,12 @@ class _Moves:
         ends = len(values)
         flat = np.zeros((ends, cells.shape[0] * NUM_BINS + 1))
         flat[:, :-1] = values.reshape(ends, -1)
-        per = np.take(flat, cells, axis=1).sum(axis=1)
+        if cells.shape[1] < _MANY_ROWS:
+            per = np.take(flat, cells, axis=1).sum(axis=1)
+        else:  # an end at a time: its (R, m) gather stays in the processor's cache (the same sums, runout by runout)
+            per = np.empty((ends, cells.shape[1]))
+            for e in range(ends):
+                _add_up(np.take(flat[e], cells), axis=0, out=per[e])
         return np.divide(per, self._count, out=np.zeros(per.shape), where=self._count > 0)
 
 
@@ -336,13 +350,15 @@ def _showdown_sums(move: np.ndarray, our_river: np.ndarray, our_live: np.ndarray
     else:
         table = signed_sums(move)  # [b, r, a]: below a minus above a, on runout r, of bin b's weight
         # [r, a, b]: each runout's table a row per river bin of ours, so that a runout's rows for every pair are
-        # one contiguous gather (the same products, added runout by runout in order)
-        rows = np.ascontiguousarray(table.transpose(1, 2, 0))
-        live = our_live[:, :, None]
+        # one contiguous gather (the same products, added runout by runout in order); a row not live on a runout
+        # reads an extra row of zeros there, which adds nothing (the sums start at +0 and never hold -0)
+        rows = np.zeros((R, NUM_BINS + 1, NUM_BINS))
+        rows[:, :NUM_BINS] = table.transpose(1, 2, 0)
+        at = np.where(our_live, our_river, NUM_BINS)
         out = np.zeros((our_river.shape[1], NUM_BINS))
+        term = np.empty_like(out)
         for r in range(R):
-            term = rows[r][our_river[r]]
-            term *= live[r]
+            np.take(rows[r], at[r], axis=0, out=term)
             out += term
     return np.divide(out, count[:, None], out=np.zeros_like(out), where=count[:, None] > 0)
 

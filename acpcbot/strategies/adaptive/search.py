@@ -256,7 +256,7 @@ class Search:
         # the bet both matched, the stake a signed share is multiplied by
         if s.folded[me] or s.folded[opp]:
             value = s.heads_up_value(me, _WON, opp=opp)
-            return (_VALUE, np.full(self.m, value * float((self.mass * g).sum())))
+            return (_VALUE, np.full(self.m, value * float(_add_up(self.mass * g))))
         if self.runouts is None:  # a showdown on the river
             stake = s.heads_up_value(me, _WON, opp=opp)
             return (_VALUE, stake * signed_sums(self.mass * g)[self.our_bins])
@@ -313,7 +313,7 @@ class Search:
         sums and maxima above it broadcast them, element by element as the full array would be."""
         kind, _, children, _ = batch[0].nodes[node]
         if kind == FOLDED:
-            return chips[:, node, None, None] * q.sum(axis=2, keepdims=True)
+            return chips[:, node, None, None] * _add_up(q, axis=2, keepdims=True)
         if kind == SHOWDOWN:
             return chips[:, node, None, None] * signed_sums(q)
         if kind == OURS:  # we know the runout: the best per runout and bin
@@ -325,10 +325,9 @@ class Search:
         first = each[0]
         # (ends, 3, 1, B), or (1, 3, 1, B) where every end asks the same spot (the products broadcast alike)
         probs = (first[None] if all(p is first for p in each) else np.array(each))[:, :, None, :]
-        reach = q[:, None] * probs  # (ends, 3, R, B): every child's reach in one pass
         total = None  # the first child's values as they are: adding them to zeros changes nothing
-        for k, c in children:
-            part = self._walk(batch, c, reach[:, k], chips)
+        for k, c in children:  # each child's reach (ends, R, B), only the legal actions'
+            part = self._walk(batch, c, q * probs[:, k], chips)
             total = part if total is None else total + part
         assert total is not None  # an opponent's node has a child for each legal action
         return total
