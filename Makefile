@@ -32,6 +32,13 @@ $(STAMP): pyproject.toml | $(PY)
 
 install: $(STAMP)
 
+# Sources edited since (a merge, a pull) compiled again before the targets that start many processes; compileall
+# skips the modules whose bytecode is current, so this costs nothing when nothing changed.
+COMPILED := $(VENV)/.compiled
+$(COMPILED): $(STAMP) $(shell find acpcbot dealer -name '*.py' 2>/dev/null)
+	$(PY) -m compileall -q acpcbot dealer
+	touch $(COMPILED)
+
 # The static checks' tools are the dev extra, installed beside the test one (never a run-time dependency).
 $(LINT_STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[test,dev]'
@@ -40,10 +47,10 @@ $(LINT_STAMP): pyproject.toml | $(PY)
 # The suite's files are dealt to one pytest process per core (tests/suite.py); `-m slow` marks what
 # `make soak` runs instead: the long runs (matches of hundreds to thousands of hands, strength matches)
 # and the comparisons of floods with the built reference dealer.
-test: $(STAMP)
+test: $(COMPILED)
 	$(PY) tests/suite.py -m "not slow"
 
-soak: $(STAMP)
+soak: $(COMPILED)
 	$(PY) tests/suite.py -m slow
 
 # Settings in pyproject.toml ([tool.ruff], [tool.mypy]); both run, and both must report nothing.
@@ -55,7 +62,7 @@ lint: $(LINT_STAMP)
 
 # The main job: our strongest player against the baselines through the bundled
 # dealer over TCP, in duplicate; results, logs and report in matches/runs/.
-selfmatch: $(STAMP)
+selfmatch: $(COMPILED)
 	$(VENV)/bin/acpc-match run matches/hunl-baselines.toml
 
 # The competition kit: build/submission/submission_2pn/ and its .tar.gz, for hunl with the default
