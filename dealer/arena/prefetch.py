@@ -138,20 +138,23 @@ def follow_log(path: str | Path, game: GameDef, memo: EquityMemo, stop: Any) -> 
     prefix = STATE_PREFIX.encode()
     pending: list[tuple[list[tuple[int, ...]], list[int]]] = []
     rest = b""
-    offset = 0
-    while not stop.is_set():
-        try:
-            with open(path, "rb") as f:
-                f.seek(offset)
-                data = f.read(1 << 20)
-        except FileNotFoundError:
-            data = b""  # the match has not written its log yet
-        offset += len(data)
-        lines = (rest + data).split(b"\n")
-        rest = lines.pop()  # a line not ended yet is read again with what follows it
-        pending.extend(state_line_cards(line.decode("utf-8"), game) for line in lines if line.startswith(prefix))
-        while pending and (len(pending) >= BATCH_HANDS or not data) and not stop.is_set():
-            evaluator.fill(pending[:BATCH_HANDS])
-            del pending[:BATCH_HANDS]
-        if not data:
-            time.sleep(POLL_SECONDS)
+    log = None  # opened once the match has written it, then read on from where the last read stopped
+    try:
+        while not stop.is_set():
+            if log is None:
+                try:
+                    log = open(path, "rb")
+                except FileNotFoundError:
+                    pass  # the match has not written its log yet
+            data = log.read(1 << 20) if log is not None else b""
+            lines = (rest + data).split(b"\n")
+            rest = lines.pop()  # a line not ended yet is read again with what follows it
+            pending.extend(state_line_cards(line.decode("utf-8"), game) for line in lines if line.startswith(prefix))
+            while pending and (len(pending) >= BATCH_HANDS or not data) and not stop.is_set():
+                evaluator.fill(pending[:BATCH_HANDS])
+                del pending[:BATCH_HANDS]
+            if not data:
+                time.sleep(POLL_SECONDS)
+    finally:
+        if log is not None:
+            log.close()

@@ -121,8 +121,9 @@ async def _play_jobs(plan: Plan, jobs: Sequence[Job], run_dir: Path, progress: "
         start = time.monotonic()
         try:
             async with gate:
+                log = run_dir / f"{job.label}.log"
                 if progress is not None:
-                    progress.watch(run_dir / f"{job.label}.log")
+                    progress.watch(log)
                 start = time.monotonic()
                 if plan.transport == "memory":
                     play = memory_job(job)  # an lbr seat reads its target's real object when both sit here
@@ -130,7 +131,7 @@ async def _play_jobs(plan: Plan, jobs: Sequence[Job], run_dir: Path, progress: "
                         return await _in_pool(loop, pool, play, job, game_arg, str(run_dir))
                     if not (with_aivat and len(jobs) == 1 and prefetch.wanted(plan.game, parallel)):
                         return await _in_thread(loop, play, job, game_arg, str(run_dir))
-                    follower = prefetch.Follower(run_dir / f"{job.label}.log", plan.game)
+                    follower = prefetch.Follower(log, plan.game)
                     kept = False
                     try:
                         outcome = await _in_thread(loop, play, job, game_arg, str(run_dir))

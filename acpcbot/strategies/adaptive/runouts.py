@@ -57,7 +57,6 @@ _RANK_SLOTS = 8192
 _BINS_BLOCK = 16
 #: rows from which _Moves.mean gathers an end at a time (a policy's 1326)
 _MANY_ROWS = 64
-_add_up = np.add.reduce
 
 
 def signed_sums(q: np.ndarray) -> np.ndarray:
@@ -336,7 +335,7 @@ class _Moves:
         else:  # an end at a time: its (R, m) gather stays in the processor's cache (the same sums, runout by runout)
             per = np.empty((ends, cells.shape[1]))
             for e in range(ends):
-                _add_up(np.take(flat[e], cells), axis=0, out=per[e])
+                np.add.reduce(np.take(flat[e], cells), axis=0, out=per[e])  # sum(), without its wrapper
         return np.divide(per, self._count, out=np.zeros(per.shape), where=self._count > 0)
 
 
