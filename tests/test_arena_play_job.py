@@ -10,6 +10,7 @@ left the job complete.
 from __future__ import annotations
 
 import logging
+import threading
 
 import pytest
 
@@ -65,3 +66,25 @@ def test_the_lbr_job_is_the_plain_job_with_its_seating():
     players, after = lbr_seats.lbr_seating(JOBS["lbr"], memory.load_game("kuhn2p"))
     assert [s.spec for s, _ in players] == ["lbr:target=call", "call"] and callable(after)
     assert players[1][0].run_mode.every_state  # the target's proxy sees every state (it keeps the history)
+
+
+class StopAfter(threading.Event):
+    """A stop that reads as set from its ``hands``-th look on (the match looks once before each hand)."""
+
+    def __init__(self, hands: int) -> None:
+        super().__init__()
+        self.left = hands
+
+    def is_set(self) -> bool:
+        self.left -= 1
+        return self.left < 0
+
+
+@pytest.mark.parametrize("kind", sorted(JOBS))
+def test_a_job_told_to_stop_ends_before_its_next_hand_with_every_hand_played_logged(kind, tmp_path):
+    job = JOBS[kind]
+    outcome = lbr_seats.memory_job(job)(job, "kuhn2p", str(tmp_path), stop=StopAfter(5))
+    assert not outcome.complete and "the run was interrupted before hand 5" in outcome.error
+    hands = [line for line in (tmp_path / outcome.files["log"]).read_text().splitlines()
+             if line.startswith("STATE:")]
+    assert [line.split(":")[1] for line in hands] == ["0", "1", "2", "3", "4"]

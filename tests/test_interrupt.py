@@ -3,17 +3,20 @@ figures of an uninterrupted run, merge takes partial runs, and a failed merge le
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from dealer.arena import runner
 from dealer.arena.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,3 +141,27 @@ def test_a_failed_merge_leaves_no_folder(tmp_path, capsys):
 def test_resume_needs_a_run_folder(tmp_path, capsys):
     assert main(["resume", str(tmp_path)]) == 2
     assert f"{tmp_path}: not a run folder acpc-match can resume: cannot read plan.json" in capsys.readouterr().err
+
+
+def test_an_interrupted_match_on_a_thread_is_stopped_and_waited_for(tmp_path):
+    # the run clears an unfinished match's files once its task ends: a thread still playing it wrote them again
+    # (a leduc tournament interrupted as its next match started kept that match's .err)
+    started, ended = threading.Event(), []
+
+    def play(job, game_arg, run_dir, stop):
+        started.set()
+        assert stop.wait(LIMIT)  # plays on until told to stop
+        time.sleep(0.2)  # the end of its hand, after the stop
+        (Path(run_dir) / "match-003.err").write_text("the last hand\n")
+        ended.append(True)
+
+    async def interrupt() -> None:
+        loop = asyncio.get_running_loop()
+        task = asyncio.ensure_future(runner._on_thread(loop, play, None, "kuhn2p", str(tmp_path)))
+        await loop.run_in_executor(None, started.wait, LIMIT)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert ended == [True]  # the match had ended when the task did
+
+    asyncio.run(interrupt())

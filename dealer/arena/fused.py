@@ -15,6 +15,7 @@ the general loop's, and the TCP dealer's (tests/test_speed_memory.py).
 
 from __future__ import annotations
 
+import threading
 from time import time_ns
 from typing import Sequence
 
@@ -23,8 +24,11 @@ from acpcbot.notation.actions import action_text
 from acpcbot.notation.betting import format_betting, rounds_ended
 from acpcbot.notation.cardsfield import CardsText
 from acpcbot.notation.matchstate import state_head, state_line
+from dealer.config import MatchConfig
+from dealer.logs import Transcript
 from dealer.match import Match, MatchAborted, MatchResult
 from dealer.progress import finish_hand
+from dealer.resume import MatchFiles
 from dealer.seats import SeatChannel
 
 #: hands whose log lines are written together (one write per hand was a tenth of a fused hand's time); a
@@ -46,11 +50,18 @@ class FusedMatch(Match):
     (``seat.client.decide_state``); otherwise the general loop plays.  A
     reply that would need a warning (never from a client, which asks the
     engine first) is judged by the general reading (``Match._ask``).
+    ``stop``, once set, ends the match before its next hand (an
+    interrupted run), every hand played before it logged.
     """
 
     _fused = False
     _deciders: list = []
     _pending: list[str] = []
+
+    def __init__(self, config: MatchConfig, transcript: Transcript, files: MatchFiles | None = None,
+                 stop: threading.Event | None = None) -> None:
+        super().__init__(config, transcript, files)
+        self._stop = stop
 
     def run(self, seats: Sequence[SeatChannel]) -> MatchResult:
         """Play the match as :meth:`Match.run` does, with the fused loop when it applies."""
@@ -68,6 +79,9 @@ class FusedMatch(Match):
 
     def _play_hand(self) -> None:
         """Play the pending hand to its end (see the module's docstring), log it and deal the next one."""
+        if self._stop is not None and self._stop.is_set():
+            self._write_log()
+            raise MatchAborted(f"ERROR: the run was interrupted before hand {self.progress.next_hand}")
         if not self._fused:
             super()._play_hand()
             return

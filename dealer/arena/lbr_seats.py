@@ -12,6 +12,7 @@ so LBR reads the real target's policies and learned state.
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Callable
 
 from acpcbot.gamedef import GameDef
@@ -49,19 +50,19 @@ def lbr_pair(job: Job) -> tuple[int, int] | None:
     return None
 
 
-def memory_job(job: Job) -> Callable[[Job, str, str], Outcome]:
+def memory_job(job: Job) -> Callable[..., Outcome]:
     """The in-memory job function for ``job``: LBR wired to its live target when both sit, else the plain one."""
     return play_job_lbr if lbr_pair(job) is not None else memory.play_job
 
 
-def play_job_lbr(job: Job, game_arg: str, run_dir: str) -> Outcome:
+def play_job_lbr(job: Job, game_arg: str, run_dir: str, stop: threading.Event | None = None) -> Outcome:
     """Play one job in memory with LBR reading its target's real object (the runner calls this, maybe in a pool).
 
     The dealer times neither seat: LBR is the measuring instrument, whose decisions (every size of its setting
     valued against the target's range) may outlast the competition's budget on a busy machine, and a match
     it ended by running out of time would lose the measurement; the target still paces itself by its own
     budget (7 s a hand), as in any match."""
-    return memory.play_job(job, game_arg, run_dir, seating=lbr_seating, clocked=False)
+    return memory.play_job(job, game_arg, run_dir, seating=lbr_seating, clocked=False, stop=stop)
 
 
 def lbr_seating(job: Job, game: GameDef) -> tuple[list[tuple[Strategy, MatchInfo]], Callable[[], None]]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -245,7 +246,7 @@ def seat_players(config: MatchConfig, seats: Sequence[tuple[str, str]],
 def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: str | Path,
                transcript_path: str | Path | None = None, time_per_hand: float = 7.0,
                players: Iterable[tuple[Strategy, MatchInfo]] | None = None,
-               played_dir: str | Path | None = None) -> MemoryMatch:
+               played_dir: str | Path | None = None, stop: threading.Event | None = None) -> MemoryMatch:
     """Play one match in memory; ``seats`` are (name, strategy spec) in seat order.
 
     ``players`` gives each seat's strategy and match info ready made
@@ -253,6 +254,7 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
     (the transcript, problems and score only, to ``transcript_path``);
     with ``played_dir``, the rows each seat played from there too
     (``folders.played_rows_name``), for the strategies that give them.
+    ``stop``, once set, ends the match before its next hand.
     """
     clients: list[Client] = []
     channels: list[MemorySeat] = []
@@ -283,7 +285,7 @@ def play_match(config: MatchConfig, seats: Sequence[tuple[str, str]], log_path: 
             progress = _HoldingProgress.fresh(config)
             files = MatchFiles(LogWriter(log_path, on_failure=report), None, progress)
             channels = [MemorySeat(c) for c in clients]
-            result = FusedMatch(config, transcript, files).run(channels)
+            result = FusedMatch(config, transcript, files, stop=stop).run(channels)
             transcript.flush()
         finally:
             stream.close()
@@ -327,14 +329,16 @@ class _LineHandler(logging.Handler):
 Seating = Callable[[Job, GameDef], tuple[list[tuple[Strategy, MatchInfo]], Callable[[], None]]]
 
 
-def play_job(job: Job, game_arg: str, run_dir: str, seating: Seating | None = None, clocked: bool = True) -> Outcome:
+def play_job(job: Job, game_arg: str, run_dir: str, seating: Seating | None = None, clocked: bool = True,
+             stop: threading.Event | None = None) -> Outcome:
     """Play one runner job in memory into ``run_dir`` (the runner's executor calls this, maybe in another process).
 
     ``seating`` makes the seats (default: :func:`seat_players`).  The
     seats' warnings go to the job's ``.clients.err``; a write to it that
     fails is reported in the outcome, which is then not complete.
     ``clocked`` False: the dealer times no seat (``NO_CLOCK_MS``; the
-    seats still pace themselves by the usual 7 s a hand).
+    seats still pace themselves by the usual 7 s a hand).  ``stop``, once set, ends the match before its
+    next hand (the runner's thread, interrupted).
     """
     start = time.monotonic()
     game = load_game(game_arg)
@@ -356,7 +360,7 @@ def play_job(job: Job, game_arg: str, run_dir: str, seating: Seating | None = No
         seats = [(e.name, e.strategy or "") for e in job.seats]
         players, after = seating(job, game) if seating is not None else (None, None)
         played = play_match(config, seats, folder / files["log"], folder / files["transcript"], players=players,
-                            played_dir=folder)
+                            played_dir=folder, stop=stop)
         finished, error = played.finished, played.error
         if after is not None:
             after()

@@ -38,6 +38,8 @@ class RunInterrupted(Exception):
         self.signum = signum
 
 
+#: the most seconds an interrupted run waits for an in-memory match to stop at the end of its hand
+STOP_WAIT = 30.0
 NOT_PLAYED = "not played: the run was interrupted (acpc-match resume plays it)"
 
 
@@ -71,6 +73,26 @@ def _in_thread(loop: asyncio.AbstractEventLoop, fn: Any, *args: Any) -> asyncio.
 
     threading.Thread(target=work, name="acpc-match-memory", daemon=True).start()
     return fut
+
+
+async def _on_thread(loop: asyncio.AbstractEventLoop, play: Any, job: Job, game_arg: str, run_dir: str) -> Any:
+    """Play an in-memory job on a daemon thread.  Cancelled (Ctrl-C), the match is told to stop before its next
+    hand and waited for (at most :data:`STOP_WAIT`): the run clears an unfinished match's files once this returns,
+    and a thread still playing would write them again."""
+    stop, ended = threading.Event(), threading.Event()
+
+    def play_then_say() -> Any:
+        try:
+            return play(job, game_arg, run_dir, stop=stop)
+        finally:
+            ended.set()
+
+    try:
+        return await _in_thread(loop, play_then_say)
+    except asyncio.CancelledError:
+        stop.set()
+        await loop.run_in_executor(None, ended.wait, STOP_WAIT)
+        raise
 
 
 def _in_pool(loop: asyncio.AbstractEventLoop, pool: Any, fn: Any, *args: Any) -> asyncio.Future[Any]:
@@ -130,11 +152,11 @@ async def _play_jobs(plan: Plan, jobs: Sequence[Job], run_dir: Path, progress: "
                     if pool is not None:
                         return await _in_pool(loop, pool, play, job, game_arg, str(run_dir))
                     if not (with_aivat and len(jobs) == 1 and prefetch.wanted(plan.game, parallel)):
-                        return await _in_thread(loop, play, job, game_arg, str(run_dir))
+                        return await _on_thread(loop, play, job, game_arg, str(run_dir))
                     follower = prefetch.Follower(log, plan.game)
                     kept = False
                     try:
-                        outcome = await _in_thread(loop, play, job, game_arg, str(run_dir))
+                        outcome = await _on_thread(loop, play, job, game_arg, str(run_dir))
                         kept = True
                         return outcome
                     finally:
