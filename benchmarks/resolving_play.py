@@ -3,11 +3,13 @@
     .venv/bin/python benchmarks/resolving_play.py [--game hulhe|hunl] [--policy FILE] [--hands 300]
         [--opponent call|random|blueprint|SPEC] [--seed 0] [--iterations 200] [--seconds 2.5] [--deadline 7]
         [--measure 5] [--target 0.01] [--settle 0.05] [--no-peer] [--match-hands 0] [--match-runs 2]
+        [--resolve-from river|turn|flop]
 
 Plays ``--hands`` hands (seats alternating) between the ``blueprint``
 strategy as a user runs it (``blueprint:policy=FILE,...``: it re-solves
 from the river, ``acpcbot.solve.resolving``) and ``--opponent``, a strategy
-spec (``call``: every hand the blueprint does not fold reaches the river,
+spec (``--resolve-from`` another street than the game's default;
+``call``: every hand the blueprint does not fold reaches the river,
 the most solves; ``random``; ``blueprint`` is the shipped policy alone,
 ``blueprint:resolve=0``).  Each decision of the re-solving seat is timed
 around the strategy's ``act`` (what the client calls), with
@@ -156,12 +158,16 @@ def main() -> None:
     ap.add_argument("--no-peer", action="store_true", help="without the fixed-count peer on the same decisions")
     ap.add_argument("--match-hands", type=int, default=0, help="also time acpc-match play of this many hands")
     ap.add_argument("--match-runs", type=int, default=2, help="runs of each setting of the timed match")
+    ap.add_argument("--resolve-from", choices=("river", "turn", "flop"), default=None,
+                    help="the street re-solving starts on (default: the game's)")
     args = ap.parse_args()
     load0 = os.getloadavg()
     game = load_game(args.game)
     params = [f"resolve_iterations={args.iterations}", f"resolve_seconds={args.seconds}"]
     if args.policy:
         params.append(f"policy={args.policy}")
+    if args.resolve_from:
+        params.append(f"resolve_from={args.resolve_from}")
     ruled = params + [f"resolve_target={args.target}", f"resolve_settle={args.settle}"]
     t0 = time.perf_counter()
     player = create("blueprint:" + ",".join(ruled), game, args.seed)
