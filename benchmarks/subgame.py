@@ -1,6 +1,7 @@
 """The subgame solver on SOLVER_SPOTS.md's two exact no-limit spots, and on two limit hold'em subgames.
 
-    python benchmarks/subgame.py [--target 0.5] [--only river,turn,hulhe-river,hulhe-turn]
+    python benchmarks/subgame.py [--target 0.5] [--only river,turn,hulhe-river,hulhe-turn,hulhe-river-wide]
+        [--showdown auto|matrix|sweep]
 
 Prints one JSON object.  Each spot runs in its own process (so ``peak_mb``,
 ``resource.getrusage``'s peak resident size, is that spot's), BLAS pinned to
@@ -18,7 +19,13 @@ kind of machine (river 0.008 s in 60 iterations, turn 5.0 s in 120), stands
 beside the no-limit spots with ``ratio`` = our total_s / its seconds
 (``cpu_ratio`` the same with cpu_s).  The
 limit spots have no peer figure: the same board and ranges, hulhe's own
-betting (a raised pre-flop pot of 40 and a bet and call on the flop: 80).
+betting (a raised pre-flop pot of 40 and a bet and call on the flop: 80);
+``hulhe-river-wide`` is the river with every holding in both ranges (1,081
+a side, as wide as the blueprint's river re-solves in play get).
+``--showdown`` picks the showdown evaluator (``Subgame``'s
+``showdown_mode``: the win/lose matrix product, the rank-sorted sweep, or
+``auto``, the sweep where it measured faster); ``sweep_groups`` counts the
+board groups the sweep values.
 """
 
 from __future__ import annotations
@@ -44,10 +51,12 @@ if str(ROOT) not in sys.path:
 
 PEER = {"river": {"seconds": 0.008, "iterations": 60, "exploitability_pct": 0.41, "peak_mb": 4},
         "turn": {"seconds": 5.0, "iterations": 120, "exploitability_pct": 0.47, "peak_mb": 38}}
-SPOTS = ("river", "turn", "hulhe-river", "hulhe-turn")
+SPOTS = ("river", "turn", "hulhe-river", "hulhe-turn", "hulhe-river-wide")
 
 
-def _limit_spot(street: str):
+def _limit_spot(street: str, wide: bool = False):
+    import numpy as np
+
     from acpcbot.cards import parse_cards
     from acpcbot.engine import CALL, RAISE, State
     from acpcbot.gamedef import load_game
@@ -60,11 +69,13 @@ def _limit_spot(street: str):
     if street == "river":
         state.apply(CALL).apply(CALL)
     board = RIVER_BOARD if street == "river" else TURN_BOARD
+    if wide:
+        return game, state, parse_cards(board), (np.ones(1326), np.ones(1326))
     # position 0 (the big blind) acts first after the flop: it holds the out-of-position range
     return game, state, parse_cards(board), (spot_range(game, OOP_TURN, board), spot_range(game, IP_TURN, board))
 
 
-def run_one(name: str, target: float, warm: bool = True) -> dict:
+def run_one(name: str, target: float, warm: bool = True, showdown: str = "auto") -> dict:
     """Solve one spot in this process and report it."""
     from acpcbot.solve.subgame import Subgame, spot_sizes
     from acpcbot.solve.subgame.spots import spot
@@ -74,10 +85,10 @@ def run_one(name: str, target: float, warm: bool = True) -> dict:
         cpu = time.process_time()
         if name in ("river", "turn"):
             game, state, board, ranges = spot(name)
-            sub = Subgame(game, state, board, ranges, spot_sizes())
+            sub = Subgame(game, state, board, ranges, spot_sizes(), showdown_mode=showdown)
         else:
-            game, state, board, ranges = _limit_spot(name.split("-")[1])
-            sub = Subgame(game, state, board, ranges)
+            game, state, board, ranges = _limit_spot(name.split("-")[1], wide=name.endswith("-wide"))
+            sub = Subgame(game, state, board, ranges, showdown_mode=showdown)
         built = time.perf_counter() - start
         result = sub.solve(target_pct=target)
         return sub, result, time.perf_counter() - start, time.process_time() - cpu, built
@@ -88,7 +99,8 @@ def run_one(name: str, target: float, warm: bool = True) -> dict:
            "exploitability_pct": round(result.exploitability_pct, 4),
            "s_per_iteration": round(result.seconds / max(1, result.iterations), 5),
            "decision_nodes": sub.tree.num_decisions, "terminal_lines": len(sub.tree.terminal_lines()),
-           "holdings": [len(h.rows) for h in sub.prep.hands],
+           "holdings": [len(h.rows) for h in sub.prep.hands], "showdown": showdown,
+           "sweep_groups": len(sub.prep.showdown_sweep),
            "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
            "history": [[t, round(s, 3), round(p, 4)] for t, s, p in result.history]}
     if warm:
@@ -109,10 +121,12 @@ def main() -> None:
     parser.add_argument("--target", type=float, default=0.5, help="exploitability target, %% of the pot")
     parser.add_argument("--only", default=",".join(SPOTS), help="comma-separated spots to run")
     parser.add_argument("--cold-only", action="store_true", help="skip the second (warm) solve of each spot")
+    parser.add_argument("--showdown", default="auto", choices=("auto", "matrix", "sweep"),
+                        help="showdown evaluator (Subgame's showdown_mode)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(run_one(args.child, args.target, not args.cold_only)))
+        print(json.dumps(run_one(args.child, args.target, not args.cold_only, args.showdown)))
         return
     names = [n for n in args.only.split(",") if n]
     bad = [n for n in names if n not in SPOTS]
@@ -120,10 +134,11 @@ def main() -> None:
         parser.error(f"unknown spot(s) {', '.join(bad)}; choose from {', '.join(SPOTS)}")
     report: dict = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                     "load_before": round(os.getloadavg()[0], 2), "target_pct": args.target,
-                    "threads": 1, "spots": {}}
+                    "threads": 1, "showdown": args.showdown, "spots": {}}
     for name in names:
         extra = ["--cold-only"] if args.cold_only else []
-        proc = subprocess.run([sys.executable, __file__, "--child", name, "--target", str(args.target)] + extra,
+        proc = subprocess.run([sys.executable, __file__, "--child", name, "--target", str(args.target),
+                               "--showdown", args.showdown] + extra,
                               capture_output=True, text=True, check=False)
         if proc.returncode:
             report["spots"][name] = {"error": proc.stderr.strip().splitlines()[-1:]}

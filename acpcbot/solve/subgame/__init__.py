@@ -7,7 +7,8 @@ Typical use::
 
 Modules: ``abstraction`` (raise sizes), ``tree`` (the public tree from the
 engine), ``hands`` (live holdings, masks, showdown values), ``terminal``
-(fold and showdown values), ``prepared`` (what the passes reuse),
+(fold and showdown values), ``sweep`` (showdown values by a rank-sorted
+sweep, for wide ranges), ``prepared`` (what the passes reuse),
 ``passes`` (reach down, values up), ``dcfr`` (the iterations),
 ``best_response`` (exploitability), ``api`` (solve), ``spots`` (the two
 exact spots of SOLVER_SPOTS.md).

@@ -124,8 +124,14 @@ def _terminals(ws: Workspace, g: int, player: int, values: np.ndarray) -> None:
         # so neither the opponent's reach nor the result is copied into a transposed layout
         stacked = opp[lay.showdown_source[1 - player]]
         vals = ws.showdown_out[player][g]
-        np.matmul(stacked.transpose(1, 0, 2), prep.showdown[g][player], out=vals.transpose(1, 0, 2))
-        vals *= lay.showdown_pay[player]
+        sweep = prep.showdown_sweep.get(g)
+        if sweep is not None:
+            # the sweep counts from the player's own side (beats: +), the matrix from player 0's: pay0 for both
+            sweep[player](stacked, out=vals)
+            vals *= lay.showdown_pay[0]
+        else:
+            np.matmul(stacked.transpose(1, 0, 2), prep.showdown[g][player], out=vals.transpose(1, 0, 2))
+            vals *= lay.showdown_pay[player]
         values[lay.showdowns] = vals
 
 

@@ -5,7 +5,8 @@ one deal (1 / the deals left to a pair of holdings, the same for every
 pair since each holds the same number of cards).  Per complete-board group
 with showdowns: the win/lose matrix of player 0, (boards, own, opponent),
 in the two layouts the batched products need (player 1's is its negated
-transpose).  Terminals are listed by group so that a pass evaluates all
+transpose), or, where the ranges are wide, a rank-sorted sweep per player
+(``sweep``: no matrix at all).  Terminals are listed by group so that a pass evaluates all
 of a group's showdowns in one product.
 """
 
@@ -18,10 +19,14 @@ import numpy as np
 
 from .hands import PlayerHands, board_masks, disjoint, showdown_values
 from .leaves import equity_matrix
+from .sweep import ShowdownSweep, sweep_pays
 from .terminal import FoldSums, class_counts, class_showdown_matrix, showdown_matrix
-from .tree import CHANCE, DECISION, FOLD_END, SHOWDOWN, SubgameTree
+from .tree import CHANCE, DECISION, FOLD_END, SHOWDOWN, SubgameError, SubgameTree
 
 DTYPE = np.float32
+
+#: how a complete-board group's showdowns are valued: "auto" (the sweep where ``sweep_pays``), "matrix" or "sweep"
+SHOWDOWN_MODES = ("auto", "matrix", "sweep")
 
 
 @dataclass
@@ -42,14 +47,21 @@ class Prepared:
     #: per class group (``chance``): its classes' sizes (B, 1) and per player how many of each class's cards each
     #: holding holds (B, H): a fold there weighs a pair by the class's cards neither holds
     class_fold: dict[int, tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = field(default_factory=dict)
+    #: per group valued by the rank-sorted sweep instead of a matrix (not in ``showdown``): player 0's and 1's
+    showdown_sweep: dict[int, tuple[ShowdownSweep, ShowdownSweep]] = field(default_factory=dict)
 
     def shape(self, node: int, player: int) -> tuple[int, int]:
         """(boards, holdings) of ``player``'s arrays at ``node``."""
         return len(self.tree.groups[self.tree.nodes[node].group].boards), len(self.hands[player].rows)
 
 
-def prepare(tree: SubgameTree, hands: tuple[PlayerHands, PlayerHands]) -> Prepared:
-    """Masks, chance weights, fold evaluators and showdown matrices for ``tree`` and the two players' holdings."""
+def prepare(tree: SubgameTree, hands: tuple[PlayerHands, PlayerHands], showdown_mode: str = "auto") -> Prepared:
+    """Masks, chance weights, fold evaluators and showdown evaluators for ``tree`` and the two players' holdings.
+
+    ``showdown_mode``: one of ``SHOWDOWN_MODES``; class groups and depth-limited leaves always take the matrix.
+    """
+    if showdown_mode not in SHOWDOWN_MODES:
+        raise SubgameError(f"showdown mode must be one of {', '.join(SHOWDOWN_MODES)}, got {showdown_mode!r}")
     game = tree.game
     masks = (board_masks(tree, hands[0]), board_masks(tree, hands[1]))
     weights = []
@@ -73,8 +85,17 @@ def prepare(tree: SubgameTree, hands: tuple[PlayerHands, PlayerHands]) -> Prepar
         elif node.kind == DECISION:
             decisions[node.player].append(i)
     showdown = {}
+    sweeps = {}
     for g in shows:
         group = tree.groups[g]
+        single = not tree.depth_limited and group.members is None and k in (1, 2)
+        pays = sweep_pays(len(hands[0].rows), len(hands[1].rows), len(shows[g]), len(group.boards))
+        if single and (showdown_mode == "sweep" or (showdown_mode == "auto" and pays)):
+            v0 = showdown_values(game, group.boards, hands[0])
+            v1 = showdown_values(game, group.boards, hands[1])
+            sweeps[g] = (ShowdownSweep(v0, v1, masks[0][g], masks[1][g], hands[0], hands[1]),
+                         ShowdownSweep(v1, v0, masks[1][g], masks[0][g], hands[1], hands[0]))
+            continue
         if tree.depth_limited:  # the leaves: the rest of the board checked down (the root's is the only group)
             m0 = equity_matrix(game, tuple(int(c) for c in group.boards[0]), hands[0], hands[1], dtype=DTYPE)
         elif group.members is not None:
@@ -92,4 +113,4 @@ def prepare(tree: SubgameTree, hands: tuple[PlayerHands, PlayerHands]) -> Prepar
     norm = float(hands[0].weights @ disjoint(hands[0], hands[1]).astype(np.float64) @ hands[1].weights)
     assert all(n.kind in (DECISION, FOLD_END, SHOWDOWN, CHANCE) for n in tree.nodes)
     return Prepared(tree, hands, masks, weights, (FoldSums(hands[0], hands[1]), FoldSums(hands[1], hands[0])),
-                    showdown, folds, shows, decisions, norm, class_fold)
+                    showdown, folds, shows, decisions, norm, class_fold, sweeps)

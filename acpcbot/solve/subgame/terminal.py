@@ -11,10 +11,10 @@ counterfactual values.
 Showdown: a dense (boards, own, opp) matrix of +1/-1/0 with blocked pairs
 zeroed, applied to every showdown terminal of a board group in one batched
 matrix product.  The alternative, a rank-sorted sweep with per-card
-cumulative sums, is O(n) per terminal but needs about ten gathers and
-cumulative sums per terminal in numpy; at a few hundred holdings a side the
-product (read once per board for all terminals, single-threaded BLAS)
-measured faster here, see docs/resolving.md.
+cumulative sums (``sweep``), is linear in the holdings but costs about a
+hundred times a multiply-add per holding in numpy: it is faster only on a
+single board with wide ranges (about 550 holdings a side and more at a
+river's 9 terminals; ``sweep.sweep_pays``), and is used there.
 """
 
 from __future__ import annotations
