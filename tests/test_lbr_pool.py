@@ -65,3 +65,17 @@ def test_parts_that_do_not_belong_together_are_refused(tmp_path: Path, capsys, o
     assert lbr_pool.main([a, b]) == 2
     err = capsys.readouterr().err
     assert "b.json" in err and words in err
+
+
+def test_the_streets_shares_pool_like_the_totals_over_the_parts_that_have_them():
+    # preflop: +100 over 100 pairs (error 2) and +300 over 300 (error 1): pooled 250, error sqrt(1/16*4 + 9/16*1);
+    # the river only in the second part: its own figure
+    a = part(1, 100, 0.0, 1.0, by_street={"first_raise": {"preflop": {"mbb_per_hand": 100.0, "ci95": 2 * Z}},
+                                          "chips_in": {}})
+    b = part(2, 300, 0.0, 1.0, by_street={"first_raise": {"preflop": {"mbb_per_hand": 300.0, "ci95": Z},
+                                                          "river": {"mbb_per_hand": -5.0, "ci95": Z}}})
+    shares = lbr_pool.pool_by_street([a, b])
+    assert shares["first_raise"]["preflop"]["mbb_per_hand"] == pytest.approx(250.0)
+    assert shares["first_raise"]["preflop"]["ci95"] == pytest.approx(Z * math.sqrt(4 / 16 + 9 / 16), abs=1e-3)
+    assert shares["first_raise"]["river"] == {"mbb_per_hand": -5.0, "ci95": pytest.approx(Z, abs=1e-3)}
+    assert "chips_in" not in shares

@@ -9,7 +9,9 @@ independent samples of the same quantity: the pooled figure is the mean
 over all their pairs (each part's mean weighed by its pairs), and its 95%
 interval comes from each part's interval (the variance of a part's mean is
 (ci95 / 1.96)^2; the pooled mean's is the sum of those weighed by the
-squared pair shares).  Done for the plain and the AIVAT figures.  Parts
+squared pair shares).  Done for the plain and the AIVAT figures, and for
+each street's share of ``by_street`` (the street of LBR's first raise,
+the street where the chips won were staked: ``--json``'s ``by_street``).  Parts
 must agree on the strategy, game and action setting, and a seed may appear
 once: anything else is refused with the file named.
 """
@@ -34,6 +36,24 @@ def pool(parts: Sequence[dict[str, Any]], mean_key: str, ci_key: str) -> tuple[f
     mean = sum(int(p["pairs"]) * float(p[mean_key]) for p in parts) / total
     var = sum((int(p["pairs"]) / total) ** 2 * (float(p[ci_key]) / Z95) ** 2 for p in parts)
     return mean, Z95 * math.sqrt(var)
+
+
+def pool_by_street(parts: Sequence[dict[str, Any]]) -> dict[str, dict[str, dict[str, float]]]:
+    """Each part's ``by_street`` shares (``first_raise``, ``chips_in``: mbb/hand and ci95 per street) pooled as
+    :func:`pool` pools the totals; a street a part lacks is pooled over the parts that have it."""
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for section in ("first_raise", "chips_in"):
+        streets = sorted({k for p in parts for k in (p.get("by_street") or {}).get(section, {})})
+        for street in streets:
+            have = []
+            for p in parts:
+                cell = (p.get("by_street") or {}).get(section, {}).get(street) or {}
+                if cell.get("mbb_per_hand") is not None and cell.get("ci95") is not None:
+                    have.append({"pairs": p["pairs"], "mean": cell["mbb_per_hand"], "ci": cell["ci95"]})
+            if have:
+                mean, ci = pool(have, "mean", "ci")
+                out.setdefault(section, {})[street] = {"mbb_per_hand": round(mean, 3), "ci95": round(ci, 3)}
+    return out
 
 
 def read_parts(paths: Sequence[str]) -> list[dict[str, Any]]:
@@ -81,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         a_mean, a_ci = pool(parts, "aivat_mbb_per_hand", "aivat_ci95")
         out.update({"aivat_mbb_per_hand": round(a_mean, 3), "aivat_ci95": round(a_ci, 3)})
     out["seconds"] = round(sum(float(p.get("seconds", 0.0)) for p in parts), 1)
+    if any(p.get("by_street") for p in parts):
+        out["by_street"] = pool_by_street(parts)
     if args.json:
         print(json.dumps(out))
     else:
