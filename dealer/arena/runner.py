@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import multiprocessing
 import os
@@ -79,19 +80,15 @@ async def _on_thread(loop: asyncio.AbstractEventLoop, play: Any, job: Job, game_
     """Play an in-memory job on a daemon thread.  Cancelled (Ctrl-C), the match is told to stop before its next
     hand and waited for (at most :data:`STOP_WAIT`): the run clears an unfinished match's files once this returns,
     and a thread still playing would write them again."""
-    stop, ended = threading.Event(), threading.Event()
-
-    def play_then_say() -> Any:
-        try:
-            return play(job, game_arg, run_dir, stop=stop)
-        finally:
-            ended.set()
-
+    stop = threading.Event()
+    fut = _in_thread(loop, functools.partial(play, stop=stop), job, game_arg, run_dir)
     try:
-        return await _in_thread(loop, play_then_say)
+        return await asyncio.shield(fut)  # cancelled, the task stops waiting; the thread's future lives on
     except asyncio.CancelledError:
         stop.set()
-        await loop.run_in_executor(None, ended.wait, STOP_WAIT)
+        await asyncio.wait([fut], timeout=STOP_WAIT)
+        if fut.done():
+            fut.exception()  # a match that failed as it stopped: nobody reads its outcome, nothing to report
         raise
 
 

@@ -88,14 +88,6 @@ def prepare(tree: SubgameTree, hands: tuple[PlayerHands, PlayerHands], showdown_
     sweeps = {}
     for g in shows:
         group = tree.groups[g]
-        single = not tree.depth_limited and group.members is None and k in (1, 2)
-        pays = sweep_pays(len(hands[0].rows), len(hands[1].rows), len(shows[g]), len(group.boards))
-        if single and (showdown_mode == "sweep" or (showdown_mode == "auto" and pays)):
-            v0 = showdown_values(game, group.boards, hands[0])
-            v1 = showdown_values(game, group.boards, hands[1])
-            sweeps[g] = (ShowdownSweep(v0, v1, masks[0][g], masks[1][g], hands[0], hands[1]),
-                         ShowdownSweep(v1, v0, masks[1][g], masks[0][g], hands[1], hands[0]))
-            continue
         if tree.depth_limited:  # the leaves: the rest of the board checked down (the root's is the only group)
             m0 = equity_matrix(game, tuple(int(c) for c in group.boards[0]), hands[0], hands[1], dtype=DTYPE)
         elif group.members is not None:
@@ -103,6 +95,11 @@ def prepare(tree: SubgameTree, hands: tuple[PlayerHands, PlayerHands], showdown_
         else:
             v0 = showdown_values(game, group.boards, hands[0])
             v1 = showdown_values(game, group.boards, hands[1])
+            if k in (1, 2) and (showdown_mode == "sweep" or (showdown_mode == "auto" and sweep_pays(
+                    len(hands[0].rows), len(hands[1].rows), len(shows[g]), len(group.boards)))):
+                sweeps[g] = (ShowdownSweep(v0, v1, masks[0][g], masks[1][g], hands[0], hands[1]),
+                             ShowdownSweep(v1, v0, masks[1][g], masks[0][g], hands[1], hands[0]))
+                continue
             m0 = showdown_matrix(v0, v1, masks[0][g], masks[1][g], hands[0], hands[1], DTYPE)
         # player 1's matrix is -m0 transposed: keep m0 in both layouts the products need, no negated copy;
         # both contiguous, as a product by a strided matrix measured a third slower
