@@ -14,7 +14,7 @@ from acpcbot.gamedef import load_game
 from acpcbot.holdings import holding_index
 from acpcbot.solve.blueprint_registry import spec_for
 from acpcbot.solve.resolving.clock import Budget
-from acpcbot.solve.resolving.gadget import resolve
+from acpcbot.solve.resolving.gadget import COMMIT, resolve
 from acpcbot.solve.resolving.player import Resolver, bare, round_start
 from acpcbot.solve.resolving.ranges import policy_ranges
 from acpcbot.strategies import builtin  # noqa: F401  (registers every built-in strategy)
@@ -58,16 +58,21 @@ def test_a_river_resolve_is_no_more_exploitable_than_the_blueprint_per_holding()
     state = view(RIVER).state
     root, before = round_start(state, 3)
     ranges = policy_ranges(state, blueprint().probabilities_all, before)
-    result, alternative = resolve(HULHE, bare(root), tuple(state.board), ranges, 0, node_rows, iterations=200)
-    best = result.evaluation.best_cfv[1]  # the opponent's best response to the re-solved strategy, per holding
-    sub = result.subgame
-    reach = ranges[1][sub.prep.hands[1].rows]  # the blueprint's, not the gadget's floored weights
-    excess = reach @ np.maximum(best - alternative, 0) / sub.prep.normaliser  # chips a hand
-    # 200 iterations leave a few holdings the blueprint barely brings here a little over (CFR's error)
-    assert excess < 1e-3 * sub.root_pot
-    assert np.mean(best <= alternative + 1e-3 * np.abs(alternative).max()) > 0.97
-    gain = reach @ (alternative - best) / sub.prep.normaliser
-    assert gain > 0.005 * sub.root_pot  # and it gains: the blueprint is beatable there, the re-solve much less
+    gains = []
+    for commit in (0.0, COMMIT):
+        result, alternative = resolve(HULHE, bare(root), tuple(state.board), ranges, 0, node_rows, iterations=200,
+                                      commit=commit)
+        best = result.evaluation.best_cfv[1]  # the opponent's best response to the re-solved strategy, per holding
+        sub = result.subgame
+        reach = ranges[1][sub.prep.hands[1].rows]  # the blueprint's, not the gadget's floored weights
+        excess = reach @ np.maximum(best - alternative, 0) / sub.prep.normaliser  # chips a hand
+        # 200 iterations leave a few holdings the blueprint barely brings here a little over (CFR's error)
+        assert excess < 1e-3 * sub.root_pot
+        if commit == 0:  # the gadget alone keeps (nearly) every holding at or under its alternative
+            assert np.mean(best <= alternative + 1e-3 * np.abs(alternative).max()) > 0.97
+        gains.append(reach @ (alternative - best) / sub.prep.normaliser)
+    assert gains[0] > 0.005 * sub.root_pot  # and it gains: the blueprint is beatable there, the re-solve much less
+    assert gains[1] > gains[0]  # the committed share gains more: the opponent's real range is played against
 
 
 def test_resolving_rows_differ_from_the_blueprints_on_the_river_only() -> None:

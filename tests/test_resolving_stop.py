@@ -96,7 +96,8 @@ def test_the_blueprint_has_no_excess_and_no_margin_in_its_own_gadget() -> None:
 
 @NO_HULHE
 def test_the_rule_stops_a_river_resolve_before_its_cap_at_its_target() -> None:
-    result, alternative = resolve(*river_spot(), iterations=200, target=TARGET, settle=SETTLE)
+    # the gadget alone (no committed share): its excess goes to 0, and the checks stop it there
+    result, alternative = resolve(*river_spot(), iterations=200, target=TARGET, settle=SETTLE, commit=0.0)
     gadget = result.subgame.cfr.gadget
     assert isinstance(gadget, ResolveGadget) and gadget.reached
     assert result.iterations < 200 and result.iterations % 10 == 0
@@ -112,9 +113,9 @@ def test_the_rule_stops_a_river_resolve_before_its_cap_at_its_target() -> None:
 def test_a_stopped_solve_is_the_fixed_count_solve_to_its_iteration_and_the_same_twice() -> None:
     spot = leduc_spot(3)
     # a loose target stops at a check; the fixed count runs to the same iteration without any check
-    stopped, _ = resolve(*spot, iterations=200, target=0.5, settle=0.5)
-    again, _ = resolve(*spot, iterations=200, target=0.5, settle=0.5)
-    fixed, _ = resolve(*spot, iterations=stopped.iterations)
+    stopped, _ = resolve(*spot, iterations=200, target=0.5, settle=0.5, commit=0.0)
+    again, _ = resolve(*spot, iterations=200, target=0.5, settle=0.5, commit=0.0)
+    fixed, _ = resolve(*spot, iterations=stopped.iterations, commit=0.0)
     assert stopped.subgame.cfr.gadget.reached and stopped.iterations < 200
     assert again.iterations == fixed.iterations == stopped.iterations
     for a, b, c in zip(stopped.strategy, again.strategy, fixed.strategy):

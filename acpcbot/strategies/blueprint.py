@@ -41,6 +41,8 @@ from .registration import register
 #: the re-solves' stopping rule, % of the pot (``acpcbot.solve.resolving.clock``'s TARGET and SETTLE: the solver is
 #: imported only when re-solving)
 TARGET, SETTLE = 0.01, 0.05
+#: the committed share of the opponent in a re-solve (``acpcbot.solve.resolving.gadget.COMMIT``, same reason)
+COMMIT = 0.1
 
 if TYPE_CHECKING:
     from ..engine import State
@@ -101,6 +103,7 @@ class BlueprintStrategy(Strategy):
     resolve_seconds: float
     resolve_target: float
     resolve_settle: float
+    resolve_commit: float
     params: ClassVar[dict[str, Param]] = {
         "policy": Param(str, "", "policy .npz from python -m acpcbot.solve GAME (default: the shipped one)",
                         _file_exists, "must be an existing file"),
@@ -118,6 +121,10 @@ class BlueprintStrategy(Strategy):
         "resolve_settle": Param(float, SETTLE, "... and the safety margin moved at most this % of the pot since the "
                                                "last check",
                                 lambda x: x >= 0, "must be >= 0"),
+        "resolve_commit": Param(float, COMMIT, "the share of the opponent entering a re-solve committed, with its "
+                                               "blueprint range (0: Burch et al.'s Resolve gadget alone; 1: unsafe "
+                                               "re-solving)",
+                                lambda x: 0 <= x <= 1, "must be in [0, 1]"),
         "resolve_from": Param(str, "", "the street re-solving starts on (turn: each street re-solved at its start, "
                                        "the river inside the turn's subgame as 3 classes of cards; flop: the flop "
                                        "to the end of its betting, the rest checked down at the leaves, the turn "
@@ -142,6 +149,7 @@ class BlueprintStrategy(Strategy):
             # the stopping rule (the spec's resolver has the cap and the seconds): 0 is the fixed count
             self.resolver.budget = replace(self.resolver.budget, target=self.resolve_target or None,
                                            settle=self.resolve_settle)
+            self.resolver.commit = self.resolve_commit
             self.run_mode = RunMode("guarded", "ends")  # a re-solve takes a second: the client guards its deadline
             from ..solve.resolving.floor import ResolvingTable  # noqa: PLC0415 - the solver loads only when re-solving
             self.resolving = ResolvingTable(self.table, self.resolver)

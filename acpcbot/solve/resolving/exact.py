@@ -18,7 +18,7 @@ import numpy as np
 from ...engine import ActionType
 from ..subgame.tree import DECISION, SubgameTree, build_tree
 from ..tree import ACTION_TYPES, PublicTree
-from .gadget import resolve
+from .gadget import COMMIT, resolve
 
 _COLUMN = {kind: i for i, kind in enumerate(ACTION_TYPES)}
 
@@ -62,10 +62,11 @@ def tree_rows(sigma: np.ndarray, mapping: dict[int, int]):
 
 def resolve_rounds(tree: PublicTree, sigma: np.ndarray, iterations: int = 200,
                    players: tuple[int, ...] = (0, 1), target: float | None = None,
-                   settle: float | None = None) -> np.ndarray:
+                   settle: float | None = None, commit: float = COMMIT) -> np.ndarray:
     """The whole-game strategy with every later-round subgame re-solved safely for ``players`` (a copy).
 
-    ``target`` and ``settle``: the stopping rule of ``gadget.resolve`` (None: ``iterations`` every solve).
+    ``target`` and ``settle``: the stopping rule of ``gadget.resolve`` (None: ``iterations`` every solve);
+    ``commit``: its committed share of the opponent.
     """
     if tree.game.num_hole_cards != 1 or tree.game.num_players != 2:
         raise ValueError("exact re-solving is for two-player games with one hole card (Kuhn, Leduc)")
@@ -80,7 +81,7 @@ def resolve_rounds(tree: PublicTree, sigma: np.ndarray, iterations: int = 200,
             sub_tree = build_tree(tree.game, state, board)  # the same tree as the re-solve's, for the mapping
             mapping = node_map(tree, sub_tree, root)
             result, _ = resolve(tree.game, state, board, ranges, player, tree_rows(sigma, mapping),
-                                iterations=iterations, target=target, settle=settle)
+                                iterations=iterations, target=target, settle=settle, commit=commit)
             sub = result.subgame
             live = sub.prep.hands[player].rows
             for s, d in mapping.items():

@@ -43,7 +43,7 @@ from ..subgame import BetSizes, SubgameResult
 from ..subgame.tree import DECISION, build_tree
 from .clock import Budget, MatchClock
 from .columns import action_weights, find, to_columns
-from .gadget import ResolveGadget, resolve
+from .gadget import COMMIT, ResolveGadget, resolve
 from .ranges import policy_ranges
 
 #: solutions remembered (a hand needs one; the others serve policy() and replays)
@@ -94,7 +94,8 @@ class Resolver:
     def __init__(self, game: GameDef, blueprint: BlueprintRows, budget: Budget | None = None,
                  start_round: int | None = None, *, actions: TableActions | None = None,
                  sizes: SizesFor | None = None, clock: MatchClock | None = None, last_classes: int | None = None,
-                 early: Budget | None = None, depth_limited: Collection[int] = (), skip: Collection[int] = ()) -> None:
+                 early: Budget | None = None, depth_limited: Collection[int] = (), skip: Collection[int] = (),
+                 commit: float = COMMIT) -> None:
         if game.num_players != 2:
             raise ValueError("re-solving plays two-player games")
         if not game.is_limit and (actions is None or sizes is None):
@@ -118,6 +119,10 @@ class Resolver:
         #: (``subgame.leaves``), and rounds not re-solved at all (the blueprint plays them)
         self.depth_limited = frozenset(depth_limited)
         self.skip = frozenset(skip)
+        if not 0.0 <= commit <= 1.0:
+            raise ValueError(f"the committed share of the opponent is in [0, 1], got {commit}")
+        #: the share of the opponent entering a re-solve with its blueprint range and no Terminate (``gadget``)
+        self.commit = commit
         if self.depth_limited & {game.num_rounds - 1}:
             raise ValueError("the last round cannot be depth-limited: its subgame ends with the hand")
         self.solutions: OrderedDict[tuple, SubgameResult | None] = OrderedDict()
@@ -295,7 +300,7 @@ class Resolver:
                                       spot.sizes, iterations=iterations, time_limit=limit, target=budget.target,
                                       settle=budget.settle, check_every=budget.check_every,
                                       last_classes=self.last_classes if early else None,
-                                      depth_limited=spot.root.round in self.depth_limited)
+                                      depth_limited=spot.root.round in self.depth_limited, commit=self.commit)
         if self.clock is not None:  # the whole solve's seconds, setup included, per iteration and decision node
             pace = (time.perf_counter() - t0) / (max(1, result.iterations) * max(1, result.tree.num_decisions))
             if early:
