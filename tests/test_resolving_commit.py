@@ -19,7 +19,14 @@ from acpcbot.gamedef import load_game
 from acpcbot.solve.best_response import exploitability
 from acpcbot.solve.cfr import Solver
 from acpcbot.solve.resolving.exact import node_map, resolve_rounds, round_roots, tree_rows
-from acpcbot.solve.resolving.gadget import COMMIT, ResolveGadget, alternative_values, gadget_ranges, load_strategy, resolve
+from acpcbot.solve.resolving.gadget import (
+    COMMIT,
+    ResolveGadget,
+    alternative_values,
+    gadget_ranges,
+    load_strategy,
+    resolve,
+)
 from acpcbot.solve.resolving.player import Resolver
 from acpcbot.solve.subgame import Subgame
 from acpcbot.solve.subgame.tree import DECISION, build_tree
