@@ -16,6 +16,12 @@ path, which a policy sampled from buckets does not give cheaply.  Resolve
 is two actions per holding and one line of hook in the solver (the
 opponent's root reach set per iteration), so it is what we ship.
 
+A share ``COMMIT`` of the opponent enters committed, with its blueprint
+range and no Terminate option (``ResolveGadget``): with the gadget alone a
+holding whose alternative beats the subgame leaves it and the re-solve
+stops caring how it plays against that holding (docs/resolving-play.md,
+"The committed share").
+
 The opponent's gadget weights are its blueprint range floored at
 ``FLOOR`` (relative to its largest weight): a best response may reach the
 subgame with holdings the blueprint never brings there, and the guarantee
