@@ -1,11 +1,13 @@
-"""River re-solves on sampled hulhe spots against the blueprint they replace, per committed share of the opponent.
+"""River re-solves on sampled spots against the blueprint they replace, per committed share of the opponent.
 
-    .venv/bin/python tools/resolve_spots.py [--spots N] [--seed S] [--commit 0,0.1] [--iterations 200] [--json]
+    .venv/bin/python tools/resolve_spots.py [--game hulhe|hunl] [--spots N] [--seed S] [--commit 0,0.1]
+                                            [--iterations 200] [--json]
 
 Deals hands and plays both seats from the shipped blueprint table (sampled,
 the real cards) to the river's first decision; there it re-solves the
-river for the player to act as the hulhe default does (``gadget.resolve``,
-the player's stopping rule), once per committed share (``--commit``; 0 is
+river for the player to act as the game's ``blueprint`` does (its
+``Resolver``'s root, ranges, blueprint rows and, in no-limit, bet sizes;
+``gadget.resolve`` with the player's stopping rule), once per committed share (``--commit``; 0 is
 the Resolve gadget alone).  Every figure of a spot is exact over the
 cards, both players' ranges the blueprint's reach along the real history:
 
@@ -37,11 +39,11 @@ import numpy as np
 from acpcbot.engine import State
 from acpcbot.gamedef import GameDef, load_game
 from acpcbot.holdings import blocked
+from acpcbot.solve.blueprint_registry import spec_for
 from acpcbot.solve.resolving.clock import SETTLE, TARGET
 from acpcbot.solve.resolving.gadget import by_level, load_strategy, resolve
-from acpcbot.solve.resolving.player import Resolver, bare, round_start
-from acpcbot.solve.resolving.ranges import policy_ranges
-from acpcbot.solve.subgame import Subgame
+from acpcbot.solve.resolving.player import Resolver
+from acpcbot.solve.subgame import BetSizes, Subgame
 from acpcbot.solve.subgame.best_response import evaluate
 from acpcbot.strategies.blueprint import load_blueprint
 
@@ -70,20 +72,20 @@ def river_spot(game: GameDef, table: Any, rng: np.random.Generator) -> State | N
 
 
 def real_subgame(game: GameDef, root: State, board: tuple[int, ...], ranges: Sequence[np.ndarray],
-                 player: int) -> Subgame:
+                 player: int, sizes: BetSizes | None = None) -> Subgame:
     """The spot's subgame with both real ranges, the opponent's floored at ``TINY`` (the gadget's live holdings)."""
     opp = 1 - player
     real = [np.asarray(r, dtype=np.float64).copy() for r in ranges]
     allowed = ~blocked(game, board)
     real[opp][allowed] = np.maximum(real[opp][allowed], TINY * real[opp].max())
-    return Subgame(game, root, board, real)
+    return Subgame(game, root, board, real, sizes)
 
 
 def measure(game: GameDef, root: State, board: tuple[int, ...], ranges: Sequence[np.ndarray], player: int,
-            rows: Any, strategy: Sequence[np.ndarray | None]) -> dict[str, float]:
+            rows: Any, strategy: Sequence[np.ndarray | None], sizes: BetSizes | None = None) -> dict[str, float]:
     """The spot's figures (chips) for a re-solved ``strategy`` of ``player`` (the solver's per-node arrays)."""
     opp = 1 - player
-    sub = real_subgame(game, root, board, ranges, player)
+    sub = real_subgame(game, root, board, ranges, player, sizes)
     ws = sub.workspace
     blueprint = load_strategy(sub, root, rows)
     mixed = [b if b is None or sub.tree.nodes[i].player != player else s
@@ -106,11 +108,21 @@ def summary(values: Sequence[float]) -> dict[str, float]:
     return {"mean": round(float(arr.mean()), 4), "ci95": round(ci, 4)}
 
 
-def run(spots: int, seed: int, commits: Sequence[float], iterations: int, progress: bool = False) -> dict[str, Any]:
+def resolver_for(game: GameDef, table: Any, iterations: int) -> Resolver:
+    """The game's blueprint player's river resolver (its spec's), without a clock."""
+    spec = spec_for(game)
+    if spec is None or spec.resolver is None:
+        raise SystemExit(f"resolve_spots: {game.name or 'this game'} has no re-solving blueprint")
+    return spec.resolver(game, table, iterations, 1e9, game.num_rounds - 1)
+
+
+def run(spots: int, seed: int, commits: Sequence[float], iterations: int, progress: bool = False,
+        game_name: str = "hulhe") -> dict[str, Any]:
     """The figures of ``spots`` river spots, one re-solve per committed share."""
-    game = load_game("hulhe")
+    game = load_game(game_name)
     table = load_blueprint(game)
-    rows = Resolver(game, table.probabilities_all).node_rows
+    resolver = resolver_for(game, table, iterations)
+    rows = resolver.node_rows
     rng = np.random.default_rng(seed)
     per: dict[float, list[dict[str, float]]] = {c: [] for c in commits}
     dealt = 0
@@ -120,21 +132,22 @@ def run(spots: int, seed: int, commits: Sequence[float], iterations: int, progre
         state = river_spot(game, table, rng)
         if state is None:
             continue
-        root, before = round_start(state, game.num_rounds - 1)
-        ranges = policy_ranges(state, table.probabilities_all, before)
-        board = tuple(state.board)
-        player = state.current_player
+        spot = resolver.spot(state)
+        ranges = resolver.ranges(state, spot)
+        player = spot.player
+        if ranges[0].sum() <= 0 or ranges[1].sum() <= 0:
+            continue  # a history the blueprint never plays (the player plays its table there too)
         for c in commits:
             t0 = time.process_time()
-            result, _ = resolve(game, bare(root), board, ranges, player, rows, iterations=iterations,
+            result, _ = resolve(game, spot.root, spot.board, ranges, player, rows, spot.sizes, iterations=iterations,
                                 target=TARGET, settle=SETTLE, commit=c)
             seconds = time.process_time() - t0
-            figures = measure(game, bare(root), board, ranges, player, rows, result.strategy)
+            figures = measure(game, spot.root, spot.board, ranges, player, rows, result.strategy, spot.sizes)
             per[c].append(figures | {"iterations": float(result.iterations), "cpu_seconds": seconds})
         if progress:
             print(f"spot {len(per[commits[0]])}/{spots}", file=sys.stderr, flush=True)
     river_share = spots / dealt
-    out: dict[str, Any] = {"game": "hulhe", "spots": spots, "hands_dealt": dealt, "seed": seed,
+    out: dict[str, Any] = {"game": game_name, "spots": spots, "hands_dealt": dealt, "seed": seed,
                            "iterations_cap": iterations, "target_pct": TARGET, "settle_pct": SETTLE,
                            "seconds": round(time.perf_counter() - start, 1), "shares": {}}
     first = per[commits[0]]
@@ -152,6 +165,7 @@ def run(spots: int, seed: int, commits: Sequence[float], iterations: int, progre
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: sample, re-solve, print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="hulhe", choices=("hulhe", "hunl"), help="the game (default hulhe)")
     ap.add_argument("--spots", type=int, default=100, help="river spots to sample (default 100)")
     ap.add_argument("--seed", type=int, default=1, help="the deals' seed (default 1)")
     ap.add_argument("--commit", default="0,0.1", help="committed shares, comma-separated (default 0,0.1)")
@@ -168,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error(f"--spots: at least 2 for an interval, got {args.spots}")
     if args.iterations < 1:
         ap.error(f"--iterations: at least 1, got {args.iterations}")
-    out = run(args.spots, args.seed, commits, args.iterations, progress=sys.stderr.isatty())
+    out = run(args.spots, args.seed, commits, args.iterations, progress=sys.stderr.isatty(), game_name=args.game)
     if args.json:
         print(json.dumps(out, indent=1))
     else:
