@@ -11,8 +11,6 @@ import pytest
 
 from acpcbot.gamedef import load_game
 from acpcbot.solve.resolving.gadget import load_strategy
-from acpcbot.solve.resolving.player import Resolver, bare, round_start
-from acpcbot.solve.resolving.ranges import policy_ranges
 from acpcbot.strategies.blueprint import load_blueprint, shipped_reason
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
@@ -23,22 +21,25 @@ HULHE = load_game("hulhe")
 NO_HULHE = pytest.mark.skipif(shipped_reason(HULHE) is not None, reason=str(shipped_reason(HULHE)))
 
 
-@NO_HULHE
-def test_the_blueprint_measured_as_its_own_resolve_scores_zero() -> None:
-    table = load_blueprint(HULHE)
-    rows = Resolver(HULHE, table.probabilities_all).node_rows
+@pytest.mark.parametrize("name", ["hulhe", "hunl"])
+def test_the_blueprint_measured_as_its_own_resolve_scores_zero(name: str) -> None:
+    game = load_game(name)
+    if shipped_reason(game) is not None:
+        pytest.skip(str(shipped_reason(game)))
+    table = load_blueprint(game)
+    resolver = resolve_spots.resolver_for(game, table, 10)
     rng = np.random.default_rng(3)
     state = None
     while state is None:
-        state = resolve_spots.river_spot(HULHE, table, rng)
+        state = resolve_spots.river_spot(game, table, rng)
     assert state.round == 3 and not state.finished and len(state.board) == 5
-    root, before = round_start(state, 3)
-    ranges = policy_ranges(state, table.probabilities_all, before)
-    board = tuple(state.board)
-    # the blueprint's own rows as the "re-solved" strategy, over the live holdings measure uses
-    sub = resolve_spots.real_subgame(HULHE, bare(root), board, ranges, state.current_player)
-    own = load_strategy(sub, bare(root), rows)
-    figures = resolve_spots.measure(HULHE, bare(root), board, ranges, state.current_player, rows, own)
+    spot = resolver.spot(state)
+    ranges = resolver.ranges(state, spot)
+    # the blueprint's own rows as the "re-solved" strategy, over the live holdings and the tree measure uses
+    sub = resolve_spots.real_subgame(game, spot.root, spot.board, ranges, spot.player, spot.sizes)
+    own = load_strategy(sub, spot.root, resolver.node_rows)
+    figures = resolve_spots.measure(game, spot.root, spot.board, ranges, spot.player, resolver.node_rows, own,
+                                    spot.sizes)
     assert figures["h2h"] == pytest.approx(0.0, abs=1e-6 * figures["pot"])
     assert figures["br_resolved"] == pytest.approx(figures["br_blueprint"], abs=1e-6 * figures["pot"])
     assert figures["excess_pct"] == pytest.approx(0.0, abs=1e-6)
