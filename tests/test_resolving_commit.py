@@ -110,3 +110,23 @@ def test_a_share_outside_zero_to_one_is_refused_everywhere_and_the_players_defau
             Resolver(game, lambda s: np.zeros((6, 3)), commit=bad)
     with pytest.raises(StrategySpecError, match="resolve_commit"):
         create("blueprint:resolve_commit=2", load_game("hulhe"), 1)
+
+
+@pytest.mark.parametrize("commit", [0.1, 0.5])
+def test_the_excess_is_at_most_the_shares_odds_times_the_margin_taken_from_the_real_range(commit: float) -> None:
+    # the blueprint scores sum w alternative in the share's objective, so at the solution
+    # (1 - commit) * excess <= commit * margin (docs/resolving-play.md, "The committed share")
+    for index in (0, 3, 11, 20):
+        for player in (0, 1):
+            game, state, board, ranges, _, rows = spot(index, player)
+            if ranges[0].sum() <= 0 or ranges[1].sum() <= 0:
+                continue
+            result, alternative = resolve(game, state, board, ranges, player, rows, iterations=300, commit=commit)
+            opp = 1 - player
+            gadget = result.subgame.cfr.gadget
+            best = np.asarray(result.evaluation.best_cfv[opp], dtype=np.float64)
+            real = np.asarray(ranges[opp], dtype=np.float64)[result.subgame.prep.hands[opp].rows]
+            norm = result.subgame.prep.normaliser
+            excess = gadget.weights @ np.maximum(best - alternative, 0.0) / norm
+            margin = real @ (alternative - best) / norm
+            assert excess <= commit / (1 - commit) * margin + 1e-3 * result.subgame.root_pot
