@@ -9,16 +9,13 @@ Share 1 is unsafe re-solving; 0 the gadget alone.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-
 import numpy as np
 import pytest
+from leducspots import leduc, leduc_spot
 
 from acpcbot.gamedef import load_game
 from acpcbot.solve.best_response import exploitability
-from acpcbot.solve.cfr import Solver
-from acpcbot.solve.resolving.exact import node_map, resolve_rounds, round_roots, tree_rows
+from acpcbot.solve.resolving.exact import resolve_rounds
 from acpcbot.solve.resolving.gadget import (
     COMMIT,
     ResolveGadget,
@@ -29,30 +26,10 @@ from acpcbot.solve.resolving.gadget import (
 )
 from acpcbot.solve.resolving.player import Resolver
 from acpcbot.solve.subgame import Subgame
-from acpcbot.solve.subgame.tree import DECISION, build_tree
+from acpcbot.solve.subgame.tree import DECISION
 from acpcbot.strategies import builtin  # noqa: F401  (registers every built-in strategy)
 from acpcbot.strategies.blueprint import COMMIT as PLAYER_COMMIT
 from acpcbot.strategies.registry import StrategySpecError, create
-
-GAMES = Path(__file__).resolve().parents[1] / "acpcbot" / "games"
-
-
-@lru_cache(maxsize=None)
-def leduc(iterations: int) -> Solver:
-    s = Solver(load_game(GAMES / "leduc.game"), "cfr+")
-    s.run(iterations)
-    return s
-
-
-def spot(root_index: int, player: int = 0):
-    s = leduc(5)
-    tree, sigma = s.tree, s.average()
-    root = round_roots(tree)[root_index]
-    reach = tree.reach(sigma)
-    ranges = (reach[root, 0] * tree.compat[root], reach[root, 1] * tree.compat[root])
-    state, board = tree.states[root], tree.boards[root]
-    rows = tree_rows(sigma, node_map(tree, build_tree(tree.game, state, board), root))
-    return tree.game, state, board, ranges, player, rows
 
 
 def test_the_committed_share_lowers_leducs_exploitability_below_the_gadget_alone_and_no_position_gains() -> None:
@@ -70,7 +47,7 @@ def test_the_committed_share_lowers_leducs_exploitability_below_the_gadget_alone
 
 def test_a_fully_committed_opponent_is_unsafe_resolving_on_its_range() -> None:
     for index in (0, 3, 11):
-        game, state, board, ranges, player, rows = spot(index)
+        game, state, board, ranges, player, rows = leduc_spot(index)
         result, _ = resolve(game, state, board, ranges, player, rows, iterations=30, commit=1.0)
         # the same subgame with the opponent's real range and no gadget: the re-solving player's rows are the same
         plain = Subgame(game, state, board, ranges).solve(target_pct=None, max_iterations=30)
@@ -83,7 +60,7 @@ def test_a_fully_committed_opponent_is_unsafe_resolving_on_its_range() -> None:
 
 
 def test_the_committed_part_of_a_holding_never_leaves_the_subgame() -> None:
-    game, state, board, ranges, player, rows = spot(3)
+    game, state, board, ranges, player, rows = leduc_spot(3)
     opponent = 1 - player
     sub = Subgame(game, state, board, gadget_ranges(game, ranges, opponent, board))
     alternative = alternative_values(sub, load_strategy(sub, state, rows), opponent)
@@ -101,7 +78,7 @@ def test_the_committed_part_of_a_holding_never_leaves_the_subgame() -> None:
 
 def test_a_share_outside_zero_to_one_is_refused_everywhere_and_the_players_default_is_the_gadgets() -> None:
     assert PLAYER_COMMIT == COMMIT
-    game, state, board, ranges, player, rows = spot(0)
+    game, state, board, ranges, player, rows = leduc_spot(0)
     sub = Subgame(game, state, board, ranges)
     for bad in (-0.1, 1.5):
         with pytest.raises(ValueError, match="committed share"):
@@ -118,7 +95,7 @@ def test_the_excess_is_at_most_the_shares_odds_times_the_margin_taken_from_the_r
     # (1 - commit) * excess <= commit * margin (docs/resolving-play.md, "The committed share")
     for index in (0, 3, 11, 20):
         for player in (0, 1):
-            game, state, board, ranges, _, rows = spot(index, player)
+            game, state, board, ranges, _, rows = leduc_spot(index, player)
             if ranges[0].sum() <= 0 or ranges[1].sum() <= 0:
                 continue
             result, alternative = resolve(game, state, board, ranges, player, rows, iterations=300, commit=commit)

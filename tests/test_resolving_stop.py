@@ -13,17 +13,16 @@ and no position's best response gains.
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
+from leducspots import leduc, leduc_spot
 
 from acpcbot.gamedef import load_game
 from acpcbot.solve.best_response import exploitability
-from acpcbot.solve.cfr import Solver
 from acpcbot.solve.resolving import exact
 from acpcbot.solve.resolving.clock import SETTLE, TARGET, Budget
-from acpcbot.solve.resolving.exact import node_map, resolve_rounds, round_roots, tree_rows
+from acpcbot.solve.resolving.exact import resolve_rounds
 from acpcbot.solve.resolving.gadget import (
     ResolveGadget,
     alternative_values,
@@ -35,7 +34,6 @@ from acpcbot.solve.resolving.gadget import (
 from acpcbot.solve.resolving.player import Resolver, bare, round_start
 from acpcbot.solve.resolving.ranges import policy_ranges
 from acpcbot.solve.subgame import Subgame
-from acpcbot.solve.subgame.tree import build_tree
 from acpcbot.strategies import builtin  # noqa: F401  (registers every built-in strategy)
 from acpcbot.strategies.blueprint import (
     SETTLE as PLAYER_SETTLE,
@@ -46,30 +44,10 @@ from acpcbot.strategies.blueprint import (
 from acpcbot.strategies.registry import create
 from acpcbot.world import View
 
-GAMES = Path(__file__).resolve().parents[1] / "acpcbot" / "games"
 HULHE = load_game("hulhe")
 NO_HULHE = pytest.mark.skipif(shipped_reason(HULHE) is not None, reason=str(shipped_reason(HULHE)))
 #: position 0 to act first on the river (the spot of test_resolving_play)
 RIVER = "MATCHSTATE:0:0:rc/cc/rc/:AsKd|/7h7c2c/9h/5s"
-
-
-@lru_cache(maxsize=None)
-def leduc(iterations: int) -> Solver:
-    s = Solver(load_game(GAMES / "leduc.game"), "cfr+")
-    s.run(iterations)
-    return s
-
-
-def leduc_spot(root_index: int = 3, player: int = 0):
-    """A round-2 subgame of limit Leduc under a 5-iteration blueprint: its arguments to ``resolve``."""
-    s = leduc(5)
-    tree, sigma = s.tree, s.average()
-    root = round_roots(tree)[root_index]
-    reach = tree.reach(sigma)
-    ranges = (reach[root, 0] * tree.compat[root], reach[root, 1] * tree.compat[root])
-    state, board = tree.states[root], tree.boards[root]
-    rows = tree_rows(sigma, node_map(tree, build_tree(tree.game, state, board), root))
-    return tree.game, state, board, ranges, player, rows
 
 
 @lru_cache(maxsize=1)
