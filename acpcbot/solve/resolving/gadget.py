@@ -77,6 +77,12 @@ CLASS_READS = 4
 RowFn = Callable[[int, SubgameNode, State, tuple[int, ...]], np.ndarray]
 
 
+def check_commit(commit: float) -> None:
+    """ValueError unless ``commit`` is a share of the opponent, in [0, 1]."""
+    if not 0.0 <= commit <= 1.0:
+        raise ValueError(f"the committed share of the opponent is in [0, 1], got {commit}")
+
+
 class ResolveGadget:
     """The opponent's Terminate/Follow choice per holding at the subgame root, learnt by regret matching+.
 
@@ -90,8 +96,7 @@ class ResolveGadget:
 
     def __init__(self, subgame: Subgame, opponent: int, alternative: np.ndarray, committed: np.ndarray | None = None,
                  commit: float = 0.0) -> None:
-        if not 0.0 <= commit <= 1.0:
-            raise ValueError(f"the committed share of the opponent is in [0, 1], got {commit}")
+        check_commit(commit)
         prep = subgame.prep
         self.opponent = opponent
         self.weights = prep.hands[opponent].weights.astype(np.float64)

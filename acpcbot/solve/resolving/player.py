@@ -43,7 +43,7 @@ from ..subgame import BetSizes, SubgameResult
 from ..subgame.tree import DECISION, build_tree
 from .clock import Budget, MatchClock
 from .columns import action_weights, find, to_columns
-from .gadget import COMMIT, ResolveGadget, resolve
+from .gadget import COMMIT, ResolveGadget, check_commit, resolve
 from .ranges import policy_ranges
 
 #: solutions remembered (a hand needs one; the others serve policy() and replays)
@@ -119,8 +119,7 @@ class Resolver:
         #: (``subgame.leaves``), and rounds not re-solved at all (the blueprint plays them)
         self.depth_limited = frozenset(depth_limited)
         self.skip = frozenset(skip)
-        if not 0.0 <= commit <= 1.0:
-            raise ValueError(f"the committed share of the opponent is in [0, 1], got {commit}")
+        check_commit(commit)  # before any solve: a bad share is refused where it is given
         #: the share of the opponent entering a re-solve with its blueprint range and no Terminate (``gadget``)
         self.commit = commit
         if self.depth_limited & {game.num_rounds - 1}:
