@@ -38,8 +38,8 @@ def test_the_blueprint_measured_as_its_own_resolve_scores_zero(name: str) -> Non
     # the blueprint's own rows as the "re-solved" strategy, over the live holdings and the tree measure uses
     sub = resolve_spots.real_subgame(game, spot.root, spot.board, ranges, spot.player, spot.sizes)
     own = load_strategy(sub, spot.root, resolver.node_rows)
-    figures = resolve_spots.measure(game, spot.root, spot.board, ranges, spot.player, resolver.node_rows, own,
-                                    spot.sizes)
+    base = resolve_spots.baseline(game, spot.root, spot.board, ranges, spot.player, resolver.node_rows, spot.sizes)
+    figures = resolve_spots.measure(base, spot.player, own)
     assert figures["h2h"] == pytest.approx(0.0, abs=1e-6 * figures["pot"])
     assert figures["br_resolved"] == pytest.approx(figures["br_blueprint"], abs=1e-6 * figures["pot"])
     assert figures["excess_pct"] == pytest.approx(0.0, abs=1e-6)

@@ -32,6 +32,7 @@ import json
 import math
 import sys
 import time
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
@@ -44,7 +45,7 @@ from acpcbot.solve.resolving.clock import SETTLE, TARGET
 from acpcbot.solve.resolving.gadget import by_level, load_strategy, resolve
 from acpcbot.solve.resolving.player import Resolver
 from acpcbot.solve.subgame import BetSizes, Subgame
-from acpcbot.solve.subgame.best_response import evaluate
+from acpcbot.solve.subgame.best_response import Evaluation, evaluate
 from acpcbot.strategies.blueprint import load_blueprint
 
 Z95 = 1.959963984540054
@@ -81,16 +82,31 @@ def real_subgame(game: GameDef, root: State, board: tuple[int, ...], ranges: Seq
     return Subgame(game, root, board, real, sizes)
 
 
-def measure(game: GameDef, root: State, board: tuple[int, ...], ranges: Sequence[np.ndarray], player: int,
-            rows: Any, strategy: Sequence[np.ndarray | None], sizes: BetSizes | None = None) -> dict[str, float]:
+@dataclass(frozen=True)
+class Baseline:
+    """What every setting at one spot is measured against: the real-range subgame, the blueprint's strategy in it
+    (the solver's per-node arrays) and its evaluation."""
+
+    subgame: Subgame
+    blueprint: list[np.ndarray | None]
+    evaluation: Evaluation
+
+
+def baseline(game: GameDef, root: State, board: tuple[int, ...], ranges: Sequence[np.ndarray], player: int,
+             rows: Any, sizes: BetSizes | None = None) -> Baseline:
+    """The spot's ``Baseline``: built once a spot, shared by the settings measured there."""
+    sub = real_subgame(game, root, board, ranges, player, sizes)
+    blueprint = load_strategy(sub, root, rows)
+    return Baseline(sub, blueprint, evaluate(sub.workspace, by_level(sub.workspace, blueprint)))
+
+
+def measure(base: Baseline, player: int, strategy: Sequence[np.ndarray | None]) -> dict[str, float]:
     """The spot's figures (chips) for a re-solved ``strategy`` of ``player`` (the solver's per-node arrays)."""
     opp = 1 - player
-    sub = real_subgame(game, root, board, ranges, player, sizes)
+    sub, e_blueprint = base.subgame, base.evaluation
     ws = sub.workspace
-    blueprint = load_strategy(sub, root, rows)
     mixed = [b if b is None or sub.tree.nodes[i].player != player else s
-             for i, (b, s) in enumerate(zip(blueprint, strategy))]
-    e_blueprint = evaluate(ws, by_level(ws, blueprint))
+             for i, (b, s) in enumerate(zip(base.blueprint, strategy))]
     e_mixed = evaluate(ws, by_level(ws, mixed))
     assert e_blueprint.value is not None and e_mixed.value is not None  # with_values
     gain = np.asarray(e_mixed.best_cfv[opp], np.float64) - np.asarray(e_blueprint.best_cfv[opp], np.float64)
@@ -137,12 +153,13 @@ def run(spots: int, seed: int, commits: Sequence[float], iterations: int, progre
         player = spot.player
         if ranges[0].sum() <= 0 or ranges[1].sum() <= 0:
             continue  # a history the blueprint never plays (the player plays its table there too)
+        base = baseline(game, spot.root, spot.board, ranges, player, rows, spot.sizes)
         for c in commits:
             t0 = time.process_time()
             result, _ = resolve(game, spot.root, spot.board, ranges, player, rows, spot.sizes, iterations=iterations,
                                 target=TARGET, settle=SETTLE, commit=c)
             seconds = time.process_time() - t0
-            figures = measure(game, spot.root, spot.board, ranges, player, rows, result.strategy, spot.sizes)
+            figures = measure(base, player, result.strategy)
             per[c].append(figures | {"iterations": float(result.iterations), "cpu_seconds": seconds})
         if progress:
             print(f"spot {len(per[commits[0]])}/{spots}", file=sys.stderr, flush=True)
