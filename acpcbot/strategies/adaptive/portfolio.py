@@ -53,14 +53,17 @@ COLD_HANDS = 50
 #: the bar falls as the square root of the hands seen
 DEVIATION_BB = 0.3
 #: the deviation's least and greatest weight: support for both members' actions, so both stay measured.  Against
-#: a player the deviation loses to, adaptive gives up about P_MIN x that loss: to the blueprint -7.8 +- 10.1
-#: mbb/hand at 0.05 (AIVAT, 20,000-hand duplicate, seed 1, 2026-11-26; the deviation alone loses ~150)
-P_MIN, P_MAX = 0.05, 0.9
-#: the weight is P_MIN + (P_MAX - P_MIN) * Phi(t - Z_BAR), t the gain's t-statistic: at t = 0 it is P_MIN + 6%.
-#: Measured against 2 (20,000-hand duplicate, hulhe, seed 1, paired per deal, 2026-11-26): mfs +44 +- 38,
-#: learner2008 +62 +- 26, call +27 +- 13 mbb/hand, the blueprint -2 +- 23; 1 gained more (+106, +163, +31) but
-#: lost 24 +- 24 to the blueprint (adaptive -38 +- 18 against it)
-Z_BAR = 1.5
+#: a player the deviation loses to, adaptive gives up about P_MIN x that loss, and LBR (a best response to the
+#: mixture) takes about P_MIN x the deviation's exploitability beyond the floor's: in hunl that is some 11,800
+#: mbb/game (LBR full, 2026-11-30), so 0.01 adds about 113 to the floor's +469 (0.05 added 570)
+P_MIN, P_MAX = 0.01, 0.9
+#: the weight is P_MIN + (P_MAX - P_MIN) * Phi(t - Z_BAR), t the gain's t-statistic: at t = 0 it is P_MIN + 0.55%.
+#: With no gain t wanders about 0 with spread 1 over a match (importance-sampled gains are noisy), so the bar must
+#: sit well above it: at 1.5 (P_MIN 0.05) adaptive's weight against the hunl floor rose to 0.42 at t = 1.3 (2,000
+#: hands traced, 2026-11-30) and its mean weight with no gain was 0.17 (simulated); at 2.5 with P_MIN
+#: 0.01 the mean is 0.02 with no gain, and a gain of 27 big blinds a hand (the deviation's against uc3m, traced)
+#: still reaches P_MAX within a few hundred hands
+Z_BAR = 2.5
 #: the record forgets with this half-life in hands (the model learns and opponents adapt)
 HALF_LIFE = 3000
 #: hands (discounted) before the t-statistic is read at all: a handful of samples gives no variance
