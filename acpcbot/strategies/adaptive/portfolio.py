@@ -61,8 +61,9 @@ P_MIN, P_MAX = 0.01, 0.9
 #: With no gain t wanders about 0 with spread 1 over a match (importance-sampled gains are noisy), so the bar must
 #: sit well above it: at 1.5 (P_MIN 0.05) adaptive's weight against the hunl floor rose to 0.42 at t = 1.3 (2,000
 #: hands traced, 2026-11-30) and its mean weight with no gain was 0.17 (simulated); at 2.5 with P_MIN
-#: 0.01 the mean is 0.02 with no gain, and a gain of 27 big blinds a hand (the deviation's against uc3m, traced)
-#: still reaches P_MAX within a few hundred hands
+#: 0.01 the mean is 0.02 with no gain, and a gain of 27 big blinds a hand (the deviation's against uc3m) still
+#: takes the weight past 0.3 after about 400 hands and past 0.8 after 900 (traced, hunl, 2026-11-30; 200 and 300
+#: hands at 1.5)
 Z_BAR = 2.5
 #: the record forgets with this half-life in hands (the model learns and opponents adapt)
 HALF_LIFE = 3000
