@@ -20,6 +20,7 @@ from acpcbot.gamedef import load_game
 from acpcbot.strategies.adaptive.portfolio import (
     P_MAX,
     P_MIN,
+    SUPPORT,
     Z_BAR,
     GainRecord,
     Portfolio,
@@ -243,6 +244,43 @@ def test_the_deviation_is_the_floor_while_cold_and_below_the_bar():
     assert np.array_equal(rows, floor)
     rows = deviation_rows(values, floor, 10.0, 50 * 9, 10.0)  # bar 1 chip: row 1 deviates to its best
     assert np.array_equal(rows, np.array([[0.0, 0.5, 0.5], [0.0, 0.0, 1.0]]))
+
+
+def test_the_deviation_keeps_to_the_floors_support():
+    # over fold, call, a small raise, a big raise.  Row 0: the model's best is the big raise, which the floor plays
+    # 3 times in 100: below SUPPORT, so the deviation takes the best of the floor's own actions, the small raise
+    # (60 against the floor's 0.4 x 60 + 0.03 x 500 = 39: 2.1 chips a weight, past the bar of 1); row 1: the big
+    # raise is in the floor's support (0.5): the deviation takes it
+    floor = np.array([[0.0, 0.57, 0.4, 0.03], [0.2, 0.3, 0.0, 0.5]])
+    values = np.array([[0.0, 0.0, 60.0, 500.0], [0.0, 0.0, 0.0, 40.0]])
+    rows = deviation_rows(values, floor, 10.0, 50 * 9, 10.0)
+    assert np.array_equal(rows, np.array([[0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]]))
+    # support 0: any action (the deviation before the restriction)
+    rows = deviation_rows(values, floor, 10.0, 50 * 9, 10.0, support=0.0)
+    assert np.array_equal(rows, np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0]]))
+
+
+def test_the_support_bounds_the_importance_ratio():
+    # wherever the deviation plays an action the floor plays it at least SUPPORT of the time, so each decision's
+    # ratio of the deviation's chance to the mixture's is at most 1 / SUPPORT whatever the weight p: the hand's
+    # estimate cannot blow up as p falls (without it a one-hot off the floor's support weighs 1 / p)
+    rng = np.random.default_rng(5)
+    floor = rng.dirichlet(np.full(4, 0.3), size=500)
+    values = rng.normal(0.0, 30.0, size=(500, 4))
+    rows = deviation_rows(values, floor, 1.0, 10_000, 10.0)
+    moved = ~np.all(rows == floor, axis=1)
+    assert moved.sum() > 100
+    assert np.all(floor[moved][rows[moved] > 0] >= SUPPORT)
+    for p in (0.001, 0.01, 0.5):
+        ratio = rows / ((1 - p) * floor + p * rows + 1e-300)
+        assert ratio[rows > 0].max() <= 1.0 / SUPPORT + 1e-9
+
+
+def test_bad_support_is_refused_naming_it():
+    with pytest.raises(ValueError, match="support"):
+        create("adaptive:support=1.5", HULHE, 1)
+    with pytest.raises(ValueError, match="support"):
+        create("adaptive:support=-0.1", HULHE, 1)
 
 
 # ------------------------------------------------------------------ in adaptive: act, policy, and AIVAT's copy

@@ -67,6 +67,12 @@ P_MIN, P_MAX = 0.01, 0.9
 Z_BAR = 2.5
 #: the record forgets with this half-life in hands (the model learns and opponents adapt)
 HALF_LIFE = 3000
+#: the deviation departs only to actions the floor's row plays at least this often.  Two reasons: an action the
+#: floor never plays tells a watching opponent the deviation is playing (LBR, knowing the policy, called the
+#: deviation's off-support all-ins with the model's "bluffs" and took 51 big blinds a hand from it, importance-
+#: sampled, hunl, 2026-11-30); and it bounds each decision's importance ratio by 1 / SUPPORT whatever the weight,
+#: where an off-support action weighs 1 / p, so the gain's estimate stays usable at a weight of 1%
+SUPPORT = 0.05
 #: hands (discounted) before the t-statistic is read at all: a handful of samples gives no variance
 MIN_HANDS = 100
 
@@ -102,18 +108,24 @@ class GainRecord:
         return P_MIN + (P_MAX - P_MIN) * phi
 
 
-def deviation_rows(values: np.ndarray, floor: np.ndarray, mass: float, hands: int, big_blind: float) -> np.ndarray:
-    """The deviation's rows: the best response (one-hot) where the model's gain over the floor's row passes the bar
-    (DEVIATION_BB big blinds at COLD_HANDS hands, falling as 1/sqrt(hands)), the floor's row elsewhere and while
-    the model is cold.  ``values`` are the search's (rows, actions), unnormalised by the range's weight ``mass``
-    (every legal action: in limit the search raises up to the game's own cap, as the floor does)."""
+def deviation_rows(values: np.ndarray, floor: np.ndarray, mass: float, hands: int, big_blind: float,
+                   support: float = SUPPORT) -> np.ndarray:
+    """The deviation's rows: the best response (one-hot) among the actions the floor's row plays at least ``support``
+    of the time, where the model's gain over the floor's row passes the bar (DEVIATION_BB big blinds at COLD_HANDS
+    hands, falling as 1/sqrt(hands)); the floor's row elsewhere and while the model is cold.  ``values`` are the
+    search's (rows, actions), unnormalised by the range's weight ``mass`` (every legal action: in limit the search
+    raises up to the game's own cap, as the floor does)."""
     if hands < COLD_HANDS or mass <= 0:
         return floor
+    allowed = floor >= support
+    choice = np.argmax(np.where(allowed, values, -np.inf), axis=1)
+    rows = np.arange(len(values))
     best = np.zeros(values.shape)
-    best[np.arange(len(values)), np.argmax(values, axis=1)] = 1.0
+    best[rows, choice] = 1.0
     bar = DEVIATION_BB * big_blind * (COLD_HANDS / hands) ** 0.5
-    gain = (values.max(axis=1) - (floor * values).sum(axis=1)) / mass
-    return np.where((gain > bar)[:, None], best, floor)
+    gain = (values[rows, choice] - (floor * values).sum(axis=1)) / mass
+    # a row with no action in the support (only a support above 1 / its actions) keeps the floor's
+    return np.where(((gain > bar) & allowed[rows, choice])[:, None], best, floor)
 
 
 def history(state: State) -> tuple[Action, ...]:

@@ -59,7 +59,7 @@ from ..registration import register
 from .floor import BlueprintFloor, merge, shipped_floor, stands_on_blueprint
 from .multiway import multiway_values
 from .policy import ModelPolicy
-from .portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows  # noqa: F401
+from .portfolio import COLD_HANDS, DEVIATION_BB, SUPPORT, Portfolio, deviation_rows  # noqa: F401
 from .preflop import ALL_PAIRS, PREFLOP_REFRESH, preflop_runouts
 from .ranges import (
     Event,
@@ -126,6 +126,7 @@ class AdaptiveStrategy(Strategy):
     blueprint: bool
     resolve: bool
     floor_policy: str
+    support: float
     opponent: str
     params: ClassVar[dict[str, Param]] = {
         "model": Param(str, "", "JSON file keeping the opponent statistics across matches (empty: none)",
@@ -140,6 +141,9 @@ class AdaptiveStrategy(Strategy):
         "floor_policy": Param(str, "", "the blueprint policy file to stand on (default: the game's shipped one "
                                    "where its spec is for the default players: hulhe)",
                               lambda v: v == "" or os.path.isfile(v), "must be an existing file"),
+        "support": Param(float, SUPPORT, "on the floor, the deviation departs only to actions the floor's row plays "
+                                         "at least this often (0: to any action)",
+                         lambda v: 0.0 <= v <= 1.0, "must be in 0..1"),
         "opponent": Param(str, "", "the opponent's exact policy when known (probe:kind=K): the best response to it "
                                    "instead of the model (for measurement; empty: the model)",
                           lambda v: v == "" or v.startswith("probe:kind=") and v.split("=", 1)[1] in PROBE_KINDS,
@@ -507,7 +511,8 @@ class AdaptiveStrategy(Strategy):
             best[np.arange(len(values)), np.argmax(values, axis=1)] = 1.0
             return actions, values, best
         actions, values, floor = merged
-        deviation = deviation_rows(values, floor, mass, self.opponent_stats(view, opp).hands, self.big_blind)
+        deviation = deviation_rows(values, floor, mass, self.opponent_stats(view, opp).hands, self.big_blind,
+                                   self.support)
         ours = 0 if one else pair_of(view.hole) if len(view.hole) == 2 else None
         model = values / (mass * self.big_blind) if mass > 0 else None  # the estimate's control variates
         return actions, values, self.portfolio.mix(self.key(view, opp), view, actions, floor, deviation, ours, model)
