@@ -27,6 +27,7 @@ from acpcbot.strategies.adaptive.portfolio import (
     conditional,
     deviation_rows,
     gain_estimate,
+    support_for,
 )
 from acpcbot.strategies.registry import create
 from acpcbot.world import View
@@ -276,11 +277,22 @@ def test_the_support_bounds_the_importance_ratio():
         assert ratio[rows > 0].max() <= 1.0 / SUPPORT + 1e-9
 
 
+def test_the_support_is_no_limits():
+    # no-limit: an action off the floor's support can be an all-in; limit: a bet, and the restriction there took
+    # most of the deviation's gain against uc3m
+    hunl = load_game("hunl")
+    assert support_for(hunl) == SUPPORT > 0 and support_for(HULHE) == 0.0
+    assert create("adaptive:resolve=0", HULHE, 1).support_share == 0.0
+    assert create("adaptive:resolve=0,support=0.2", HULHE, 1).support_share == 0.2
+
+
 def test_bad_support_is_refused_naming_it():
     with pytest.raises(ValueError, match="support"):
         create("adaptive:support=1.5", HULHE, 1)
     with pytest.raises(ValueError, match="support"):
         create("adaptive:support=-0.1", HULHE, 1)
+    with pytest.raises(ValueError, match="support"):
+        create("adaptive:support=many", HULHE, 1)
 
 
 # ------------------------------------------------------------------ in adaptive: act, policy, and AIVAT's copy

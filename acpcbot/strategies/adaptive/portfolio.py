@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...engine import Action, State
+from ...gamedef import GameDef
 from ...world import View
 
 #: hands against an opponent before the deviation leaves the blueprint anywhere (until then adaptive plays the floor)
@@ -75,6 +76,13 @@ HALF_LIFE = 3000
 SUPPORT = 0.05
 #: hands (discounted) before the t-statistic is read at all: a handful of samples gives no variance
 MIN_HANDS = 100
+
+
+def support_for(game: GameDef) -> float:
+    """The least share of the floor's row an action needs for the deviation to depart to it in ``game``: SUPPORT in
+    no-limit, where an action off the floor's support can be an all-in; 0 in limit, where it risks a bet and the
+    restriction took most of the deviation's gain against uc3m (hulhe, 1,500 hands a seating, 2026-11-30)."""
+    return SUPPORT if game.is_nolimit else 0.0
 
 
 @dataclass

@@ -59,7 +59,7 @@ from ..registration import register
 from .floor import BlueprintFloor, merge, shipped_floor, stands_on_blueprint
 from .multiway import multiway_values
 from .policy import ModelPolicy
-from .portfolio import COLD_HANDS, DEVIATION_BB, SUPPORT, Portfolio, deviation_rows  # noqa: F401
+from .portfolio import COLD_HANDS, DEVIATION_BB, Portfolio, deviation_rows, support_for  # noqa: F401
 from .preflop import ALL_PAIRS, PREFLOP_REFRESH, preflop_runouts
 from .ranges import (
     Event,
@@ -106,6 +106,14 @@ class Choice:
     equity: float
 
 
+def _is_share(text: str) -> bool:
+    """Whether ``text`` is empty or a number in 0..1."""
+    try:
+        return text == "" or 0.0 <= float(text) <= 1.0
+    except ValueError:
+        return False
+
+
 @register
 class AdaptiveStrategy(Strategy):
     """acpcbot's own hold'em player: per-opponent statistics, narrowed ranges and a best response to them.
@@ -126,7 +134,7 @@ class AdaptiveStrategy(Strategy):
     blueprint: bool
     resolve: bool
     floor_policy: str
-    support: float
+    support: str
     opponent: str
     params: ClassVar[dict[str, Param]] = {
         "model": Param(str, "", "JSON file keeping the opponent statistics across matches (empty: none)",
@@ -141,9 +149,9 @@ class AdaptiveStrategy(Strategy):
         "floor_policy": Param(str, "", "the blueprint policy file to stand on (default: the game's shipped one "
                                    "where its spec is for the default players: hulhe)",
                               lambda v: v == "" or os.path.isfile(v), "must be an existing file"),
-        "support": Param(float, SUPPORT, "on the floor, the deviation departs only to actions the floor's row plays "
-                                         "at least this often (0: to any action)",
-                         lambda v: 0.0 <= v <= 1.0, "must be in 0..1"),
+        "support": Param(str, "", "on the floor, the deviation departs only to actions the floor's row plays at "
+                                  "least this often (0: to any action; empty: the game's, adaptive.portfolio.support_for)",
+                         _is_share, "must be empty or a number in 0..1"),
         "opponent": Param(str, "", "the opponent's exact policy when known (probe:kind=K): the best response to it "
                                    "instead of the model (for measurement; empty: the model)",
                           lambda v: v == "" or v.startswith("probe:kind=") and v.split("=", 1)[1] in PROBE_KINDS,
@@ -175,6 +183,8 @@ class AdaptiveStrategy(Strategy):
         if stands_on_blueprint(self.game, self.blueprint, self.opponent, self.floor_policy):
             self.floor = shipped_floor(self.game, self.floor_policy, self.resolve)
         self.portfolio = Portfolio()  # on the floor: how far to lean on the model, by its deviation's results
+        #: the least share of the floor's row an action needs for the deviation to depart to it
+        self.support_share = float(self.support) if self.support else support_for(self.game)
         #: how long a decision's search has been taking (seconds, a running mean)
         self._search_s = 0.01
         #: the searches before the flop, per (opponent, position, betting history): (hands of the snapshot, table)
@@ -512,7 +522,7 @@ class AdaptiveStrategy(Strategy):
             return actions, values, best
         actions, values, floor = merged
         deviation = deviation_rows(values, floor, mass, self.opponent_stats(view, opp).hands, self.big_blind,
-                                   self.support)
+                                   self.support_share)
         ours = 0 if one else pair_of(view.hole) if len(view.hole) == 2 else None
         model = values / (mass * self.big_blind) if mass > 0 else None  # the estimate's control variates
         return actions, values, self.portfolio.mix(self.key(view, opp), view, actions, floor, deviation, ours, model)
