@@ -22,6 +22,7 @@ from acpcbot.strategies.adaptive.portfolio import (
     P_MIN,
     SUPPORT,
     Z_BAR,
+    Z_SPREAD,
     GainRecord,
     Portfolio,
     conditional,
@@ -64,7 +65,7 @@ def _keep_rows(portfolio: Portfolio, count: int = 4) -> list[np.ndarray]:
 def test_a_hand_worked_by_hand():
     portfolio = Portfolio()
     p = portfolio.weight("them")
-    assert p == pytest.approx(P_MIN + (P_MAX - P_MIN) * _phi(-Z_BAR))  # no record yet: t = 0
+    assert p == pytest.approx(P_MIN + (P_MAX - P_MIN) * _phi(-Z_BAR / Z_SPREAD))  # no record yet: t = 0
     played = _keep_rows(portfolio)
     # the first decision: the prior mixture
     assert played[0] == pytest.approx([0.0, 0.4 * (1 - p), 0.6 * (1 - p) + p])
@@ -228,12 +229,26 @@ def test_the_weight_without_evidence_keeps_adaptive_near_the_floor_under_lbr():
     assert P_MIN <= 0.0207
 
 
+def test_a_run_of_luck_barely_moves_the_weight():
+    # LBR against adaptive on the hunl floor (2,000 hands traced, 2026-11-30): the deviation lost about 7 big
+    # blinds a hand, yet with gains this noisy t reached 1.6 within 200 hands, where a ramp one standard error wide
+    # weighed the deviation 0.17; the ramp is Z_SPREAD wide: at t = 1.6 under 0.05, half way at Z_BAR, near P_MAX a
+    # standard error above it
+    def at(t: float) -> float:
+        record = GainRecord(hands=1000.0, total=1000.0 * t * 0.1, squares=1000.0 * (10.0 + (t * 0.1) ** 2))
+        assert record.t_statistic() == pytest.approx(t)
+        return record.weight()
+    assert at(1.6) < 0.05
+    assert at(Z_BAR) == pytest.approx((P_MIN + P_MAX) / 2)
+    assert at(Z_BAR + 1.0) > P_MAX - 0.03
+
+
 def test_few_hands_say_nothing():
     record = GainRecord()
     for _ in range(50):
         record.add(10.0)  # however large, 50 hands of one value: no spread to judge by
     assert record.t_statistic() == 0.0
-    assert record.weight() == pytest.approx(P_MIN + (P_MAX - P_MIN) * _phi(-Z_BAR))
+    assert record.weight() == pytest.approx(P_MIN + (P_MAX - P_MIN) * _phi(-Z_BAR / Z_SPREAD))
     assert record.weight() < P_MIN + 0.01
 
 

@@ -58,7 +58,7 @@ DEVIATION_BB = 0.3
 #: mixture) takes about P_MIN x the deviation's exploitability beyond the floor's: in hunl that is some 11,800
 #: mbb/game (LBR full, 2026-11-30), so 0.01 adds about 113 to the floor's +469 (0.05 added 570)
 P_MIN, P_MAX = 0.01, 0.9
-#: the weight is P_MIN + (P_MAX - P_MIN) * Phi(t - Z_BAR), t the gain's t-statistic: at t = 0 it is P_MIN + 0.55%.
+#: the weight rises from P_MIN to P_MAX as t, the gain's t-statistic, passes Z_BAR (at t = 0 it is P_MIN).
 #: With no gain t wanders about 0 with spread 1 over a match (importance-sampled gains are noisy), so the bar must
 #: sit well above it: at 1.5 (P_MIN 0.05) adaptive's weight against the hunl floor rose to 0.42 at t = 1.3 (2,000
 #: hands traced, 2026-11-30) and its mean weight with no gain was 0.17 (simulated); at 2.5 with P_MIN
@@ -66,6 +66,11 @@ P_MIN, P_MAX = 0.01, 0.9
 #: takes the weight past 0.3 after about 400 hands and past 0.8 after 900 (traced, hunl, 2026-11-30; 200 and 300
 #: hands at 1.5)
 Z_BAR = 2.5
+#: the ramp's width in standard errors: the weight is P_MIN + (P_MAX - P_MIN) * Phi((t - Z_BAR) / Z_SPREAD).  Against
+#: LBR (hunl, 2026-11-30) the deviation lost about 7 big blinds a hand, but its gains are noisy enough that t reached
+#: 1.6 within 200 hands, where a ramp of width 1 weighed it 0.17 (its mean over the match: 0.05); at 0.5 that t
+#: weighs it 0.04, and t = Z_BAR + 0.5 already 0.76
+Z_SPREAD = 0.5
 #: the record forgets with this half-life in hands (the model learns and opponents adapt)
 HALF_LIFE = 3000
 #: the deviation departs only to actions the floor's row plays at least this often.  Two reasons: an action the
@@ -112,7 +117,7 @@ class GainRecord:
 
     def weight(self) -> float:
         """The deviation's weight in the mixture played."""
-        phi = 0.5 * (1.0 + math.erf((self.t_statistic() - Z_BAR) / math.sqrt(2.0)))
+        phi = 0.5 * (1.0 + math.erf((self.t_statistic() - Z_BAR) / (Z_SPREAD * math.sqrt(2.0))))
         return P_MIN + (P_MAX - P_MIN) * phi
 
 
