@@ -54,17 +54,16 @@ COLD_HANDS = 50
 #: the bar falls as the square root of the hands seen
 DEVIATION_BB = 0.3
 #: the deviation's least and greatest weight: support for both members' actions, so both stay measured.  Against
-#: a player the deviation loses to, adaptive gives up about P_MIN x that loss, and LBR (a best response to the
-#: mixture) takes about P_MIN x the deviation's exploitability beyond the floor's: in hunl that is some 11,800
-#: mbb/game (LBR full, 2026-11-30), so 0.01 adds about 113 to the floor's +469 (0.05 added 570)
+#: a player the deviation loses to, adaptive gives up about P_MIN x that loss, LBR's included: weighted 0.06 on
+#: average, a deviation free to take any action lost 17 big blinds a hand to LBR (importance-sampled, hunl,
+#: 2026-11-30), about 1,000 mbb/hand over the floor's LBR figure; within the floor's support (SUPPORT) about 8
 P_MIN, P_MAX = 0.01, 0.9
 #: the weight rises from P_MIN to P_MAX as t, the gain's t-statistic, passes Z_BAR (at t = 0 it is P_MIN).
 #: With no gain t wanders about 0 with spread 1 over a match (importance-sampled gains are noisy), so the bar must
 #: sit well above it: at 1.5 (P_MIN 0.05) adaptive's weight against the hunl floor rose to 0.42 at t = 1.3 (2,000
-#: hands traced, 2026-11-30) and its mean weight with no gain was 0.17 (simulated); at 2.5 with P_MIN
-#: 0.01 the mean is 0.02 with no gain, and a gain of 27 big blinds a hand (the deviation's against uc3m) still
-#: takes the weight past 0.3 after about 400 hands and past 0.8 after 900 (traced, hunl, 2026-11-30; 200 and 300
-#: hands at 1.5)
+#: hands traced, 2026-11-30).  The price is speed: a deviation free to take any action, gaining 33 big blinds a hand
+#: against uc3m, passed 0.3 after about 400 hands (200 at 1.5); one kept to the floor's support (no-limit) gains
+#: about 7 there with a spread of 198 and does not pass the bar in 2,000 hands (hunl, traced, 2026-11-30)
 Z_BAR = 2.5
 #: the ramp's width in standard errors: the weight is P_MIN + (P_MAX - P_MIN) * Phi((t - Z_BAR) / Z_SPREAD).  Against
 #: LBR (hunl, 2026-11-30) the deviation lost about 7 big blinds a hand, but its gains are noisy enough that t reached
