@@ -18,10 +18,14 @@ from playkit import Shadowed, play_memory
 from acpcbot.engine import CALL, FOLD, RAISE
 from acpcbot.gamedef import load_game
 from acpcbot.strategies.adaptive.portfolio import (
+    GIFTED_P_MIN,
+    GIFTED_Z_BAR,
+    GIFTED_Z_SPREAD,
     P_MAX,
     P_MIN,
     SUPPORT,
     Z_BAR,
+    Z_GIFTS,
     Z_SPREAD,
     GainRecord,
     Portfolio,
@@ -308,6 +312,90 @@ def test_bad_support_is_refused_naming_it():
         create("adaptive:support=-0.1", HULHE, 1)
     with pytest.raises(ValueError, match="support"):
         create("adaptive:support=many", HULHE, 1)
+
+
+# ------------------------------------------------------------------ risking what an opponent gives away
+
+def _results(mean: float, spread: float, t: float) -> GainRecord:
+    """A record of our results with mean ``mean`` over 1,000 hands whose t-statistic is ``t``."""
+    record = GainRecord(hands=1000.0, total=1000.0 * mean, squares=1000.0 * (spread ** 2 + mean ** 2))
+    record.squares = 1000.0 * ((mean * math.sqrt(1000.0) / t) ** 2 + mean ** 2) if t else record.squares
+    assert record.t_statistic() == pytest.approx(t)
+    return record
+
+
+def test_an_opponent_gives_chips_away_only_past_the_bar():
+    portfolio = Portfolio()
+    assert not portfolio.gifted("them")  # nothing known
+    portfolio.results["them"] = _results(2.0, 0.0, Z_GIFTS - 0.1)
+    assert not portfolio.gifted("them") and portfolio.support("them", SUPPORT) == SUPPORT
+    portfolio.results["them"] = _results(2.0, 0.0, Z_GIFTS)
+    assert portfolio.gifted("them") and portfolio.support("them", SUPPORT) == 0.0
+    assert not portfolio.gifted("another")  # per opponent
+    portfolio.results["them"] = _results(-2.0, 0.0, -3.0)  # we lose to it: never
+    assert not portfolio.gifted("them")
+    cautious = Portfolio(gifts=False)  # adaptive:gifts=0
+    cautious.results["them"] = _results(2.0, 0.0, 5.0)
+    assert not cautious.gifted("them") and cautious.support("them", SUPPORT) == SUPPORT
+
+
+def test_while_gifted_the_free_deviation_has_its_own_record_and_ramp():
+    portfolio = Portfolio()
+    portfolio.records["them"] = GainRecord(hands=1000.0, total=1000.0, squares=1000.0 * 2.0)  # cautious t = 31.6
+    portfolio.results["them"] = _results(2.0, 0.0, 3.0)
+    # a free deviation not measured yet: its ramp's value at t = 0, not the cautious record's P_MAX
+    assert portfolio.weight("them") == pytest.approx(
+        GIFTED_P_MIN + (P_MAX - GIFTED_P_MIN) * _phi(-GIFTED_Z_BAR / GIFTED_Z_SPREAD))
+    assert 0.1 < portfolio.weight("them") < 0.11  # 0.05 + 0.85 Phi(-1.5): adaptive's weight before its retune
+    portfolio.gifted_records["them"] = GainRecord(hands=1000.0, total=-1000.0, squares=1000.0 * 2.0)
+    assert portfolio.weight("them") == pytest.approx(GIFTED_P_MIN, abs=1e-9)  # it loses: its least weight
+
+
+def test_a_hand_counts_where_it_was_played_and_our_result_always():
+    # gifted as the hand starts: its gain goes to the free deviation's record, with the weight it was played at,
+    # even though the hand's loss (t falls below the bar) closes the mode for the next hand
+    portfolio = Portfolio()
+    portfolio.results["them"] = _results(0.2, 0.0, Z_GIFTS + 1e-6)
+    p = portfolio.weight("them")
+    _keep_rows(portfolio)
+    gain = portfolio.end_hand("them", View.parse(FINAL, HULHE), -2.0)
+    assert gain == pytest.approx(-2.0 * 0.7 / (0.3 * (1 - p) + p))
+    assert portfolio.gifted_records["them"].total == pytest.approx(gain) and "them" not in portfolio.records
+    assert portfolio.results["them"].hands == pytest.approx(1000.0 * 0.5 ** (1 / 3000) + 1.0)
+    assert not portfolio.gifted("them")
+    # a hand without rows kept (a quick answer) is no sample of the members, but our result is our result
+    _keep_rows(portfolio, 3)
+    before = portfolio.results["them"].hands
+    assert portfolio.end_hand("them", View.parse(FINAL, HULHE), -2.0) is None
+    assert portfolio.results["them"].hands == pytest.approx(before * 0.5 ** (1 / 3000) + 1.0)
+
+
+def _share_gifted(mean: float, spread: float, hands: int, seed: int) -> float:
+    """The share of ``hands`` hands a fresh portfolio plays gifted with results drawn normal(mean, spread)."""
+    rng = np.random.default_rng(seed)
+    portfolio, gifted = Portfolio(), 0
+    record = portfolio.results.setdefault("them", GainRecord())
+    for r in rng.normal(mean, spread, hands):
+        gifted += portfolio.gifted("them")
+        record.add(float(r))
+    return gifted / hands
+
+
+def test_lbr_pays_before_it_opens_the_mode_and_a_weak_player_opens_it():
+    # the measured figures (hunl, 2026-11-30): LBR full wins 0.685 big blinds a hand from the floor, spread about
+    # 36 (its 95% interval 449 mbb over 24,000 hands); the floor wins 2.77 a hand from uc3m, spread 39 (2,000 hands
+    # a seating).  Over LBR's parts of 1,000 hands the free deviation plays in a tiny share of the hands (a run of
+    # luck: 0.08% at the bar of 1.5, 3.3% at 1), against uc3m in over half of each 2,000-hand match (64%)
+    lbr = [_share_gifted(-0.685, 36.0, 1000, seed) for seed in range(40)]
+    assert float(np.mean(lbr)) < 0.005, lbr
+    uc3m = [_share_gifted(2.77, 39.0, 2000, seed) for seed in range(20)]
+    assert float(np.median(uc3m)) > 0.5, uc3m
+
+
+def test_bad_gifts_is_refused_naming_it():
+    with pytest.raises(ValueError, match="gifts"):
+        create("adaptive:gifts=maybe", HULHE, 1)
+    assert create("adaptive:resolve=0,gifts=0", HULHE, 1).portfolio.gifts is False
 
 
 # ------------------------------------------------------------------ in adaptive: act, policy, and AIVAT's copy

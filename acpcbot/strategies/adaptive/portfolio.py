@@ -35,6 +35,13 @@ hands (discounted: the model learns and opponents adapt): P_MIN while the
 gain is not shown, rising to P_MAX as it becomes significant.  P_MIN keeps
 the deviation measurable at a bounded cost (P_MIN x its loss); P_MAX keeps
 the floor measured.  ``p`` moves only between hands.
+
+Two deviations, each with its own record: a cautious one (in no-limit kept
+to the floor's support) while nothing is known, and one free to take any
+action, on a quicker ramp, while our own results against the opponent show
+it giving chips away (Z_GIFTS): what the deviation then risks is what the
+opponent gave, so a best responder cannot open that mode without paying
+for it first.  The mode too moves only between hands.
 """
 
 from __future__ import annotations
@@ -80,6 +87,17 @@ HALF_LIFE = 3000
 SUPPORT = 0.05
 #: hands (discounted) before the t-statistic is read at all: a handful of samples gives no variance
 MIN_HANDS = 100
+#: the t-statistic of OUR results against an opponent (big blinds a hand, discounted as the gains) past which it is
+#: *giving* chips away, and the deviation may risk them (Ganzfried & Sandholm, "Safe opponent exploitation", 2015:
+#: a player that risks only what it has won beyond the game's value, 0 over both seats here, loses nothing to a best
+#: responder).  LBR wins from the floor, so it cannot open this mode without paying for it first: drawn with LBR's
+#: measured results against the floor (-0.69 big blinds a hand, spread 36: hunl, 2026-11-30), 0.08% of the hands
+#: of 1,000-hand parts were gifted (at a bar of 1: 3.3%); against uc3m's (+2.8, spread 39) t passes 1.5 after
+#: about 450 hands (tests/test_adaptive_portfolio.py draws both)
+Z_GIFTS = 1.5
+#: once an opponent is giving chips away: the deviation free to take any action (its gain against uc3m 33 big
+#: blinds a hand, against 7 kept to the floor's support), weighed by the ramp adaptive had before its retune
+GIFTED_P_MIN, GIFTED_Z_BAR, GIFTED_Z_SPREAD = 0.05, 1.5, 1.0
 
 
 def support_for(game: GameDef) -> float:
@@ -114,10 +132,11 @@ class GainRecord:
             return 0.0
         return mean / math.sqrt(var / self.hands)
 
-    def weight(self) -> float:
-        """The deviation's weight in the mixture played."""
-        phi = 0.5 * (1.0 + math.erf((self.t_statistic() - Z_BAR) / (Z_SPREAD * math.sqrt(2.0))))
-        return P_MIN + (P_MAX - P_MIN) * phi
+    def weight(self, gifted: bool = False) -> float:
+        """The deviation's weight in the mixture played (``gifted``: on the ramp of a deviation risking gifts)."""
+        least, bar, spread = (GIFTED_P_MIN, GIFTED_Z_BAR, GIFTED_Z_SPREAD) if gifted else (P_MIN, Z_BAR, Z_SPREAD)
+        phi = 0.5 * (1.0 + math.erf((self.t_statistic() - bar) / (spread * math.sqrt(2.0))))
+        return least + (P_MAX - least) * phi
 
 
 def deviation_rows(values: np.ndarray, floor: np.ndarray, mass: float, hands: int, big_blind: float,
@@ -207,20 +226,38 @@ def gain_estimate(result: float, steps: list[tuple[np.ndarray, np.ndarray, np.nd
 
 
 class Portfolio:
-    """Per opponent, the record of the deviation's measured gain; within a hand, both members' rows at each of
-    our decisions (our holding's, and every holding's when ``policy`` was asked)."""
+    """Per opponent, our results and the record of each deviation's measured gain (kept to the floor's support, and
+    free once the opponent gives chips away); within a hand, both members' rows at each of our decisions (our
+    holding's, and every holding's when ``policy`` was asked)."""
 
-    def __init__(self) -> None:
+    def __init__(self, gifts: bool = True) -> None:
+        #: whether a deviation may risk what an opponent gives away (False: always the cautious one)
+        self.gifts = gifts
+        #: per opponent, the cautious deviation's gains (kept to the floor's support in no-limit)
         self.records: dict[str, GainRecord] = {}
+        #: per opponent, the gains of the deviation free to take any action, played while the opponent gives gifts
+        self.gifted_records: dict[str, GainRecord] = {}
+        #: per opponent, our results (big blinds a hand): whether it gives chips away
+        self.results: dict[str, GainRecord] = {}
         #: (hand, position, our cards, history) -> our holding's rows, as act or policy computed them this hand
         self._ours: dict[tuple, Rows] = {}
         #: (hand, position, history) -> every holding's rows, as policy computed them this hand
         self._every: dict[tuple, Rows] = {}
 
+    def gifted(self, key: str) -> bool:
+        """Whether our results against ``key`` show it giving chips away (t past Z_GIFTS, from the hands over)."""
+        results = self.results.get(key)
+        return self.gifts and results is not None and results.t_statistic() >= Z_GIFTS
+
+    def support(self, key: str, share: float) -> float:
+        """The least share of the floor's row the deviation departs to against ``key``: ``share``, 0 while gifted."""
+        return 0.0 if self.gifted(key) else share
+
     def weight(self, key: str) -> float:
         """The deviation's weight against the opponent ``key`` (from the hands over)."""
-        record = self.records.get(key)
-        return record.weight() if record is not None else GainRecord().weight()
+        gifted = self.gifted(key)
+        record = (self.gifted_records if gifted else self.records).get(key)
+        return (record or GainRecord()).weight(gifted)
 
     def mix(self, key: str, view: View, actions: list[Action], floor: np.ndarray, deviation: np.ndarray,
             ours: int | None, values: np.ndarray | None = None) -> np.ndarray:
@@ -258,8 +295,12 @@ class Portfolio:
         return f, d
 
     def end_hand(self, key: str, view: View, result_bb: float) -> float | None:
-        """Count the hand just over: its estimate of the deviation's gain (big blinds), or None when one of our
-        decisions has no rows kept (a quick answer under time pressure: not a draw from the mixture)."""
+        """Count the hand just over: our result, and its estimate of the deviation's gain (big blinds), or None when
+        one of our decisions has no rows kept (a quick answer under time pressure: not a draw from the mixture)."""
+        # the member and its weight as the hand was played: read before this hand's result moves either
+        records = self.gifted_records if self.gifted(key) else self.records
+        p = self.weight(key)
+        self.results.setdefault(key, GainRecord()).add(result_bb)
         me = view.position
         ours = pair_key(view)
         steps = []
@@ -275,9 +316,9 @@ class Portfolio:
         finally:
             self._ours.clear()
             self._every.clear()
-        gain = gain_estimate(result_bb, steps, self.weight(key))
+        gain = gain_estimate(result_bb, steps, p)
         if gain is not None:
-            self.records.setdefault(key, GainRecord()).add(gain)
+            records.setdefault(key, GainRecord()).add(gain)
         return gain
 
 

@@ -135,6 +135,7 @@ class AdaptiveStrategy(Strategy):
     resolve: bool
     floor_policy: str
     support: str
+    gifts: bool
     opponent: str
     params: ClassVar[dict[str, Param]] = {
         "model": Param(str, "", "JSON file keeping the opponent statistics across matches (empty: none)",
@@ -152,6 +153,9 @@ class AdaptiveStrategy(Strategy):
         "support": Param(str, "", "on the floor, the deviation departs only to actions the floor's row plays at "
                                   "least this often (0: to any action; empty: the game's, adaptive.portfolio.support_for)",
                          _is_share, "must be empty or a number in 0..1"),
+        "gifts": Param(parse_bool, True, "on the floor, once our results show an opponent giving chips away, the "
+                                         "deviation may risk them: any action, a quicker ramp (adaptive.portfolio."
+                                         "Z_GIFTS; 0: never)"),
         "opponent": Param(str, "", "the opponent's exact policy when known (probe:kind=K): the best response to it "
                                    "instead of the model (for measurement; empty: the model)",
                           lambda v: v == "" or v.startswith("probe:kind=") and v.split("=", 1)[1] in PROBE_KINDS,
@@ -182,7 +186,7 @@ class AdaptiveStrategy(Strategy):
         self.floor: BlueprintFloor | None = None
         if stands_on_blueprint(self.game, self.blueprint, self.opponent, self.floor_policy):
             self.floor = shipped_floor(self.game, self.floor_policy, self.resolve)
-        self.portfolio = Portfolio()  # on the floor: how far to lean on the model, by its deviation's results
+        self.portfolio = Portfolio(self.gifts)  # on the floor: how far to lean on the model, by its deviation's results
         #: the least share of the floor's row an action needs for the deviation to depart to it
         self.support_share = float(self.support) if self.support else support_for(self.game)
         #: how long a decision's search has been taking (seconds, a running mean)
@@ -521,11 +525,12 @@ class AdaptiveStrategy(Strategy):
             best[np.arange(len(values)), np.argmax(values, axis=1)] = 1.0
             return actions, values, best
         actions, values, floor = merged
+        key = self.key(view, opp)
         deviation = deviation_rows(values, floor, mass, self.opponent_stats(view, opp).hands, self.big_blind,
-                                   self.support_share)
+                                   self.portfolio.support(key, self.support_share))
         ours = 0 if one else pair_of(view.hole) if len(view.hole) == 2 else None
         model = values / (mass * self.big_blind) if mass > 0 else None  # the estimate's control variates
-        return actions, values, self.portfolio.mix(self.key(view, opp), view, actions, floor, deviation, ours, model)
+        return actions, values, self.portfolio.mix(key, view, actions, floor, deviation, ours, model)
 
     def _search(self, view: View, hand: HandTracker, opp: int, ours: np.ndarray) -> Search:
         """The search of one heads-up decision for our rows ``ours`` (pair indices)."""
