@@ -88,9 +88,10 @@ SUPPORT = 0.05
 #: hands (discounted) before the t-statistic is read at all: a handful of samples gives no variance
 MIN_HANDS = 100
 #: the t-statistic of OUR results against an opponent (big blinds a hand, discounted as the gains) past which it is
-#: *giving* chips away, and the deviation may risk them (Ganzfried & Sandholm, "Safe opponent exploitation", 2015:
-#: a player that risks only what it has won beyond the game's value, 0 over both seats here, loses nothing to a best
-#: responder).  LBR wins from the floor, so it cannot open this mode without paying for it first: drawn with LBR's
+#: *giving* chips away, and the deviation may risk them (after Ganzfried & Sandholm, "Safe opponent exploitation",
+#: 2015: risking only what has been won beyond the game's value, 0 over both seats here, keeps a player safe; here
+#: the results must be significant, since what was won includes luck).  LBR wins from the floor, so it cannot open
+#: this mode without paying for it first: drawn with LBR's
 #: measured results against the floor (-0.69 big blinds a hand, spread 36: hunl, 2026-11-30), 0.08% of the hands
 #: of 1,000-hand parts were gifted (at a bar of 1: 3.3%); against uc3m's (+2.8, spread 39) t passes 1.5 after
 #: about 450 hands (tests/test_adaptive_portfolio.py draws both)
