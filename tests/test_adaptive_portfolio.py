@@ -318,10 +318,10 @@ def test_bad_support_is_refused_naming_it():
 
 # ------------------------------------------------------------------ risking what an opponent gives away
 
-def _results(mean: float, spread: float, t: float) -> GainRecord:
-    """A record of our results with mean ``mean`` over 1,000 hands whose t-statistic is ``t``."""
+def _results(mean: float, t: float) -> GainRecord:
+    """A record of our results with mean ``mean`` over 1,000 hands whose t-statistic is ``t`` (same sign)."""
+    spread = mean * math.sqrt(1000.0) / t
     record = GainRecord(hands=1000.0, total=1000.0 * mean, squares=1000.0 * (spread ** 2 + mean ** 2))
-    record.squares = 1000.0 * ((mean * math.sqrt(1000.0) / t) ** 2 + mean ** 2) if t else record.squares
     assert record.t_statistic() == pytest.approx(t)
     return record
 
@@ -329,22 +329,22 @@ def _results(mean: float, spread: float, t: float) -> GainRecord:
 def test_an_opponent_gives_chips_away_only_past_the_bar():
     portfolio = Portfolio()
     assert not portfolio.gifted("them")  # nothing known
-    portfolio.results["them"] = _results(2.0, 0.0, Z_GIFTS - 0.1)
+    portfolio.results["them"] = _results(2.0, Z_GIFTS - 0.1)
     assert not portfolio.gifted("them") and portfolio.support("them", SUPPORT) == SUPPORT
-    portfolio.results["them"] = _results(2.0, 0.0, Z_GIFTS)
+    portfolio.results["them"] = _results(2.0, Z_GIFTS)
     assert portfolio.gifted("them") and portfolio.support("them", SUPPORT) == 0.0
     assert not portfolio.gifted("another")  # per opponent
-    portfolio.results["them"] = _results(-2.0, 0.0, -3.0)  # we lose to it: never
+    portfolio.results["them"] = _results(-2.0, -3.0)  # we lose to it: never
     assert not portfolio.gifted("them")
     cautious = Portfolio(gifts=False)  # adaptive:gifts=0
-    cautious.results["them"] = _results(2.0, 0.0, 5.0)
+    cautious.results["them"] = _results(2.0, 5.0)
     assert not cautious.gifted("them") and cautious.support("them", SUPPORT) == SUPPORT
 
 
 def test_while_gifted_the_free_deviation_has_its_own_record_and_ramp():
     portfolio = Portfolio()
     portfolio.records["them"] = GainRecord(hands=1000.0, total=1000.0, squares=1000.0 * 2.0)  # cautious t = 31.6
-    portfolio.results["them"] = _results(2.0, 0.0, 3.0)
+    portfolio.results["them"] = _results(2.0, 3.0)
     # a free deviation not measured yet: its ramp's value at t = 0, not the cautious record's P_MAX
     assert portfolio.weight("them") == pytest.approx(
         GIFTED_P_MIN + (P_MAX - GIFTED_P_MIN) * _phi(-GIFTED_Z_BAR / GIFTED_Z_SPREAD))
@@ -357,7 +357,7 @@ def test_a_hand_counts_where_it_was_played_and_our_result_always():
     # gifted as the hand starts: its gain goes to the free deviation's record, with the weight it was played at,
     # even though the hand's loss (t falls below the bar) closes the mode for the next hand
     portfolio = Portfolio()
-    portfolio.results["them"] = _results(0.2, 0.0, Z_GIFTS + 1e-6)
+    portfolio.results["them"] = _results(0.2, Z_GIFTS + 1e-6)
     p = portfolio.weight("them")
     _keep_rows(portfolio)
     gain = portfolio.end_hand("them", View.parse(FINAL, HULHE), -2.0)

@@ -40,8 +40,8 @@ Two deviations, each with its own record: a cautious one (in no-limit kept
 to the floor's support) while nothing is known, and one free to take any
 action, on a quicker ramp, while our own results against the opponent show
 it giving chips away (Z_GIFTS): what the deviation then risks is what the
-opponent gave, so a best responder cannot open that mode without paying
-for it first.  The mode too moves only between hands.
+opponent gave, so a best responder, which wins from the floor, opens that
+mode only through a run of luck.  The mode too moves only between hands.
 """
 
 from __future__ import annotations
