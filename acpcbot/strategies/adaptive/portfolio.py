@@ -257,9 +257,13 @@ class Portfolio:
 
     def weight(self, key: str) -> float:
         """The deviation's weight against the opponent ``key`` (from the hands over)."""
+        return self._playing(key)[1]
+
+    def _playing(self, key: str) -> tuple[dict[str, GainRecord], float]:
+        """The records of the deviation that plays against ``key`` now (the free one while gifted), and its weight."""
         gifted = self.gifted(key)
-        record = (self.gifted_records if gifted else self.records).get(key)
-        return (record or GainRecord()).weight(gifted)
+        records = self.gifted_records if gifted else self.records
+        return records, (records.get(key) or GainRecord()).weight(gifted)
 
     def mix(self, key: str, view: View, actions: list[Action], floor: np.ndarray, deviation: np.ndarray,
             ours: int | None, values: np.ndarray | None = None) -> np.ndarray:
@@ -300,8 +304,7 @@ class Portfolio:
         """Count the hand just over: our result, and its estimate of the deviation's gain (big blinds), or None when
         one of our decisions has no rows kept (a quick answer under time pressure: not a draw from the mixture)."""
         # the member and its weight as the hand was played: read before this hand's result moves either
-        records = self.gifted_records if self.gifted(key) else self.records
-        p = self.weight(key)
+        records, p = self._playing(key)
         self.results.setdefault(key, GainRecord()).add(result_bb)
         me = view.position
         ours = pair_key(view)
