@@ -2,7 +2,8 @@
 
 ``strategy`` is the player (:class:`AdaptiveStrategy`, registered as
 ``adaptive``); ``stats`` counts what each opponent does per spot; ``ranges``
-narrows its range by those counts; ``runouts`` samples the boards the
+is the range arithmetic that narrows its range by those counts, ``tracking``
+brings both up to each view of a hand; ``runouts`` samples the boards the
 later streets are played on, ``preflop`` draws those of the searches
 before the flop; ``search`` is the heads-up best response to the model;
 ``policy`` is the model's policy for the search; ``portfolio`` weighs the
