@@ -36,6 +36,8 @@ from acpcbot.strategies.adaptive.portfolio import (
     gain_estimate,
     support_for,
 )
+from acpcbot.strategies.adaptive.stats import OpponentStats
+from acpcbot.strategies.persist import ModelFileError
 from acpcbot.strategies.registry import create
 from acpcbot.world import View
 
@@ -446,3 +448,55 @@ def test_a_cold_floor_is_the_blueprints_own_policy(line):
     assert ours.actions == theirs.actions
     live = np.asarray(theirs.probs).sum(axis=1) > 0
     assert np.allclose(np.asarray(ours.probs)[live], np.asarray(theirs.probs)[live])
+
+
+# ------------------------------------------------------------------ kept across matches (model=FILE)
+
+def test_the_records_round_trip_through_json():
+    portfolio = Portfolio()
+    portfolio.records["them"] = GainRecord(hands=120.5, total=3.25, squares=40.0)
+    portfolio.results["them"] = _results(2.0, Z_GIFTS + 0.5)
+    saved = json.loads(json.dumps(portfolio.to_json("them")))
+    assert saved == {"cautious": [120.5, 3.25, 40.0], "results": [1000.0, 2000.0, pytest.approx(
+        1000.0 * ((2.0 * math.sqrt(1000.0) / (Z_GIFTS + 0.5)) ** 2 + 4.0))]}  # the gifted record: none yet
+    again = Portfolio()
+    again.load("them", saved)
+    assert again.records["them"] == portfolio.records["them"] and "them" not in again.gifted_records
+    assert again.gifted("them") and again.weight("them") == portfolio.weight("them")
+    assert Portfolio().to_json("nobody") == {}
+
+
+@pytest.mark.parametrize("data, field", [
+    ([1, 2, 3], "portfolio"),
+    ({"cautious": [1, 2]}, "cautious"),
+    ({"gifted": [-1, 0, 0]}, "gifted"),
+    ({"results": [10, 1, -1]}, "results"),
+    ({"results": [10, "x", 1]}, "results"),
+    ({"results": [10, float("nan"), 1]}, "results"),
+    ({"luck": [1, 1, 1]}, "luck"),
+])
+def test_a_malformed_saved_record_is_refused_naming_it(data, field):
+    with pytest.raises(ValueError, match=field):
+        Portfolio().load("them", data)
+
+
+def test_adaptive_keeps_its_records_in_the_model_file(tmp_path):
+    path = tmp_path / "adaptive.json"
+    player = create(f"adaptive:resolve=0,model={path}", HULHE, 1)
+    player.portfolio.results["p2"] = _results(2.0, Z_GIFTS + 0.5)
+    player.portfolio.gifted_records["p2"] = GainRecord(hands=300.0, total=90.0, squares=900.0)
+    player.stats["p2"] = OpponentStats()
+    player.saver.changed("p2")
+    player.end_match()
+    entry = json.loads(path.read_text())["entries"]["p2"]
+    assert entry["portfolio"]["gifted"] == [300.0, 90.0, 900.0]
+    again = create(f"adaptive:resolve=0,model={path}", HULHE, 1)
+    assert again.portfolio.gifted("p2") and again.portfolio.gifted_records["p2"].total == 90.0
+    # a file written before the records were kept has none: the player starts cautious
+    del entry["portfolio"]
+    path.write_text(json.dumps({"format": "acpcbot-model", "kind": "adaptive", "version": 3, "entries": {"p2": entry}}))
+    assert create(f"adaptive:resolve=0,model={path}", HULHE, 1).portfolio.results == {}
+    entry["portfolio"] = {"results": [1, 2]}
+    path.write_text(json.dumps({"format": "acpcbot-model", "kind": "adaptive", "version": 3, "entries": {"p2": entry}}))
+    with pytest.raises(ModelFileError, match=r"adaptive\.json.*'p2'.*results"):
+        create(f"adaptive:resolve=0,model={path}", HULHE, 1)

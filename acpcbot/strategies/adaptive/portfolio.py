@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -139,6 +140,21 @@ class GainRecord:
         least, bar, spread = (GIFTED_P_MIN, GIFTED_Z_BAR, GIFTED_Z_SPREAD) if gifted else (P_MIN, Z_BAR, Z_SPREAD)
         phi = 0.5 * (1.0 + math.erf((self.t_statistic() - bar) / (spread * math.sqrt(2.0))))
         return least + (P_MAX - least) * phi
+
+    def to_json(self) -> list[float]:
+        """JSON-ready sums: [hands, total, squares]."""
+        return [self.hands, self.total, self.squares]
+
+    @classmethod
+    def from_json(cls, data: Any, what: str) -> "GainRecord":
+        """A record from ``to_json`` output; ValueError naming ``what`` when malformed."""
+        try:
+            hands, total, squares = (float(x) for x in data)
+        except (TypeError, ValueError):
+            raise ValueError(f"{what}: expected [hands, total, squares], got {data!r:.80}") from None
+        if not all(map(math.isfinite, (hands, total, squares))) or hands < 0 or squares < 0:
+            raise ValueError(f"{what}: sums must be finite, hands and squares not negative, got {data!r:.80}")
+        return cls(hands, total, squares)
 
 
 def deviation_rows(values: np.ndarray, floor: np.ndarray, mass: float, hands: int, big_blind: float,
@@ -245,6 +261,26 @@ class Portfolio:
         self._ours: dict[tuple, Rows] = {}
         #: (hand, position, history) -> every holding's rows, as policy computed them this hand
         self._every: dict[tuple, Rows] = {}
+
+    def _kept(self) -> dict[str, dict[str, GainRecord]]:
+        """The records kept across matches, by their name in a model file."""
+        return {"cautious": self.records, "gifted": self.gifted_records, "results": self.results}
+
+    def to_json(self, key: str) -> dict[str, list[float]]:
+        """What is known of ``key`` (JSON-ready, for a model file): each record there is of it, by name."""
+        return {name: kept[key].to_json() for name, kept in self._kept().items() if key in kept}
+
+    def load(self, key: str, data: Any) -> None:
+        """Take the records of ``key`` from ``to_json`` output; ValueError naming the record when malformed."""
+        if not isinstance(data, dict):
+            raise ValueError(f"portfolio: expected an object of records, got {data!r:.80}")
+        kept = self._kept()
+        unknown = sorted(set(data) - set(kept))
+        if unknown:
+            raise ValueError(f"portfolio: unknown record {unknown[0]!r} (known: {', '.join(kept)})")
+        records = {name: GainRecord.from_json(value, f"portfolio record {name!r}") for name, value in data.items()}
+        for name, record in records.items():  # all or nothing
+            kept[name][key] = record
 
     def gifted(self, key: str) -> bool:
         """Whether our results against ``key`` show it giving chips away (t past Z_GIFTS, from the hands over)."""

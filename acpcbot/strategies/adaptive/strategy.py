@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -64,7 +65,7 @@ from .preflop import ALL_PAIRS, preflop_runouts
 from .ranges import HandTracker, pair_of, pairs_with, preflop_bins, quick_equity
 from .runouts import Runouts, runout_boards, signed_sums, warm_uniform
 from .search import NUM_BINS, OpponentPolicy, Search, our_raises, quick_raise
-from .stats import OpponentStats, SavedStatsError
+from .stats import OpponentStats
 from .tracking import RangeTracking
 
 #: no-limit bet sizes of the multiway look-ahead, as fractions of the pot after calling (plus the minimum and all-in)
@@ -93,6 +94,39 @@ class Choice:
     equity: float
 
 
+@dataclass(frozen=True)
+class _Entry:
+    """One opponent's entry in the model file: its statistics, and the portfolio's records of it when there are any."""
+
+    stats: OpponentStats
+    portfolio: Portfolio
+    key: str
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data (``portfolio``: adaptive.portfolio.Portfolio.to_json)."""
+        out = self.stats.to_json()
+        kept = self.portfolio.to_json(self.key)
+        if kept:
+            out["portfolio"] = kept
+        return out
+
+
+class _Entries(Mapping[str, _Entry]):
+    """The model file's entries of a player, read from it at save time (persist.ModelSaver's ``models``)."""
+
+    def __init__(self, player: "AdaptiveStrategy") -> None:
+        self.player = player
+
+    def __getitem__(self, key: str) -> _Entry:
+        return _Entry(self.player.stats[key], self.player.portfolio, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.player.stats)
+
+    def __len__(self) -> int:
+        return len(self.player.stats)
+
+
 def _is_share(text: str) -> bool:
     """Whether ``text`` is empty or a number in 0..1."""
     try:
@@ -106,7 +140,8 @@ class AdaptiveStrategy(RangeTracking, Strategy):
     """acpcbot's own hold'em player: per-opponent statistics, narrowed ranges and a best response to them.
 
     See the module docstring for the method.  Parameters: ``model=FILE``
-    keeps the opponent statistics across matches (acpcbot.strategies.persist), keyed by
+    keeps the opponent statistics and, on a floor, the portfolio's records (our results, the deviations' measured
+    gains) across matches (acpcbot.strategies.persist), keyed by
     the opponent's name when the match names it, else its seat.  The
     random generator is the strategy's seeded ``rng``, so a match replays
     exactly.  Plays every Texas hold'em game (2+ players, limit or no-limit).
@@ -125,7 +160,8 @@ class AdaptiveStrategy(RangeTracking, Strategy):
     gifts: bool
     opponent: str
     params: ClassVar[dict[str, Param]] = {
-        "model": Param(str, "", "JSON file keeping the opponent statistics across matches (empty: none)",
+        "model": Param(str, "", "JSON file keeping the opponent statistics and the portfolio's records across "
+                                 "matches (empty: none)",
                        folder_exists, "its folder must exist"),
         "runouts": Param(int, RUNOUTS, "runouts sampled to play the later streets out (more: slower, finer)",
                          lambda v: 1 <= v <= 200, "must be in 1..200"),
@@ -156,14 +192,16 @@ class AdaptiveStrategy(RangeTracking, Strategy):
         self.stats: dict[str, OpponentStats] = {}
         self.hand: HandTracker | None = None
         self.big_blind = float(max(max(self.game.blind), min(self.game.raise_size) if self.game.is_limit else 1))
+        self.portfolio = Portfolio(self.gifts)  # on the floor: how far to lean on the model, by its deviation's results
         self.store = ModelFile(self.model, MODEL_KIND, MODEL_VERSION) if self.model else None
         if self.store is not None:
             for key, entry in self.store.entries.items():
                 try:
                     self.stats[key] = OpponentStats.from_json(entry)
-                except SavedStatsError as exc:
+                    self.portfolio.load(key, entry.get("portfolio", {}))
+                except ValueError as exc:  # SavedStatsError among them
                     raise ModelFileError(f"model file {self.model}: entry {key!r}: {exc}") from None
-        self.saver = ModelSaver(self.store, self.stats, "adaptive: %s; the statistics of this match are not saved",
+        self.saver = ModelSaver(self.store, _Entries(self), "adaptive: %s; the statistics of this match are not saved",
                                 SAVE_EVERY)
         #: the latest decision (for inspection and tests)
         self.last: Choice | None = None
@@ -173,7 +211,6 @@ class AdaptiveStrategy(RangeTracking, Strategy):
         self.floor: BlueprintFloor | None = None
         if stands_on_blueprint(self.game, self.blueprint, self.opponent, self.floor_policy):
             self.floor = shipped_floor(self.game, self.floor_policy, self.resolve)
-        self.portfolio = Portfolio(self.gifts)  # on the floor: how far to lean on the model, by its deviation's results
         #: the least share of the floor's row an action needs for the deviation to depart to it
         self.support_share = float(self.support) if self.support else support_for(self.game)
         #: how long a decision's search has been taking (seconds, a running mean)
