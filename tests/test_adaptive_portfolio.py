@@ -469,6 +469,8 @@ def test_the_records_round_trip_through_json():
 @pytest.mark.parametrize("data, field", [
     ([1, 2, 3], "portfolio"),
     ({"cautious": [1, 2]}, "cautious"),
+    ({"cautious": "123"}, "cautious"),  # three characters are not three numbers
+    ({"gifted": [1, True, 1]}, "gifted"),
     ({"gifted": [-1, 0, 0]}, "gifted"),
     ({"results": [10, 1, -1]}, "results"),
     ({"results": [10, "x", 1]}, "results"),

@@ -148,10 +148,10 @@ class GainRecord:
     @classmethod
     def from_json(cls, data: Any, what: str) -> "GainRecord":
         """A record from ``to_json`` output; ValueError naming ``what`` when malformed."""
-        try:
-            hands, total, squares = (float(x) for x in data)
-        except (TypeError, ValueError):
-            raise ValueError(f"{what}: expected [hands, total, squares], got {data!r:.80}") from None
+        if not (isinstance(data, list) and len(data) == 3 and
+                all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in data)):
+            raise ValueError(f"{what}: expected [hands, total, squares], got {data!r:.80}")
+        hands, total, squares = (float(x) for x in data)
         if not all(map(math.isfinite, (hands, total, squares))) or hands < 0 or squares < 0:
             raise ValueError(f"{what}: sums must be finite, hands and squares not negative, got {data!r:.80}")
         return cls(hands, total, squares)
