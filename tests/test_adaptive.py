@@ -397,6 +397,15 @@ def test_model_file_keeps_statistics(tmp_path):
         make_player(model=str(path))
 
 
+@pytest.mark.parametrize("results", ["123", [1, True, 1], [1, "2", 1], [1, 2], [-1, 0, 0], [1, 0, -1]])
+def test_saved_results_must_be_three_numbers(results):
+    # the same sums as the portfolio's saved records, read by the same check: three characters are not three numbers
+    entry = OpponentStats().to_json()
+    entry["results"] = results
+    with pytest.raises(SavedStatsError, match="results"):
+        OpponentStats.from_json(entry)
+
+
 def test_multiway_reads_the_spot_its_statistics_record_for_the_bets_it_makes(monkeypatch):
     # 3pnl: position 2 acts first preflop with two opponents behind.  For every raise adaptive weighs,
     # the spot it looks up for the next opponent must be the spot that opponent's statistics record

@@ -55,6 +55,7 @@ import numpy as np
 from ...engine import Action, State
 from ...gamedef import GameDef
 from ...world import View
+from .stats import saved_sums
 
 #: hands against an opponent before the deviation leaves the blueprint anywhere (until then adaptive plays the floor)
 COLD_HANDS = 50
@@ -147,14 +148,9 @@ class GainRecord:
 
     @classmethod
     def from_json(cls, data: Any, what: str) -> "GainRecord":
-        """A record from ``to_json`` output; ValueError naming ``what`` when malformed."""
-        if not (isinstance(data, list) and len(data) == 3 and
-                all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in data)):
-            raise ValueError(f"{what}: expected [hands, total, squares], got {data!r:.80}")
-        hands, total, squares = (float(x) for x in data)
-        if not all(map(math.isfinite, (hands, total, squares))) or hands < 0 or squares < 0:
-            raise ValueError(f"{what}: sums must be finite, hands and squares not negative, got {data!r:.80}")
-        return cls(hands, total, squares)
+        """A record from ``to_json`` output; adaptive.stats.SavedStatsError (a ValueError) naming ``what`` when
+        malformed."""
+        return cls(*saved_sums(data, what))
 
 
 def deviation_rows(values: np.ndarray, floor: np.ndarray, mass: float, hands: int, big_blind: float,

@@ -72,6 +72,18 @@ class SavedStatsError(ValueError):
     """Serialised statistics that do not have the expected shape."""
 
 
+def saved_sums(data: Any, what: str) -> tuple[float, float, float]:
+    """[count, total, squares] as saved (our results here, the portfolio's records): three numbers, finite, the count
+    and the squares not negative; SavedStatsError naming ``what`` otherwise."""
+    if not (isinstance(data, list) and len(data) == 3 and
+            all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in data)):
+        raise SavedStatsError(f"{what}: expected [count, total, squares], got {data!r:.80}")
+    count, total, squares = (float(x) for x in data)
+    if not all(map(math.isfinite, (count, total, squares))) or count < 0 or squares < 0:
+        raise SavedStatsError(f"{what}: sums must be finite, the count and squares not negative, got {data!r:.80}")
+    return count, total, squares
+
+
 class Spot(NamedTuple):
     """What a player faces when it acts: street (0-based round), kind (``KINDS``) and bet size bucket."""
 
@@ -501,10 +513,7 @@ class OpponentStats:
                         not np.isfinite(arr).all() or (arr < 0).any():
                     raise SavedStatsError(f"bad raise size classes entry {[kind, street, counts]!r:.80}")
                 out.raise_classes[(kind, street)] = arr
-            results = [float(x) for x in data.get("results", [0, 0, 0])]
-            if len(results) != 3 or results[0] < 0 or results[2] < 0 or not all(map(math.isfinite, results)):
-                raise SavedStatsError(f"bad results entry {data.get('results')!r}")
-            out.results = results
+            out.results = list(saved_sums(data.get("results", [0, 0, 0]), "results"))
             out.reference = StrengthReference.from_json(data.get("reference", []))
         except KeyError as exc:
             raise SavedStatsError(f"opponent statistics: missing field {exc}") from None
