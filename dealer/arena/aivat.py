@@ -142,6 +142,10 @@ class MatchAIVAT:
     allin: dict[str, list[float]]
     mismatches: int
     notes: list[str]
+    #: per player, each hand's corrections taken out of its payoff (payoff = aivat + chance + action): the board
+    #: cards' and the known decisions' (arrays in log order)
+    chance: dict[str, np.ndarray] = field(default_factory=dict)
+    action: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str], known: Sequence[str],
@@ -210,6 +214,8 @@ def evaluate_match(rec: dict[str, Any], mlog: MatchLog, spec_of: dict[str, str],
         # position 1's values are position 0's negated, as Evaluator.hand gives them
         out.aivat[name] = np.where(is_first, values.aivat, -values.aivat).tolist()
         out.allin[name] = np.where(is_first, values.allin, -values.allin).tolist()
+        out.chance[name] = np.where(is_first, values.chance, -values.chance)
+        out.action[name] = np.where(is_first, values.action, -values.action)
     return out
 
 
@@ -332,7 +338,7 @@ def _evaluate_run(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], p
     return out
 
 
-def _duplicate(per_log: Sequence[dict[str, list[float]]], logs: Sequence[MatchLog],
+def paired_values(per_log: Sequence[dict[str, list[float]]], logs: Sequence[MatchLog],
                groups: Sequence[Sequence[int]]) -> dict[str, list[float]]:
     """Per deal of each duplicate group, each player's value averaged over its seatings (as stats does for payoffs)."""
     out: dict[str, list[float]] = {}
@@ -365,7 +371,7 @@ def estimates(run: RunAIVAT, logs: Sequence[MatchLog], groups: Sequence[Sequence
         for name, v in pooled.items():
             out.setdefault(name, {})[kind] = estimate(v, scale)
         if groups:
-            for name, v in _duplicate(per_log, logs, groups).items():
+            for name, v in paired_values(per_log, logs, groups).items():
                 out.setdefault(name, {})[f"{kind}_duplicate"] = estimate(v, scale)
     return out
 
@@ -377,7 +383,7 @@ def crosstable_cells(run: RunAIVAT, logs: Sequence[MatchLog], groups: Sequence[S
     if not run.known:
         return {}
     grouped = {i for group in groups for i in group}
-    samples = [_duplicate(run.aivat, logs, [group]) for group in groups]
+    samples = [paired_values(run.aivat, logs, [group]) for group in groups]
     samples += [values for i, values in enumerate(run.aivat) if i not in grouped]
     return pooled_cells(samples, mbb_scale(game))
 

@@ -98,14 +98,19 @@ def analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players
         progress.done()
 
 
-def _analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players: Sequence[dict[str, str]],
-             game: GameDef, progress: "AnalysisProgress", with_aivat: bool) -> RunAnalysis:
+def find_duplicate_groups(records: Sequence[dict[str, Any]]) -> list[list[int]]:
+    """The indices of matches that are duplicate seatings of one deal sequence: the same seed, hands and players,
+    seated in different orders."""
     groups: dict[tuple[int, int, frozenset[str]], list[int]] = {}
     for i, rec in enumerate(records):
         names = [s["player"] for s in rec["seats"]]
         groups.setdefault((rec["seed"], rec["hands"], frozenset(names)), []).append(i)
-    duplicate_groups = [idx for idx in groups.values() if len({tuple(s["player"] for s in records[i]["seats"])
-                                                                for i in idx}) > 1]
+    return [idx for idx in groups.values() if len({tuple(s["player"] for s in records[i]["seats"]) for i in idx}) > 1]
+
+
+def _analyze(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], players: Sequence[dict[str, str]],
+             game: GameDef, progress: "AnalysisProgress", with_aivat: bool) -> RunAnalysis:
+    duplicate_groups = find_duplicate_groups(records)
     progress.say("replaying the hands")
     steps = run_steps([m.hands for m in logs])  # each hand replayed once, for the statistics and AIVAT
     progress.say("statistics")
