@@ -53,3 +53,21 @@ def test_bad_cards_are_refused(bad):
     first, second, board = bad
     with pytest.raises(ValueError):
         holdem_matchup(parse_cards(first), parse_cards(second), parse_cards(board) if board else ())
+
+
+def test_the_first_row_asked_builds_and_keeps_the_whole_preflop_table(tmp_path):
+    # a run values a few holdings, but the whole table costs little more and every later process then loads it:
+    # kept only when whole, a table built row by row was never kept by the runs that each need a few hundred rows
+    import numpy as np
+
+    from acpcbot.measure.matchup import PreflopRanks
+
+    first = PreflopRanks(7, 40, directory=tmp_path)
+    assert not first.built.any() and not first.path.exists()
+    first.ensure(np.array([3, 1000]))
+    assert first.built.all() and first.path.is_file()
+    again = PreflopRanks(7, 40, directory=tmp_path)
+    assert again.built.all()
+    assert np.array_equal(again.first, first.first)
+    assert np.array_equal(again.first[[0, 664, 1325]], first._rows(np.array([0, 664, 1325])))
+    assert np.array_equal(again.clashes, first.clashes)
