@@ -21,6 +21,7 @@ current is read, not built again; each step's line says which, with its time.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -74,6 +75,13 @@ def steps(pairs: Sequence[tuple[str, str]], aivat: bool = True) -> list[tuple[st
 def prepare(todo: Sequence[tuple[str, Callable[[], None]]], say: Callable[[str], None] = print) -> list[str]:
     """Run each step and say what it wrote into the cache folder and how long it took; the files written."""
     folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        writable = os.access(folder, os.W_OK)
+    except OSError:
+        writable = False
+    if not writable:
+        say(f"prepare: {folder} cannot be written: nothing is kept, each process builds what it needs")
     written: list[str] = []
     for what, build in todo:
         before = _listing(folder)

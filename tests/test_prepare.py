@@ -30,6 +30,14 @@ def test_each_step_says_what_it_kept_and_a_second_run_builds_nothing(tmp_path, m
     assert "already there" in said[1]
 
 
+def test_an_unwritable_cache_folder_is_said_once(tmp_path, monkeypatch):
+    (tmp_path / "acpcbot").write_text("a file where the folder would be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    said: list[str] = []
+    assert prepare.prepare([("nothing", lambda: None)], say=said.append) == []
+    assert "cannot be written" in said[0] and len(said) == 2
+
+
 def test_by_default_the_blueprints_of_every_game_that_ships_one_and_the_board_sample():
     todo = [what for what, _ in prepare.steps(prepare.blueprint_pairs())]
     assert todo == ["hand-ranking tables", "blueprint in hulhe", "blueprint in hunl", "AIVAT's preflop board sample"]
@@ -52,6 +60,7 @@ def test_a_bad_name_is_refused_before_anything_is_built(args, says, capsys, tmp_
 
 def test_a_strategy_that_cannot_play_its_game_fails_with_its_reason(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(prepare, "_tables", lambda: None)  # the command's own test builds them
     assert prepare.main(["--game", "kuhn2p", "--strategy", "blueprint", "--no-aivat", "--quiet"]) == 1
     assert "cannot play kuhn2p" in capsys.readouterr().err
 
