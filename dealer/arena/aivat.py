@@ -339,7 +339,7 @@ def _evaluate_run(records: Sequence[dict[str, Any]], logs: Sequence[MatchLog], p
 
 
 def paired_values(per_log: Sequence[dict[str, list[float]]], logs: Sequence[MatchLog],
-               groups: Sequence[Sequence[int]]) -> dict[str, list[float]]:
+                  groups: Sequence[Sequence[int]]) -> dict[str, list[float]]:
     """Per deal of each duplicate group, each player's value averaged over its seatings (as stats does for payoffs)."""
     out: dict[str, list[float]] = {}
     for group in groups:
