@@ -80,15 +80,9 @@ def run_terms(run_dir: Path) -> tuple[dict[str, dict[str, list[float]]], float, 
         for kind in KINDS:
             per_log[kind].append(terms[kind])
     groups = find_duplicate_groups(records)
-    grouped = {i for group in groups for i in group}
     samples: dict[str, dict[str, list[float]]] = {}
     for kind in KINDS:
-        paired = aivat.paired_values(per_log[kind], logs, groups)
-        for name, values in paired.items():
-            samples.setdefault(name, {}).setdefault(kind, []).extend(values)
-        for i, values_of in enumerate(per_log[kind]):
-            if i in grouped:
-                continue
+        for values_of in aivat.deal_samples(per_log[kind], logs, groups):
             for name, values in values_of.items():
                 samples.setdefault(name, {}).setdefault(kind, []).extend(values)
     return samples, mbb_scale(game), notes, plan.game_name

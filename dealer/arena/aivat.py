@@ -382,10 +382,16 @@ def crosstable_cells(run: RunAIVAT, logs: Sequence[MatchLog], groups: Sequence[S
     other matches hand by hand); empty when no player's policy is known."""
     if not run.known:
         return {}
+    return pooled_cells(deal_samples(run.aivat, logs, groups), mbb_scale(game))
+
+
+def deal_samples(per_log: Sequence[dict[str, list[float]]], logs: Sequence[MatchLog],
+                 groups: Sequence[Sequence[int]]) -> list[dict[str, list[float]]]:
+    """Per player, a value per deal of each duplicate group (averaged over its seatings), then each other match's
+    values hand by hand: the samples of a figure as ``stats.crosstable`` counts the payoffs."""
     grouped = {i for group in groups for i in group}
-    samples = [paired_values(run.aivat, logs, [group]) for group in groups]
-    samples += [values for i, values in enumerate(run.aivat) if i not in grouped]
-    return pooled_cells(samples, mbb_scale(game))
+    samples = [paired_values(per_log, logs, [group]) for group in groups]
+    return samples + [values for i, values in enumerate(per_log) if i not in grouped]
 
 
 def series(run: RunAIVAT, name: str) -> list[float]:
