@@ -50,10 +50,9 @@ def _board_sample() -> None:
     import numpy as np
 
     from .equity_vectors import PREFLOP_BOARDS
-    from .measure.matchup import preflop_ranks
+    from .measure.matchup import PREFLOP_SEED, preflop_ranks
 
-    # the sample holdem_matchups values preflop hands on by default (seed 1), the one the arena's AIVAT uses
-    preflop_ranks(1, PREFLOP_BOARDS).ensure(np.arange(1326))
+    preflop_ranks(PREFLOP_SEED, PREFLOP_BOARDS).ensure(np.arange(1326))
 
 
 def blueprint_pairs() -> list[tuple[str, str]]:

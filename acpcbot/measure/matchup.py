@@ -46,6 +46,9 @@ from ..evaluator.tables import (
     table_stamp,
 )
 
+#: the seed of the preflop board sample drawn by default (the arena's AIVAT values hands on it; prepare builds it)
+PREFLOP_SEED = 1
+
 
 @lru_cache(maxsize=4)
 def _preflop_sample(seed: int, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -179,7 +182,7 @@ def preflop_ranks(seed: int, size: int) -> PreflopRanks:
     return PreflopRanks(seed, size)
 
 
-def holdem_matchups(first: np.ndarray, second: np.ndarray, boards: np.ndarray, *, seed: int = 1,
+def holdem_matchups(first: np.ndarray, second: np.ndarray, boards: np.ndarray, *, seed: int = PREFLOP_SEED,
                     boards_sampled: int = PREFLOP_BOARDS) -> np.ndarray:
     """:func:`holdem_matchup` of every row at once: ``first``, ``second`` (N, 2), ``boards`` (N, 0|3|4|5) cards.
 
@@ -344,7 +347,7 @@ def _completion_shares(h0: np.ndarray, h1: np.ndarray, board: np.ndarray) -> np.
 
 
 def holdem_matchup(first: Sequence[int], second: Sequence[int], board: Sequence[int] = (), *,
-                   seed: int = 1, boards: int = PREFLOP_BOARDS) -> float:
+                   seed: int = PREFLOP_SEED, boards: int = PREFLOP_BOARDS) -> float:
     """``first``'s share of the pot at showdown against ``second`` (two hole cards each), ``board`` rolled out.
 
     Exact from the flop on; preflop over the ``boards`` seeded boards of

@@ -25,10 +25,12 @@ from typing import Any
 
 from acpcbot.gamedef import GameDef
 from acpcbot.measure.aivat import PREFLOP_BOARDS, EquityMemo, Evaluator
+from acpcbot.measure.matchup import PREFLOP_SEED
 from acpcbot.notation.loglines import STATE_PREFIX, state_line_cards
 
-#: the seed of the preflop board sample the run's analysis values hands with (``aivat.evaluate_match``)
-AIVAT_SEED = 1
+#: the seed of the preflop board sample the run's analysis values hands with (``aivat.evaluate_match``): the default
+#: one, which ``make install`` builds (``acpcbot.prepare``)
+AIVAT_SEED = PREFLOP_SEED
 #: hands valued together by the follower while the log grows: a batch is a tenth of a second or so, so it answers a
 #: stop that soon
 BATCH_HANDS = 1_000
