@@ -17,7 +17,7 @@ help:
 	@echo "make selfmatch   the main job: adaptive (off the HUNL floor) against the studies' players over TCP, in duplicate"
 	@echo "make submission  the competition kit in build/submission"
 	@echo "make docs-results  the measured tables of README.md and docs/, generated from docs/results/*.json"
-	@echo "make install     create .venv and install the package (the targets above do it when needed)"
+	@echo "make install     create .venv, install the package and build its caches (the targets above do it when needed)"
 	@echo "make clean       remove .venv and the test and lint caches"
 
 $(PY):
@@ -25,25 +25,24 @@ $(PY):
 
 # The modules compiled once here: where PYTHONDONTWRITEBYTECODE is set (as on this project's machines) every
 # process would compile the ones it imports again (about 0.25 s of CPU each; the test suite starts hundreds).
-# The caches strategies and the analysis build at first use (hand-ranking tables, the shipped blueprints expanded,
-# AIVAT's preflop board sample; ~/.cache/acpcbot) are built here once: on a fresh machine every process that starts
-# before the first is written builds its own (the test suite starts dozens at once). Present ones are only read.
 $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[test]'
 	$(PY) -m compileall -q acpcbot dealer
-	$(PY) -m acpcbot.prepare
 	touch $(STAMP)
 
-install: $(STAMP)
-
 # Sources edited since (a merge, a pull) compiled again before the targets that start many processes; compileall
-# skips the modules whose bytecode is current, and prepare reads the caches that are current (a changed blueprint or
-# table format is built again here, once), so this costs little when nothing changed.
+# skips the modules whose bytecode is current. The caches strategies and the analysis build at first use (hand-
+# ranking tables, the shipped blueprints expanded, AIVAT's preflop board sample; ~/.cache/acpcbot) are built here
+# once: on a fresh machine every process that starts before the first is written builds its own (the test suite
+# starts dozens at once); current ones are only read, a changed format is built again. Little cost when nothing
+# changed.
 COMPILED := $(VENV)/.compiled
 $(COMPILED): $(STAMP) $(shell find acpcbot dealer -name '*.py' 2>/dev/null)
 	$(PY) -m compileall -q acpcbot dealer
-	$(PY) -m acpcbot.prepare --quiet
+	$(PY) -m acpcbot.prepare
 	touch $(COMPILED)
+
+install: $(COMPILED)
 
 # The static checks' tools are the dev extra, installed beside the test one (never a run-time dependency).
 $(LINT_STAMP): pyproject.toml | $(PY)
