@@ -258,6 +258,14 @@ def test_cache_is_written_then_reused(tmp_path, counted_build):
     assert all(np.array_equal(first[k], again[k]) for k in first)
 
 
+def test_the_tables_stamp_names_the_installed_treys_release():
+    # the release is read from treys' dist-info folder (importlib.metadata's scan took 40 ms a process); the stamp
+    # must still name what pip installed, so a cache made with another release is never read
+    from importlib import metadata
+    ev_tables._treys_version.cache_clear()
+    assert ev_tables._treys_version() == metadata.version("treys")
+
+
 def test_stale_or_corrupt_cache_is_rebuilt(tmp_path, counted_build):
     good = ev.load_tables(tmp_path)
     path = next(tmp_path.glob("rank_tables_*.npz"))

@@ -22,9 +22,9 @@ import hashlib
 import itertools
 import os
 import random
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 from treys.lookup import LookupTable as _TreysLookup
@@ -75,7 +75,21 @@ SPOT_CHECKS = 300
 
 @lru_cache(maxsize=None)
 def _treys_version() -> str:
-    # importlib.metadata (20-50 ms to import, a scan of the installed packages to ask) only when a table is loaded
+    """The installed treys release: read from its dist-info folder beside the package (a fraction of a millisecond),
+    else asked of importlib.metadata (about 40 ms here: its import and a scan of every installed package, which
+    every process that ranks a hand paid before)."""
+    import importlib.util  # noqa: PLC0415
+    spec = importlib.util.find_spec("treys")
+    if spec is not None and spec.origin is not None:
+        found = list(Path(spec.origin).parent.parent.glob("treys-*.dist-info/METADATA"))
+        if len(found) == 1:  # two would be a damaged install: let importlib.metadata choose, as it always did
+            try:
+                with open(found[0], encoding="utf-8") as f:
+                    for line in itertools.islice(f, 20):  # Version is among the first fields of a METADATA file
+                        if line.startswith("Version:"):
+                            return line.split(":", 1)[1].strip()
+            except OSError:
+                pass
     from importlib import metadata  # noqa: PLC0415
     try:
         return metadata.version("treys")
@@ -240,17 +254,36 @@ def load_tables(directory: Path | None = None) -> dict[str, np.ndarray]:
 # The loaded lookups (on first use)
 # ---------------------------------------------------------------------------
 
-class Lookups(NamedTuple):
-    """The tables in the forms the ranking code reads them."""
+class RankByKey(dict[int, dict[int, int]]):
+    """Rank by rank-weight sum, per card count (5, 6, 7): each count's dict made at its first use (a process that
+    ranks only seven cards, as every hold'em showdown does, never makes the 24,570 entries of five and six)."""
 
-    #: rank by rank-weight sum, per card count (5, 6, 7)
-    rank_by_key: dict[int, dict[int, int]]
-    #: showdown value (7463 - rank) by rank-weight sum of seven cards
-    value7: dict[int, int]
-    #: rank by the 13 rank bits of a flush suit, as a list and as an array
-    flush_rank: list[int]
-    flush_table: np.ndarray
-    tables: dict[str, np.ndarray]
+    def __init__(self, tables: dict[str, np.ndarray]) -> None:
+        super().__init__()
+        self._tables = tables
+
+    def __missing__(self, n: int) -> dict[int, int]:
+        if n not in _SIZES:
+            raise KeyError(n)
+        made = self[n] = dict(zip(self._tables[f"keys{n}"].tolist(), self._tables[f"ranks{n}"].tolist()))
+        return made
+
+
+class Lookups:
+    """The tables in the forms the ranking code reads them (the dicts made on first use)."""
+
+    def __init__(self, tables: dict[str, np.ndarray]) -> None:
+        #: rank by rank-weight sum, per card count (5, 6, 7)
+        self.rank_by_key = RankByKey(tables)
+        #: rank by the 13 rank bits of a flush suit, as a list and as an array
+        self.flush_rank: list[int] = tables["flush"].tolist()
+        self.flush_table = tables["flush"]
+        self.tables = tables
+
+    @cached_property
+    def value7(self) -> dict[int, int]:
+        """Showdown value (7463 - rank) by rank-weight sum of seven cards."""
+        return dict(zip(self.tables["keys7"].tolist(), (WORST_RANK + 1 - self.tables["ranks7"].astype(np.int64)).tolist()))
 
 
 _LOOKUPS: Lookups | None = None
@@ -260,10 +293,7 @@ def lookups() -> Lookups:
     """The rank lookups, loaded (from the verified cache, or built) on the first call."""
     global _LOOKUPS
     if _LOOKUPS is None:
-        tables = load_tables()
-        rank_by_key = {n: dict(zip(tables[f"keys{n}"].tolist(), tables[f"ranks{n}"].tolist())) for n in (5, 6, 7)}
-        value7 = {k: WORST_RANK + 1 - r for k, r in rank_by_key[7].items()}
-        _LOOKUPS = Lookups(rank_by_key, value7, tables["flush"].tolist(), tables["flush"], tables)
+        _LOOKUPS = Lookups(load_tables())
     return _LOOKUPS
 
 
