@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .gamedef import SHIPPED_GAMES, GameDef, GameDefError, load_game
-from .kit_templates import KIT_PLACEHOLDER, SETUP_SCRIPT, KitOptions, readme_text, startme_script
+from .kit_templates import KIT_PLACEHOLDER, KitOptions, readme_text, setup_script, startme_script
 
 SUBMISSION_NAMES = {"hulhe": "submission_2pl", "hunl": "submission_2pn", "3pl": "submission_3pl"}
 SHUTDOWN_SECONDS = 10.0  # the validation script's allowance for an agent to exit after a match
@@ -143,7 +143,7 @@ def build_kit(out_dir: str | os.PathLike[str], options: KitOptions) -> Path:
         # shipped games go by name (as the organisers' dealer names them); others by the kit's copy
         game_arg = game.name if game.name in SHIPPED_GAMES else "$KIT/game.game"
         _write_script(kit / "startme.sh", startme_script(game_arg, spec, options))
-        _write_script(kit / "setup.sh", SETUP_SCRIPT)
+        _write_script(kit / "setup.sh", setup_script(game_arg, spec))
         manifest = {"schema": 1, "game": game.name, "game_file": "game.game", "strategy": spec.replace(KIT_PLACEHOLDER, "$KIT"),
                     "seed": options.seed, "name": options.name, "python": options.python,
                     "requirements": versions, "wheels": wheels,

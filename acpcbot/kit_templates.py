@@ -34,9 +34,14 @@ class KitOptions:
     python_versions: tuple[str, ...] = PYTHON_VERSIONS
 
 
+def _game_and_strategy(game_arg: str, spec: str) -> list[str]:
+    """``--game G --strategy SPEC`` as sh words (the kit's own game file and files as ``$KIT``)."""
+    return ["--game", f'"{game_arg}"' if game_arg.startswith("$KIT") else shlex.quote(game_arg),
+            "--strategy", shell_word(spec)]
+
+
 def startme_script(game_arg: str, spec: str, options: KitOptions) -> str:
-    args = ["--game", f'"{game_arg}"' if game_arg.startswith("$KIT") else shlex.quote(game_arg),
-            "--strategy", shell_word(spec), "--name", shlex.quote(options.name)]
+    args = _game_and_strategy(game_arg, spec) + ["--name", shlex.quote(options.name)]
     if options.seed is not None:
         args += ["--seed", str(options.seed)]
     if options.python is not None:
@@ -64,7 +69,7 @@ def startme_script(game_arg: str, spec: str, options: KitOptions) -> str:
             f'exec {python} -m acpcbot "$1" "$2" {" ".join(args)}\n')
 
 
-SETUP_SCRIPT = """\
+_SETUP_SCRIPT = """\
 #!/bin/sh
 # Build this kit's Python environment (venv/) from wheels/ without any network access.
 # Run once after unpacking: ./setup.sh   (PYTHON=/path/to/python3.11+ to choose the interpreter)
@@ -100,11 +105,18 @@ fi
 for var in $(env | sed -n 's/^\\(PIP_[A-Za-z0-9_]*\\)=.*/\\1/p'); do unset "$var"; done
 PIP_CONFIG_FILE=/dev/null PIP_DISABLE_PIP_VERSION_CHECK=1 \\
   "$KIT/venv/bin/python" -m pip install --quiet --no-index --find-links "$KIT/wheels" -r "$KIT/requirements.txt"
-# build the hand-ranking tables once, into the kit's cache
-PYTHONPATH="$KIT/src" XDG_CACHE_HOME="$KIT/cache" PYTHONNOUSERSITE=1 "$KIT/venv/bin/python" -c "from acpcbot.evaluator.tables import lookups; lookups()"
+# build once, into the kit's cache, what the strategy would build at its first start (the hand-ranking tables, a
+# blueprint's expanded files): a strategy that cannot load stops the setup here, saying why
+PYTHONPATH="$KIT/src" XDG_CACHE_HOME="$KIT/cache" PYTHONNOUSERSITE=1 \\
+  "$KIT/venv/bin/python" -m acpcbot.prepare PREPARE_ARGS --no-aivat --quiet
 echo "$KIT" > "$KIT/venv/.ready"
 echo "setup: ready ($("$KIT/venv/bin/python" -c 'import sys, numpy, treys; print("Python", sys.version.split()[0], "numpy", numpy.__version__)'))"
 """
+
+
+def setup_script(game_arg: str, spec: str) -> str:
+    """setup.sh: the kit's venv from its wheels, offline, then ``acpcbot.prepare`` for its game and strategy."""
+    return _SETUP_SCRIPT.replace("PREPARE_ARGS", " ".join(_game_and_strategy(game_arg, spec)))
 
 
 def readme_text(game: GameDef, spec: str, options: KitOptions, manifest: dict) -> str:
@@ -125,13 +137,14 @@ Built {manifest['built']} from acpcbot {manifest['acpcbot']}{' commit ' + manife
 Running
 -------
 
-    ./setup.sh                 # once, after unpacking: builds venv/ from wheels/, offline (about half a minute)
+    ./setup.sh                 # once, after unpacking: builds venv/ from wheels/ and the caches the
+                               # player reads, offline (about half a minute)
     ./startme.sh HOST PORT     # one match: connect to the dealer at HOST, this seat's PORT
 
 {env}
 startme.sh runs setup.sh itself if venv/ is missing or was built in another folder.
 The kit writes only inside its own folder (venv/, and cache/ for its hand-ranking
-tables).  startme.sh exits 0 when the dealer closes the match; its log (standard
+tables and its strategy's expanded files, built by setup.sh).  startme.sh exits 0 when the dealer closes the match; its log (standard
 error) names the strategy and seed.
 
 Time: the bot keeps its own clock, spreading 7 s per hand (the ACPC's average

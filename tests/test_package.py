@@ -6,6 +6,8 @@ Kits here are built without wheels and run with this test's own interpreter
 """
 
 import json
+import os
+import shlex
 import stat
 import subprocess
 import sys
@@ -51,6 +53,21 @@ def test_kit_layout(tmp_path):
     assert (kit / "requirements.txt").read_text().startswith("numpy==")
     startme = (kit / "startme.sh").read_text()
     assert "--game kuhn2p --strategy cfr --name acpcbot --seed 5" in startme
+
+
+def test_setup_builds_what_the_strategy_would_build_at_its_first_start(tmp_path):
+    # setup.sh's prepare step, run as the kit's setup runs it but with this interpreter for the kit's venv: the
+    # kit's own cache gets the hand-ranking tables and the kit strategy's files (here the hulhe blueprint's rows)
+    kit = _kit(tmp_path, game="hulhe", strategy="blueprint:resolve=0")
+    setup = (kit / "setup.sh").read_text().replace("\\\n", " ")
+    (line,) = [ln for ln in setup.splitlines() if "acpcbot.prepare" in ln]
+    assert "--game hulhe --strategy blueprint:resolve=0" in line
+    line = line.replace('"$KIT/venv/bin/python"', shlex.quote(sys.executable))
+    done = subprocess.run(["sh", "-c", line], env={**os.environ, "KIT": str(kit)}, capture_output=True, text=True,
+                          timeout=CEILING)
+    assert done.returncode == 0, done.stderr
+    kept = sorted(p.name.split("_")[0] + "_" + p.name.split("_")[1] for p in (kit / "cache" / "acpcbot").iterdir())
+    assert kept == ["blueprint_rows", "rank_tables"]
 
 
 def test_startme_wants_host_and_port(tmp_path):
