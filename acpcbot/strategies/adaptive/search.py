@@ -32,7 +32,7 @@ opponent's reach (unnormalised: a decision compares them row by row).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -439,6 +439,8 @@ class Skeleton:
     raises: tuple = ()
     #: the policy's ``raise_key`` on the river when it was built (None: the policy has none)
     raise_key: tuple | None = None
+    #: per raise of ``raises``, the nodes of the subtree of its reply: (its first, one past its last)
+    below: tuple = ()
 
 
 #: river rounds kept: at most SKELETONS_KEPT starts (chips in, whose turn), the least recently used dropped first,
@@ -456,24 +458,46 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
     A round depends on the policy only through those raises (the tree above each is the same, and so the state
     it is asked in): asking them again is a few lookups where building is a tree of engine states.  Checked at
     every such node, not the first only: a round built with another policy's raise over our bet is never handed
-    on.
+    on.  A round kept for the start with other raises lends the new one everything but the replies to the raises
+    that differ (:func:`_respliced`).
     """
     key = (s.game, tuple(s.spent), s.current_player, me, tuple(s.actions[s.round]), opp)
     kept = _SKELETONS.pop(key, None) or []
     _SKELETONS[key] = kept  # the most recently used last
     keyed = getattr(policy, "raise_key", None)
     raises_by = keyed(s.round) if keyed is not None else None
+    # the policy's raise at each opponent's state, asked once: the rounds kept for a start share those states
+    asked: dict[int, Action] = {}
+
+    def raise_at(state: State) -> Action:
+        hit = asked.get(id(state))  # every state asked is held by a kept round meanwhile: ids stay unique
+        if hit is None:
+            hit = asked[id(state)] = policy.raise_to(state)
+        return hit
+
     for skeleton in kept:
         # the same raise key: the same raises at every node (a lookup); else each raise asked again
         if raises_by is not None and skeleton.raise_key == raises_by or \
-                all(policy.raise_to(state) == action for state, action in skeleton.raises):
+                all(raise_at(state) == action for state, action in skeleton.raises):
             return skeleton
+    skeleton = (_respliced(kept[0], raise_at, me, opp, policy, raises_by) if kept else None) or \
+        _build(s, me, opp, policy, raises_by)
+    kept.insert(0, skeleton)
+    del kept[SKELETON_VARIANTS:]
+    while len(_SKELETONS) > SKELETONS_KEPT:
+        del _SKELETONS[next(iter(_SKELETONS))]
+    return skeleton
+
+
+def _build(s: State, me: int, opp: int, policy: OpponentPolicy, raises_by: tuple | None) -> Skeleton:
+    """The river round from ``s`` built node by node (``s`` itself left as it is)."""
     nodes: list[tuple[int, float, list, State | None]] = []
     # each node's form and, where the opponent acts, its spot key, made as the node is (the same tuples the
     # finished list would give)
     shape: list[tuple] = []
     spots: list[tuple | None] = []
     raises: list[tuple[State, Action]] = []
+    below: list[tuple[int, int]] = []  # per raise, the nodes of the reply's subtree
     limit = s.game.is_limit
     no_children: list = []  # shared by the ends (never grown)
 
@@ -508,26 +532,73 @@ def river_skeleton(s: State, me: int, opp: int, policy: OpponentPolicy) -> Skele
             return index
         pairs = []
         for kind in state.legal_actions():  # fold, call, raise: in that order
+            slot = -1
             if kind == _R:
                 reply = policy.raise_to(state)
                 raises.append((state, reply))
+                slot = len(below)
+                below.append((0, 0))
             else:
                 reply = FOLD if kind == _F else CALL
             child = state.copy()
             child.apply_unchecked(reply)
             pairs.append((int(kind), build(child)))
+            if slot >= 0:
+                below[slot] = (pairs[-1][1], len(nodes))
         nodes[index] = (THEIRS, 0.0, pairs, state)
         shape[index] = (THEIRS, tuple(pairs))
         spots[index] = spot_key(state, opp)  # the node's state is its own: no child is applied to it
         return index
 
     build(s, own=False)  # the caller's state is left as it is
-    skeleton = Skeleton(nodes, tuple(shape), tuple(spots), tuple(raises), raises_by)
-    kept.insert(0, skeleton)
-    del kept[SKELETON_VARIANTS:]
-    while len(_SKELETONS) > SKELETONS_KEPT:
-        del _SKELETONS[next(iter(_SKELETONS))]
-    return skeleton
+    return Skeleton(nodes, tuple(shape), tuple(spots), tuple(raises), raises_by, tuple(below))
+
+
+def _respliced(template: Skeleton, raise_at: Callable[[State], Action], me: int, opp: int,
+               policy: OpponentPolicy, raises_by: tuple | None) -> Skeleton | None:
+    """The round ``template`` would have been built as with the policy's raises now (``raise_at``), the replies to
+    the raises that differ built anew and the rest shared: every node outside them is reached without those raises,
+    so a build from the start makes the very same (and a raise's subtree is built right after it: its raises follow
+    it in ``raises``).  None where a new reply's subtree has another form (the round is built whole)."""
+    nodes, spots, below = list(template.nodes), list(template.spots), list(template.below)
+    raises: list[tuple[State, Action]] = []
+    old = template.raises
+    i = 0
+    while i < len(old):
+        state, action = old[i]
+        first, end = template.below[i]
+        reply = raise_at(state)
+        if reply == action:
+            raises.append(old[i])
+            i += 1
+            continue
+        child = state.copy()
+        child.apply_unchecked(reply)
+        sub = _build(child, me, opp, policy, raises_by)
+        if len(sub.nodes) != end - first or _shifted(sub.shape, first) != template.shape[first:end]:
+            return None
+        nodes[first:end] = [(kind, value, _shifted_children(kind, children, first), kept)
+                            for kind, value, children, kept in sub.nodes]
+        spots[first:end] = sub.spots
+        raises.append((state, reply))
+        raises.extend(sub.raises)  # in place of the old subtree's, which follow raise i
+        below[i + 1:i + 1 + len(sub.raises)] = [(a + first, b + first) for a, b in sub.below]
+        i += 1 + len(sub.raises)
+    return Skeleton(nodes, template.shape, tuple(spots), tuple(raises), raises_by, tuple(below))
+
+
+def _shifted_children(kind: int, children: list, offset: int) -> list:
+    """A node's children, the nodes numbered from ``offset``: ours a list of nodes, the opponent's (kind, node)."""
+    if kind == OURS:
+        return [c + offset for c in children]
+    if kind == THEIRS:
+        return [(k, c + offset) for k, c in children]
+    return children
+
+
+def _shifted(shape: tuple, offset: int) -> tuple:
+    """The form of a subtree (``Skeleton.shape``), its nodes numbered from ``offset``."""
+    return tuple((kind, tuple(_shifted_children(kind, list(children), offset))) for kind, children in shape)
 
 
 def all_pairs() -> np.ndarray:
