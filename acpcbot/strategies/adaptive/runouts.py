@@ -321,6 +321,18 @@ class _Moves:
             g = g * factor
         return (g @ move).reshape(len(g), -1, NUM_BINS)
 
+    @property
+    def our_cells(self) -> tuple[np.ndarray, np.ndarray]:
+        """One row: (every runout, the row's river bin on it), the cells of a (ends, R, NUM_BINS) table it reads."""
+        river = self._tables()[2]
+        return np.arange(len(river)), river[:, 0]
+
+    def mean_at(self, values: np.ndarray) -> np.ndarray:
+        """One row: :meth:`mean` of values (ends, R, 1) kept at the row's river bin on each runout (``our_cells``):
+        the very array mean gathers (0 where the row is not live), summed alike."""
+        per = np.where(self.our_live, values, 0.0).sum(axis=1)
+        return np.divide(per, self._count, out=np.zeros(per.shape), where=self._count > 0)
+
     def mean(self, values: np.ndarray) -> np.ndarray:
         """(ends, m) row values from (ends, R, NUM_BINS) values by our bin on each runout: the mean over the
         runouts a row may hold."""

@@ -177,6 +177,8 @@ class Search:
         #: whether the policy answers many states at once (``probs_many``: the same numbers as one by one)
         self._many = hasattr(policy, "probs_many")
         self._river: dict[tuple, np.ndarray] = {}
+        #: one row: (runouts, its river bin on each), where the river rounds' values are worked out (_walk)
+        self._at: tuple[np.ndarray, np.ndarray] = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
         if runouts is not None:
             # after the flop many rows' all-ins are valued by exact ranks, as act's one row is: a policy plays as act
             exact = root.round > 0
@@ -288,11 +290,16 @@ class Search:
         reach = self.cont.reach(np.stack([g for _, g in self._leaves]))  # (ends, R, NUM_BINS)
         if self._spot_keyed and self._many:
             self._ask_rivers(skeletons)
+        if self.m == 1:  # one row: its values at its own river bins only (see _walk)
+            self._at = self.cont.our_cells
         for members in groups.values():
             batch = [skeletons[i] for i in members]
             # every node's chips (a fold's, a showdown's stake), one row per end: read by column in the walk
             chips = np.array([[value for _, value, _, _ in skeleton.nodes] for skeleton in batch])
             q = reach[members]
+            if self.m == 1:
+                out[members] = self.cont.mean_at(self._walk(batch, 0, q, chips))
+                continue
             values = self._walk(batch, 0, q, chips)
             if values.shape != q.shape:  # a fold's values are kept by runout only (the same for every bin)
                 values = np.broadcast_to(values, q.shape)
@@ -310,11 +317,15 @@ class Search:
     def _walk(self, batch: list["Skeleton"], node: int, q: np.ndarray, chips: np.ndarray) -> np.ndarray:
         """Values (ends, R, NUM_BINS) by our river bin of river rounds of one shape; ``q`` the opponent's reach,
         ``chips`` (ends, nodes) each node's chips.  A fold's values are (ends, R, 1), the same for every bin: the
-        sums and maxima above it broadcast them, element by element as the full array would be."""
+        sums and maxima above it broadcast them, element by element as the full array would be.  For one row
+        (``m`` 1) every node's values are (ends, R, 1), at the row's own river bin on each runout (``_at``): the
+        only values its mean reads, each worked out by the same operations as in the full array."""
         kind, _, children, _ = batch[0].nodes[node]
         if kind == FOLDED:
             return chips[:, node, None, None] * _add_up(q, axis=2, keepdims=True)
         if kind == SHOWDOWN:
+            if self.m == 1:
+                return chips[:, node, None, None] * _signed_at(q, self._at)
             return chips[:, node, None, None] * signed_sums(q)
         if kind == OURS:  # we know the runout: the best per runout and bin
             best = self._walk(batch, children[0], q, chips)
@@ -392,6 +403,16 @@ class Search:
             legal[2] = probs[2]
             probs = legal
         return probs
+
+
+def _signed_at(q: np.ndarray, at: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """``signed_sums(q)`` (q: (ends, R, NUM_BINS)) at one bin per runout (``at``: the runouts, their bins), as
+    (ends, R, 1): the running sums over every bin, then the same subtractions at those bins alone."""
+    c = np.add.accumulate(q, axis=-1)
+    mine = c[:, at[0], at[1]]
+    below = mine - q[:, at[0], at[1]]
+    below -= c[:, :, -1] - mine  # below - above, above the total less the running sum
+    return below[:, :, None]
 
 
 _VALUE, _LATER, _ALLIN, _BEST, _SUM = range(5)
