@@ -14,7 +14,7 @@ from ...engine import RAISE, Action, ActionType, State, raise_to
 from ...gamedef import GameDef
 from .ranges import SOFTNESS, threshold_likelihoods
 from .search import NUM_BINS, SHORT_BEHIND
-from .stats import KINDS, OpponentStats, info_class, spot_and_bet, spot_of
+from .stats import BIG_CALL_BUCKET, KINDS, OpponentStats, info_class, spot_and_bet, spot_of
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 
@@ -45,6 +45,9 @@ class ModelPolicy:
         self._usual: dict[tuple, np.ndarray] = {}
         #: per street, :meth:`raise_key` (asked for every river round of a search; the statistics stand meanwhile)
         self._raise_keys: dict[int, tuple] = {}
+        #: kappa of (fold, call, raise) by (facing a bet, before the flop, a big call's bucket): what their
+        #: informativeness classes (stats.info_class) are made of; never written to once made
+        self._kappas: dict[tuple[bool, bool, bool], np.ndarray] = {}
 
     def probs(self, state: State, hist: np.ndarray | None) -> np.ndarray:
         """(3, NUM_BINS) chances of fold, call, raise per strength bin where it acts in ``state``.
@@ -119,9 +122,13 @@ class ModelPolicy:
             if self._overbets is None:
                 self._overbets = self.stats.actions.overbets_seen()
             triple = overbet_triple(self.stats.predict(spot), ratio, self._overbets)
-            info = self.stats.info
-            kappa = np.array([[info.kappa(info_class(kind, to_call, state.round, spot.bucket))]
-                              for kind in (_F, _C, _R)])
+            # the three classes' kappa: the classes depend on the spot only through these three facts
+            facts = (to_call > 0, state.round == 0, spot.bucket >= BIG_CALL_BUCKET)
+            kappa = self._kappas.get(facts)
+            if kappa is None:
+                info = self.stats.info
+                kappa = self._kappas[facts] = np.array(
+                    [[info.kappa(info_class(kind, to_call, state.round, spot.bucket))] for kind in (_F, _C, _R)])
             # the fold's and the raise's thresholds, as threshold_likelihoods takes them from the triple
             edges = np.array([[float(triple[0])], [1.0 - float(triple[2])]])
             spot_facts = self._spots[base] = (triple, kappa, (1.0 - kappa) * triple[:, None], edges)
