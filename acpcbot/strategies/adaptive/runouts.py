@@ -310,7 +310,9 @@ class _Moves:
                 if factor is None:
                     self._showdown = _showdown_sums(move, our_river, self.our_live, self._count)
                 else:
-                    self._showdown = _uniform_showdown(runouts, bins)[self.ours] * factor[None, :]
+                    table = _uniform_showdown(runouts, bins)
+                    # every row in order (a policy's): the table itself, not a gathered copy of it
+                    self._showdown = (table if self._every else table[self.ours]) * factor[None, :]
         return self._showdown
 
     def reach(self, g: np.ndarray) -> np.ndarray:
