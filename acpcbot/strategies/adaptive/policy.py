@@ -45,9 +45,9 @@ class ModelPolicy:
         self._usual: dict[tuple, np.ndarray] = {}
         #: per street, :meth:`raise_key` (asked for every river round of a search; the statistics stand meanwhile)
         self._raise_keys: dict[int, tuple] = {}
-        #: kappa of (fold, call, raise) by (facing a bet, before the flop, a big call's bucket): what their
-        #: informativeness classes (stats.info_class) are made of; never written to once made
-        self._kappas: dict[tuple[bool, bool, bool], np.ndarray] = {}
+        #: kappa of (fold, call, raise), and 1 - kappa, by (facing a bet, before the flop, a big call's bucket): what
+        #: their informativeness classes (stats.info_class) are made of; never written to once made
+        self._kappas: dict[tuple[bool, bool, bool], tuple[np.ndarray, np.ndarray]] = {}
 
     def probs(self, state: State, hist: np.ndarray | None) -> np.ndarray:
         """(3, NUM_BINS) chances of fold, call, raise per strength bin where it acts in ``state``.
@@ -124,14 +124,16 @@ class ModelPolicy:
             triple = overbet_triple(self.stats.predict(spot), ratio, self._overbets)
             # the three classes' kappa: the classes depend on the spot only through these three facts
             facts = (to_call > 0, state.round == 0, spot.bucket >= BIG_CALL_BUCKET)
-            kappa = self._kappas.get(facts)
-            if kappa is None:
+            hit = self._kappas.get(facts)
+            if hit is None:
                 info = self.stats.info
-                kappa = self._kappas[facts] = np.array(
-                    [[info.kappa(info_class(kind, to_call, state.round, spot.bucket))] for kind in (_F, _C, _R)])
+                kappa = np.array([[info.kappa(info_class(kind, to_call, state.round, spot.bucket))]
+                                  for kind in (_F, _C, _R)])
+                hit = self._kappas[facts] = (kappa, 1.0 - kappa)
+            kappa, rest = hit
             # the fold's and the raise's thresholds, as threshold_likelihoods takes them from the triple
             edges = np.array([[float(triple[0])], [1.0 - float(triple[2])]])
-            spot_facts = self._spots[base] = (triple, kappa, (1.0 - kappa) * triple[:, None], edges)
+            spot_facts = self._spots[base] = (triple, kappa, rest * triple[:, None], edges)
         triple, kappa, plain, edges = spot_facts
         shared = None
         if hist is None:

@@ -59,6 +59,7 @@ SHORT_BEHIND = 0.25
 
 _F, _C, _R = ActionType.FOLD, ActionType.CALL, ActionType.RAISE
 _add_up = np.add.reduce
+_any_of = np.logical_or.reduce
 #: a won showdown's share, as the engine's terminal value takes it: a numpy scalar, which its array check
 #: (np.ndim) reads at once where a Python float costs it a caught exception (the same value either way)
 _WON = np.float64(1.0)
@@ -243,7 +244,8 @@ class Search:
             return (_BEST, self._children(s, reply_actions(s), g, own=True))
         if probs is None:
             probs = self._probs(s, self.mass * g)
-        some: list[bool] = probs.any(axis=1).tolist()  # type: ignore[assignment]  # one pass for the three rows
+        # one pass for the three rows (ndarray.any's own reduction, without its wrapper)
+        some: list[bool] = _any_of(probs, axis=1).tolist()  # type: ignore[assignment]
         kinds = [kind for kind in (_F, _C, _R) if some[kind]]
         reach = g * probs  # every child's reach in one pass, row by row
         parts = []
