@@ -124,13 +124,13 @@ class ModelPolicy:
             triple = overbet_triple(self.stats.predict(spot), ratio, self._overbets)
             # the three classes' kappa: the classes depend on the spot only through these three facts
             facts = (to_call > 0, state.round == 0, spot.bucket >= BIG_CALL_BUCKET)
-            hit = self._kappas.get(facts)
-            if hit is None:
+            kept = self._kappas.get(facts)
+            if kept is None:
                 info = self.stats.info
-                kappa = np.array([[info.kappa(info_class(kind, to_call, state.round, spot.bucket))]
-                                  for kind in (_F, _C, _R)])
-                hit = self._kappas[facts] = (kappa, 1.0 - kappa)
-            kappa, rest = hit
+                made = np.array([[info.kappa(info_class(kind, to_call, state.round, spot.bucket))]
+                                 for kind in (_F, _C, _R)])
+                kept = self._kappas[facts] = (made, 1.0 - made)
+            kappa, rest = kept
             # the fold's and the raise's thresholds, as threshold_likelihoods takes them from the triple
             edges = np.array([[float(triple[0])], [1.0 - float(triple[2])]])
             spot_facts = self._spots[base] = (triple, kappa, rest * triple[:, None], edges)

@@ -245,7 +245,7 @@ class Search:
         if probs is None:
             probs = self._probs(s, self.mass * g)
         # one pass for the three rows (ndarray.any's own reduction, without its wrapper)
-        some: list[bool] = _any_of(probs, axis=1).tolist()  # type: ignore[assignment]
+        some: list[bool] = _any_of(probs, axis=1).tolist()
         kinds = [kind for kind in (_F, _C, _R) if some[kind]]
         reach = g * probs  # every child's reach in one pass, row by row
         parts = []
