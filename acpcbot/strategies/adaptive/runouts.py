@@ -335,15 +335,23 @@ class _Moves:
         per = np.where(self.our_live, values, 0.0).sum(axis=1)
         return np.divide(per, self._count, out=np.zeros(per.shape), where=self._count > 0)
 
+    @staticmethod
+    def flat(values: np.ndarray) -> np.ndarray:
+        """(ends, R * NUM_BINS + 1): values (ends, R, NUM_BINS) flat, and an extra last cell, the 0 of the runouts a
+        row is not live on: what :meth:`mean` gathers from."""
+        ends = len(values)
+        flat = np.zeros((ends, values.shape[1] * NUM_BINS + 1))
+        flat[:, :-1] = values.reshape(ends, -1)
+        return flat
+
     def mean(self, values: np.ndarray) -> np.ndarray:
         """(ends, m) row values from (ends, R, NUM_BINS) values by our bin on each runout: the mean over the
         runouts a row may hold."""
         runouts = self._key[0]
         cells = runouts.cells if self._every else runouts.cells[:, self.ours]
         # one gather from a flat table whose extra last cell is the 0 of the runouts a row is not live on
-        ends = len(values)
-        flat = np.zeros((ends, cells.shape[0] * NUM_BINS + 1))
-        flat[:, :-1] = values.reshape(ends, -1)
+        flat = self.flat(values)
+        ends = len(flat)
         if cells.shape[1] < _MANY_ROWS:
             per = np.take(flat, cells, axis=1).sum(axis=1)
         else:  # an end at a time: its (R, m) gather stays in the processor's cache (the same sums, runout by runout)
@@ -351,6 +359,33 @@ class _Moves:
             for e in range(ends):
                 np.add.reduce(np.take(flat[e], cells), axis=0, out=per[e])  # sum(), without its wrapper
         return np.divide(per, self._count, out=np.zeros(per.shape), where=self._count > 0)
+
+    def mean_rows(self, flat: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """(ends, len(rows)): the rows ``rows`` of :meth:`mean` for every pair, from its :meth:`flat` table, bit for
+        bit (the mean of every pair's own rows: not the few rows' sums, which numpy adds in another order)."""
+        assert self._every
+        runouts = self._key[0]
+        cells = runouts.cells[:, rows]
+        # every pair's sums run from 0 runout by runout (a reduction over the runouts, outer to the pairs): the
+        # same additions in the same order, here as a running sum from a leading 0 (numpy sums a few rows'
+        # runouts pairwise)
+        per = np.zeros((len(flat), cells.shape[0] + 1, len(rows)))
+        per[:, 1:] = np.take(flat, cells, axis=1)
+        total = np.add.accumulate(per, axis=1)[:, -1]
+        count = runouts.counts[rows]
+        return np.divide(total, count, out=np.zeros(total.shape), where=count > 0)
+
+    def showdown_rows(self, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), NUM_BINS): the rows ``rows`` of every pair's :attr:`showdown` (the strength bins on the
+        rivers, as a policy's table has them: not one row's exact ranks), worked out for those rows alone where
+        the range is uniform within each bin (the products of each row are its own)."""
+        assert self._every and not self.exact
+        if self._showdown is None:
+            runouts, bins = self._key
+            factor = self._tables()[1]
+            if factor is not None:
+                return _uniform_showdown(runouts, bins)[rows] * factor[None, :]
+        return self.showdown[rows]
 
 
 def _showdown_sums(move: np.ndarray, our_river: np.ndarray, our_live: np.ndarray, count: np.ndarray) -> np.ndarray:

@@ -89,6 +89,11 @@ class Search:
         self._river: dict[tuple, np.ndarray] = {}
         #: one row: (runouts, its river bin on each), where the river rounds' values are worked out (_walk)
         self._at: tuple[np.ndarray, np.ndarray] = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+        #: laid out for rows asked later (lay_out): the ends' values kept by bin, not yet by row
+        self._lazy = False
+        #: lay_out's layout: our actions' nodes and, per shape of river round, (its ends, their flat values)
+        self._plans: list[_Plan] = []
+        self._flats: list[tuple[list[int], np.ndarray]] = []
         if runouts is not None:
             # after the flop many rows' all-ins are valued by exact ranks, as act's one row is: a policy plays as act
             exact = root.round > 0
@@ -114,6 +119,44 @@ class Search:
         plans = self._children(self.root, actions, g, own=False)
         ends = (self._continuations(), self._all_ins())
         return actions, np.stack([_fold_up(p, ends) for p in plans], axis=1)
+
+    def lay_out(self) -> list[Action]:
+        """Our actions at the root, the search laid out for :meth:`row_values`: a table's rows (``ours`` every pair)
+        before the flop, for a few rows at a time.
+
+        The opponent's side (every node's reach, the policy's chances, the
+        river rounds' values by bin) is worked out once, as
+        :meth:`action_values` does; what is per row (the means over the
+        runouts, the all-ins' showdowns, the best of ours) is left to
+        :meth:`row_values`, for the rows asked only.
+        """
+        assert self.runouts is not None and self.m == NUM_PAIRS and not self.allin.deferred
+        self._lazy = True
+        actions = our_actions(self.root, OUR_FRACTIONS if self.root.round else PREFLOP_FRACTIONS)
+        self._leaves = []
+        self._allins = []
+        self._plans = self._children(self.root, actions, np.ones(NUM_BINS), own=False)
+        self._continuations()
+        self._leaves = []  # their river states are no longer needed: the layout is kept
+        return actions
+
+    def row_values(self, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), actions): the rows ``rows`` of :meth:`action_values` (every pair), bit for bit, from
+        :meth:`lay_out`'s layout: the same operations on each row's own numbers."""
+        assert self._lazy
+        later = np.zeros((sum(len(members) for members, _ in self._flats), len(rows)))
+        for members, flat in self._flats:
+            later[members] = self.cont.mean_rows(flat, rows)
+        shown = self.allin.showdown_rows(rows)
+
+        def leaf(plan: _Plan) -> np.ndarray:
+            kind, body = plan
+            if kind == _FOLDS:
+                return np.full(len(rows), body)
+            stake, g = body  # an all-in (_SHOWN): as _end_of_round values it for every row
+            return stake * (shown * g).sum(axis=1)
+
+        return np.stack([_fold_up(p, (later, np.zeros((0, len(rows)))), leaf) for p in self._plans], axis=1)
 
     def _after(self, state: State, action: Action, g: np.ndarray, own: bool = False) -> "_Plan":
         """The node after ``action`` in ``state`` (``own``: a state of the layout's own, no longer needed as it is:
@@ -169,6 +212,8 @@ class Search:
         # the bet both matched, the stake a signed share is multiplied by
         if s.folded[me] or s.folded[opp]:
             value = s.heads_up_value(me, _WON, opp=opp)
+            if self._lazy:  # the same for every row: made per row asked (row_values)
+                return (_FOLDS, value * float(_add_up(self.mass * g)))
             return (_VALUE, np.full(self.m, value * float(_add_up(self.mass * g))))
         if self.runouts is None:  # a showdown on the river
             stake = s.heads_up_value(me, _WON, opp=opp)
@@ -178,6 +223,8 @@ class Search:
             if self.allin.deferred:  # valued with the others at once (_all_ins)
                 self._allins.append((stake, g))
                 return (_ALLIN, len(self._allins) - 1)
+            if self._lazy:  # valued per row asked (row_values)
+                return (_SHOWN, (stake, g))
             return (_VALUE, stake * (self.allin.showdown * g).sum(axis=1))
         river = s  # the state _after made for this node alone: played on to the river in place
         while river.round < self.last_round:
@@ -214,6 +261,9 @@ class Search:
             values = self._walk(batch, 0, q, chips)
             if values.shape != q.shape:  # a fold's values are kept by runout only (the same for every bin)
                 values = np.broadcast_to(values, q.shape)
+            if self._lazy:  # kept by bin: the rows asked later read them (row_values)
+                self._flats.append((members, self.cont.flat(values)))
+                continue
             out[members] = self.cont.mean(values)
         return out
 
@@ -326,20 +376,26 @@ def _signed_at(q: np.ndarray, at: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     return below[:, :, None]
 
 
-_VALUE, _LATER, _ALLIN, _BEST, _SUM = range(5)
+_VALUE, _LATER, _ALLIN, _BEST, _SUM, _FOLDS, _SHOWN = range(7)
 #: a laid-out node of the current round: (_VALUE, values (m,)), (_LATER | _ALLIN, end index),
-#: (_BEST | _SUM, [children])
+#: (_BEST | _SUM, [children]); laid out for rows asked later (Search.lay_out): (_FOLDS, every row's value),
+#: (_SHOWN, (stake, the opponent's reach)) of an all-in
 _Plan = tuple
 
 
-def _fold_up(plan: _Plan, ends: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """The values (m,) of a laid-out node, its ends valued in ``ends``: (those that go on, the all-ins)."""
+def _fold_up(plan: _Plan, ends: tuple[np.ndarray, np.ndarray],
+             leaf: Callable[[_Plan], np.ndarray] | None = None) -> np.ndarray:
+    """The values (m,) of a laid-out node, its ends valued in ``ends``: (those that go on, the all-ins), and
+    the ends laid out for rows asked later by ``leaf``."""
     kind, body = plan
     if kind == _VALUE:
         return body
     if kind in (_LATER, _ALLIN):
         return ends[kind - _LATER][body]
-    parts = [_fold_up(p, ends) for p in body]
+    if kind >= _FOLDS:
+        assert leaf is not None
+        return leaf(plan)
+    parts = [_fold_up(p, ends, leaf) for p in body]
     out = parts[0]
     for p in parts[1:]:
         out = np.maximum(out, p) if kind == _BEST else out + p

@@ -217,6 +217,9 @@ class AdaptiveStrategy(RangeTracking, Strategy):
         self._search_s = 0.01
         #: the searches before the flop, per (opponent, position, betting history): (hands of the snapshot, table)
         self._preflop: dict[tuple, tuple[int, tuple]] = {}
+        #: per opponent, the searches before the flop laid out for act's rows (Search.lay_out) per (position,
+        #: betting history), for its statistics' snapshot: (hands of the snapshot, {(position, history): layout})
+        self._laid_out: dict[str, tuple[int, dict[tuple, tuple]]] = {}
         #: per opponent, its statistics as they were at the start of a hand (hands seen then, a copy): what the
         #: searches before the flop read, retaken once the hands seen grow by a PREFLOP_REFRESH-th
         self._frozen: dict[str, tuple[int, OpponentStats]] = {}
@@ -381,8 +384,7 @@ class AdaptiveStrategy(RangeTracking, Strategy):
         """
         row = pair_of(view.hole)
         if view.state.round == 0:
-            actions, every, mass, signed = self._preflop_table(view, opp)
-            values = every[[row]]
+            actions, values, mass, signed = self._preflop_row(view, opp, row)
             equity = 0.5 + 0.5 * float(signed[preflop_bins()[row]] / mass) if mass > 0 else 0.5
         else:
             search = self._search(view, hand, opp, np.array([row]))
@@ -401,29 +403,59 @@ class AdaptiveStrategy(RangeTracking, Strategy):
         weight, its signed sums by bin), kept per betting history while the statistics' snapshots (``_freeze``)
         stand; the betting so far is counted and narrowed on copies of them: a pure function of the history and
         the hands over, so ``act``, ``policy`` and a fresh copy replayed through the match agree."""
-        me = view.position
-        keys = {p: self.key(view, p) for p in range(self.game.num_players) if p != me}
-        for p, k in keys.items():
-            if k not in self._frozen:  # a view with no hand started (asked out of the blue): snapshot now
-                self._freeze(view, p)
-        held = self._frozen[keys[opp]][0]
-        key = (keys[opp], me, tuple(view.state.actions[0]))
+        key, held = self._preflop_key(view, opp)
         hit = self._preflop.get(key)
         if hit is not None and hit[0] == held:
             return hit[1]
-        saved_hand, saved_stats = self.hand, self.stats
-        self.hand, self.stats = None, dict(saved_stats)
-        for k in keys.values():
-            self.stats[k] = self._frozen[k][1].copy()
-        try:
-            hand = self.sync(view, freeze=False)
-            search = self._search(view, hand, opp, ALL_PAIRS)
-        finally:
-            self.hand, self.stats = saved_hand, saved_stats
+        search = self._preflop_search(view, opp)
         actions, values = search.action_values()
         table = (actions, values, float(search.mass.sum()), signed_sums(search.mass))
         self._preflop[key] = (held, table)
         return table
+
+    def _preflop_row(self, view: View, opp: int, row: int) -> tuple[list[Action], np.ndarray, float, np.ndarray]:
+        """Before the flop, for ``act``: :meth:`_preflop_table` with our holding's row alone (values (1, actions)),
+        the very floats of the table's row: the table's when it is kept, else the table's search laid out
+        (Search.lay_out: the opponent's side worked out once, as for the table) and valued for this row only,
+        the layout kept per betting history for the other holdings of the same snapshot."""
+        key, held = self._preflop_key(view, opp)
+        hit = self._preflop.get(key)
+        if hit is not None and hit[0] == held:
+            actions, every, mass, signed = hit[1]
+            return actions, every[[row]], mass, signed
+        kept = self._laid_out.get(key[0])
+        if kept is None or kept[0] != held:  # a new snapshot: the layouts of the last are never asked again
+            kept = self._laid_out[key[0]] = (held, {})
+        laid = kept[1].get(key[1:])
+        if laid is None:
+            search = self._preflop_search(view, opp)
+            laid = kept[1][key[1:]] = (search.lay_out(), search, float(search.mass.sum()), signed_sums(search.mass))
+        actions, search, mass, signed = laid
+        return actions, search.row_values(np.array([row])), mass, signed
+
+    def _preflop_key(self, view: View, opp: int) -> tuple[tuple, int]:
+        """The key of a search before the flop (opponent, position, betting history) and the hands of the
+        opponent's statistics' snapshot it reads (snapshots taken now for a view with no hand started)."""
+        me = view.position
+        for p in range(self.game.num_players):
+            if p != me and self.key(view, p) not in self._frozen:  # asked out of the blue: snapshot now
+                self._freeze(view, p)
+        opp_key = self.key(view, opp)
+        return (opp_key, me, tuple(view.state.actions[0])), self._frozen[opp_key][0]
+
+    def _preflop_search(self, view: View, opp: int) -> Search:
+        """The search before the flop for every holding, on the statistics' snapshots (the betting so far counted
+        and narrowed on copies of them)."""
+        keys = [self.key(view, p) for p in range(self.game.num_players) if p != view.position]
+        saved_hand, saved_stats = self.hand, self.stats
+        self.hand, self.stats = None, dict(saved_stats)
+        for k in keys:
+            self.stats[k] = self._frozen[k][1].copy()
+        try:
+            hand = self.sync(view, freeze=False)
+            return self._search(view, hand, opp, ALL_PAIRS)
+        finally:
+            self.hand, self.stats = saved_hand, saved_stats
 
     def floor_rows(self, view: View, actions: list[Action], values: np.ndarray, one: bool,
                    deadline: float | None = None) -> tuple[list[Action], np.ndarray, np.ndarray] | None:
