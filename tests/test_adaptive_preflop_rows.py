@@ -12,6 +12,7 @@ from playkit import play_memory
 
 from acpcbot.evaluator import NUM_PAIRS
 from acpcbot.strategies.adaptive.ranges import pair_of
+from acpcbot.strategies.adaptive.runouts import signed_sums
 from acpcbot.strategies.adaptive.strategy import AdaptiveStrategy
 from acpcbot.strategies.base import Strategy
 from acpcbot.world import View
@@ -31,7 +32,11 @@ def test_a_row_laid_out_is_the_tables_row_bit_for_bit():
             rows = [pair_of(view.hole), 0, NUM_PAIRS - 1, *rng.integers(0, NUM_PAIRS, 5).tolist()]
             # the rows first: the layout, not the kept table's rows, answers them
             laid = [player._preflop_row(view, opp, row) for row in rows]
-            actions, table, mass, signed = player._preflop_table(view, opp)
+            # the reference: the plain search over every pair (action_values), not the layout both read now
+            search = player._preflop_search(view, opp)
+            actions, table = search.action_values()
+            mass, signed = float(search.mass.sum()), signed_sums(search.mass)
+            assert player._preflop_table(view, opp)[1].tobytes() == table.tobytes()
             for row, (acts, values, m, s) in zip(rows, laid):
                 assert acts == actions and m == mass and s.tobytes() == signed.tobytes()
                 assert values.shape == (1, len(actions))

@@ -407,9 +407,8 @@ class AdaptiveStrategy(RangeTracking, Strategy):
         hit = self._preflop.get(key)
         if hit is not None and hit[0] == held:
             return hit[1]
-        search = self._preflop_search(view, opp)
-        actions, values = search.action_values()
-        table = (actions, values, float(search.mass.sum()), signed_sums(search.mass))
+        actions, search, mass, signed = self._preflop_layout(view, opp, key, held)
+        table = (actions, search.row_values(ALL_PAIRS), mass, signed)
         self._preflop[key] = (held, table)
         return table
 
@@ -423,6 +422,14 @@ class AdaptiveStrategy(RangeTracking, Strategy):
         if hit is not None and hit[0] == held:
             actions, every, mass, signed = hit[1]
             return actions, every[[row]], mass, signed
+        actions, search, mass, signed = self._preflop_layout(view, opp, key, held)
+        return actions, search.row_values(np.array([row])), mass, signed
+
+    def _preflop_layout(self, view: View, opp: int, key: tuple, held: int) -> tuple[list[Action], Search, float,
+                                                                                    np.ndarray]:
+        """The search before the flop at ``key`` laid out (Search.lay_out: our actions, the search, the range's
+        weight and signed sums), kept per betting history for the opponent's snapshot ``held``: the rows ``act``
+        asks and the whole table ``policy`` reads come from the one layout."""
         kept = self._laid_out.get(key[0])
         if kept is None or kept[0] != held:  # a new snapshot: the layouts of the last are never asked again
             kept = self._laid_out[key[0]] = (held, {})
@@ -430,8 +437,7 @@ class AdaptiveStrategy(RangeTracking, Strategy):
         if laid is None:
             search = self._preflop_search(view, opp)
             laid = kept[1][key[1:]] = (search.lay_out(), search, float(search.mass.sum()), signed_sums(search.mass))
-        actions, search, mass, signed = laid
-        return actions, search.row_values(np.array([row])), mass, signed
+        return laid
 
     def _preflop_key(self, view: View, opp: int) -> tuple[tuple, int]:
         """The key of a search before the flop (opponent, position, betting history) and the hands of the
