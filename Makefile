@@ -8,7 +8,7 @@ LINT_STAMP := $(VENV)/.installed-dev
 .DEFAULT_GOAL := help
 
 help:
-	@echo "make test        the quick suite on every core: all but the long runs (a little over 2 minutes on a quiet"
+	@echo "make test        the quick suite on every core: all but the long runs (about 100 s on a quiet"
 	@echo "                 2-core machine, several times that when other work shares the processors)"
 	@echo "make soak        the long runs: matches of hundreds to thousands of hands, strength matches, floods against"
 	@echo "                 the reference dealer when ACPC_REFERENCE_DIR names it built (about 20 minutes, quiet)"
