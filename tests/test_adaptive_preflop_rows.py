@@ -26,8 +26,8 @@ def test_a_row_laid_out_is_the_tables_row_bit_for_bit():
         if not isinstance(player, AdaptiveStrategy) or view.state.round != 0:
             return
         opp = view.opponents[0]
-        kept = dict(player._preflop), dict(player._laid_out)
-        player._preflop, player._laid_out = {}, {}  # neither kept table nor layout: each path works its own out
+        kept = dict(player._laid_out)
+        player._laid_out = {}  # no search kept: the rows are made from a layout of their own
         try:
             rows = [pair_of(view.hole), 0, NUM_PAIRS - 1, *rng.integers(0, NUM_PAIRS, 5).tolist()]
             # the rows first: the layout, not the kept table's rows, answers them
@@ -41,11 +41,11 @@ def test_a_row_laid_out_is_the_tables_row_bit_for_bit():
                 assert acts == actions and m == mass and s.tobytes() == signed.tobytes()
                 assert values.shape == (1, len(actions))
                 assert values.tobytes() == table[[row]].tobytes(), (view.state.actions[0], row)
-            every = player._laid_out[player.key(view, opp)][1][(view.position, tuple(view.state.actions[0]))][1]
+            every = player._laid_out[player.key(view, opp)][1][(view.position, tuple(view.state.actions[0]))].search
             assert every.row_values(np.arange(NUM_PAIRS)).tobytes() == table.tobytes()
             checked.append(len(view.state.actions[0]))
         finally:
-            player._preflop, player._laid_out = kept
+            player._laid_out = kept
 
     for i, opp in enumerate(("rh:t=0.1", "learner2008")):
         play_memory("hunl", ["adaptive:blueprint=0", opp], 12, 60 + i, on_act=check, time_per_hand=1e6)

@@ -112,13 +112,16 @@ class Search:
         round, vectorised over the ends, the runouts and the bins), then the
         layout is folded up (the best of ours, the sum of the opponent's).
         """
-        g = np.ones(NUM_BINS)
+        actions, plans = self._lay_out_round()
+        ends = (self._continuations(), self._all_ins())
+        return actions, np.stack([_fold_up(p, ends) for p in plans], axis=1)
+
+    def _lay_out_round(self) -> tuple[list[Action], list["_Plan"]]:
+        """Our actions at the root and the current round laid out below each (its ends collected to be valued)."""
         actions = our_actions(self.root, OUR_FRACTIONS if self.root.round else PREFLOP_FRACTIONS)
         self._leaves: list[tuple[State, np.ndarray]] = []
         self._allins: list[tuple[float, np.ndarray]] = []
-        plans = self._children(self.root, actions, g, own=False)
-        ends = (self._continuations(), self._all_ins())
-        return actions, np.stack([_fold_up(p, ends) for p in plans], axis=1)
+        return actions, self._children(self.root, actions, np.ones(NUM_BINS), own=False)
 
     def lay_out(self) -> list[Action]:
         """Our actions at the root, the search laid out for :meth:`row_values`: a table's rows (``ours`` every pair)
@@ -132,10 +135,7 @@ class Search:
         """
         assert self.runouts is not None and self.m == NUM_PAIRS and not self.allin.deferred
         self._lazy = True
-        actions = our_actions(self.root, OUR_FRACTIONS if self.root.round else PREFLOP_FRACTIONS)
-        self._leaves = []
-        self._allins = []
-        self._plans = self._children(self.root, actions, np.ones(NUM_BINS), own=False)
+        actions, self._plans = self._lay_out_round()
         self._continuations()
         self._leaves = []  # their river states are no longer needed: the layout is kept
         return actions

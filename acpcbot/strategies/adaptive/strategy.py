@@ -94,6 +94,19 @@ class Choice:
     equity: float
 
 
+@dataclass
+class _Preflop:
+    """A search before the flop for every holding, laid out (Search.lay_out): act's rows and policy's whole table."""
+
+    actions: list[Action]
+    search: Search
+    #: the range's weight and its signed sums by bin (the equity's)
+    mass: float
+    signed: np.ndarray
+    #: every holding's values (1326, actions), made from the layout when policy first asks
+    table: np.ndarray | None = None
+
+
 @dataclass(frozen=True)
 class _Entry:
     """One opponent's entry in the model file: its statistics, and the portfolio's records of it when there are any."""
@@ -215,11 +228,9 @@ class AdaptiveStrategy(RangeTracking, Strategy):
         self.support_share = float(self.support) if self.support else support_for(self.game)
         #: how long a decision's search has been taking (seconds, a running mean)
         self._search_s = 0.01
-        #: the searches before the flop, per (opponent, position, betting history): (hands of the snapshot, table)
-        self._preflop: dict[tuple, tuple[int, tuple]] = {}
-        #: per opponent, the searches before the flop laid out for act's rows (Search.lay_out) per (position,
-        #: betting history), for its statistics' snapshot: (hands of the snapshot, {(position, history): layout})
-        self._laid_out: dict[str, tuple[int, dict[tuple, tuple]]] = {}
+        #: per opponent, the searches before the flop for its statistics' snapshot: (hands of the snapshot,
+        #: {(position, betting history): the search laid out, and its table once policy asks})
+        self._laid_out: dict[str, tuple[int, dict[tuple, _Preflop]]] = {}
         #: per opponent, its statistics as they were at the start of a hand (hands seen then, a copy): what the
         #: searches before the flop read, retaken once the hands seen grow by a PREFLOP_REFRESH-th
         self._frozen: dict[str, tuple[int, OpponentStats]] = {}
@@ -403,40 +414,30 @@ class AdaptiveStrategy(RangeTracking, Strategy):
         weight, its signed sums by bin), kept per betting history while the statistics' snapshots (``_freeze``)
         stand; the betting so far is counted and narrowed on copies of them: a pure function of the history and
         the hands over, so ``act``, ``policy`` and a fresh copy replayed through the match agree."""
-        key, held = self._preflop_key(view, opp)
-        hit = self._preflop.get(key)
-        if hit is not None and hit[0] == held:
-            return hit[1]
-        actions, search, mass, signed = self._preflop_layout(view, opp, key, held)
-        table = (actions, search.row_values(ALL_PAIRS), mass, signed)
-        self._preflop[key] = (held, table)
-        return table
+        laid = self._preflop_layout(view, opp)
+        if laid.table is None:
+            laid.table = laid.search.row_values(ALL_PAIRS)
+        return laid.actions, laid.table, laid.mass, laid.signed
 
     def _preflop_row(self, view: View, opp: int, row: int) -> tuple[list[Action], np.ndarray, float, np.ndarray]:
         """Before the flop, for ``act``: :meth:`_preflop_table` with our holding's row alone (values (1, actions)),
-        the very floats of the table's row: the table's when it is kept, else the table's search laid out
-        (Search.lay_out: the opponent's side worked out once, as for the table) and valued for this row only,
-        the layout kept per betting history for the other holdings of the same snapshot."""
-        key, held = self._preflop_key(view, opp)
-        hit = self._preflop.get(key)
-        if hit is not None and hit[0] == held:
-            actions, every, mass, signed = hit[1]
-            return actions, every[[row]], mass, signed
-        actions, search, mass, signed = self._preflop_layout(view, opp, key, held)
-        return actions, search.row_values(np.array([row])), mass, signed
+        the very floats of the table's row: the table's when it is made, else the layout valued for this row only."""
+        laid = self._preflop_layout(view, opp)
+        values = laid.table[[row]] if laid.table is not None else laid.search.row_values(np.array([row]))
+        return laid.actions, values, laid.mass, laid.signed
 
-    def _preflop_layout(self, view: View, opp: int, key: tuple, held: int) -> tuple[list[Action], Search, float,
-                                                                                    np.ndarray]:
-        """The search before the flop at ``key`` laid out (Search.lay_out: our actions, the search, the range's
-        weight and signed sums), kept per betting history for the opponent's snapshot ``held``: the rows ``act``
-        asks and the whole table ``policy`` reads come from the one layout."""
+    def _preflop_layout(self, view: View, opp: int) -> _Preflop:
+        """The search before the flop at this betting history laid out (Search.lay_out), kept per history for the
+        opponent's statistics' snapshot: the rows ``act`` asks and the whole table ``policy`` reads come from it."""
+        key, held = self._preflop_key(view, opp)
         kept = self._laid_out.get(key[0])
-        if kept is None or kept[0] != held:  # a new snapshot: the layouts of the last are never asked again
+        if kept is None or kept[0] != held:  # a new snapshot: the searches of the last are never asked again
             kept = self._laid_out[key[0]] = (held, {})
         laid = kept[1].get(key[1:])
         if laid is None:
             search = self._preflop_search(view, opp)
-            laid = kept[1][key[1:]] = (search.lay_out(), search, float(search.mass.sum()), signed_sums(search.mass))
+            laid = kept[1][key[1:]] = _Preflop(search.lay_out(), search, float(search.mass.sum()),
+                                               signed_sums(search.mass))
         return laid
 
     def _preflop_key(self, view: View, opp: int) -> tuple[tuple, int]:
